@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * shufflewatch scheduler core: the one brain behind the simulator and the live controller.
+ *
+ * The library holds every scheduling policy. It performs no I/O, starts no threads, keeps no
+ * global state and never reads a clock: every call that depends on time takes `now` (seconds,
+ * monotonic, chosen by the caller). A driver (the simulator or the controller) tells it about
+ * the cluster, job arrivals, task starts and finishes and map outputs, and asks it, one node
+ * heartbeat at a time, which tasks to launch.
+ *
+ * Return codes: functions returning int give 0 (or a count) on success and a negative errno
+ * value on failure: -EINVAL for a bad argument, -ENOMEM when allocation fails, -ENOENT for an
+ * unknown job or task, -EEXIST for a duplicate job id, -EALREADY for an event that contradicts
+ * the task's state (finishing a task that never started, for instance).
+ */
+#ifndef SW_SCHED_H
+#define SW_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SW_MAX_REPLICAS 3
+#define SW_NO_NODE      UINT32_MAX
+
+/** The two Hadoop 1.x slot types. */
+enum sw_task_kind {
+	SW_MAP = 0,
+	SW_REDUCE = 1,
+	SW_KINDS = 2,
+};
+
+/** How close a map task runs to its input. Reduce tasks report SW_LOCALITY_NONE. */
+enum sw_locality {
+	SW_LOCALITY_NODE = 0,
+	SW_LOCALITY_RACK = 1,
+	SW_LOCALITY_REMOTE = 2,
+	SW_LOCALITY_NONE = 3,
+};
+
+/** Job classes by shuffle volume relative to map input (ShuffleWatcher Table 1). */
+enum sw_job_class {
+	SW_CLASS_LIGHT = 0,
+	SW_CLASS_MEDIUM = 1,
+	SW_CLASS_HEAVY = 2,
+	SW_CLASSES = 3,
+};
+
+/** A resource vector for DRF and for fitting tasks on nodes. */
+struct sw_resources {
+	double cpu;    /**< cores */
+	double mem_gb; /**< GiB */
+};
+
+/** One worker node (a TaskTracker). */
+struct sw_node_spec {
+	uint32_t rack;
+	uint16_t map_slots;    /**< default 2 */
+	uint16_t reduce_slots; /**< default 2 */
+	struct sw_resources capacity;
+	double nic_bps; /**< NIC capacity, each direction, bits per second */
+	uint32_t pool;  /**< hardware pool (0 = regular); for heterogeneous placement */
+};
+
+/** One rack: its uplink to the spine, the cross-rack bottleneck. */
+struct sw_rack_spec {
+	double uplink_bps; /**< each direction, bits per second */
+};
+
+/** The cluster. Node ids are indexes into nodes[], rack ids into racks[]. */
+struct sw_cluster_spec {
+	uint32_t n_racks;
+	uint32_t n_nodes;
+	const struct sw_rack_spec *racks;
+	const struct sw_node_spec *nodes;
+};
+
+/** One map task: its input split, where HDFS keeps the split, and the output it will write. */
+struct sw_map_spec {
+	uint64_t input_bytes;
+	uint64_t output_bytes; /**< the driver's estimate; the real size comes with the map output event */
+	uint8_t n_replicas;
+	uint32_t replicas[SW_MAX_REPLICAS]; /**< node ids */
+};
+
+/**
+ * A profile of earlier runs of the same job (ARIA's job profile, Polo's per-phase task times).
+ * Durations in seconds; zero means unknown.
+ */
+struct sw_job_profile {
+	double map_avg, map_max;
+	double shuffle_first_avg, shuffle_first_max; /**< first shuffle wave, not overlapped with maps */
+	double shuffle_avg, shuffle_max;             /**< typical shuffle of later waves */
+	double reduce_avg, reduce_max;
+	double shuffle_input_ratio; /**< shuffle bytes / map input bytes, 0 when unknown */
+};
+
+/** A job as submitted. The scheduler copies what it needs: the arrays may be freed after add. */
+struct sw_job_spec {
+	uint64_t id;    /**< caller's id, unique among live jobs */
+	uint32_t user;  /**< 0..n_users-1 of sw_sched_config */
+	uint32_t queue; /**< 0..n_queues-1 of sw_sched_config (Capacity) */
+	enum sw_job_class cls;
+	double arrival; /**< seconds */
+	uint32_t n_maps;
+	const struct sw_map_spec *maps;
+	uint32_t n_reduces;
+	struct sw_resources map_demand;    /**< per task */
+	struct sw_resources reduce_demand; /**< per task */
+	double deadline;                   /**< absolute completion-time goal, 0 for none */
+	const struct sw_job_profile *profile; /**< NULL when none */
+};
+
+/** Settings shared by all policies; sw_sched_config_default() fills the documented defaults. */
+struct sw_sched_config {
+	const char *policy; /**< a name from sw_sched_policy_names() */
+	uint32_t n_users;
+	uint32_t n_queues;
+	const double *queue_capacity; /**< n_queues guaranteed fractions summing to 1, NULL = equal */
+	double slowstart;      /**< fraction of a job's maps done before its reduces may run: 0.05 */
+	double node_wait;      /**< Delay: seconds a job waits for a node-local slot: 5 (the
+				    relaxed-fairness interval) */
+	double rack_wait;      /**< Delay: further seconds it waits for a rack-local slot: 5 */
+};
+
+/** One task handed out by a heartbeat. */
+struct sw_assignment {
+	uint64_t job;
+	enum sw_task_kind kind;
+	uint32_t task;     /**< map index or reduce index within the job */
+	enum sw_locality locality;
+	uint32_t src_node; /**< maps: the replica to read, SW_NO_NODE for reduces */
+};
+
+/** What a node reports on a heartbeat. */
+struct sw_heartbeat {
+	uint32_t node;
+	uint16_t free_slots[SW_KINDS];
+};
+
+struct sw_sched;
+
+/** Fills @p cfg with the defaults named in struct sw_sched_config (policy "fair"). */
+void sw_sched_config_default(struct sw_sched_config *cfg);
+
+/** NULL-terminated list of the registered policy names. */
+const char *const *sw_sched_policy_names(void);
+
+/**
+ * Creates a scheduler for @p cluster (copied) with settings @p cfg.
+ * @return the scheduler, or NULL with errno set (EINVAL: unknown policy or inconsistent
+ *         cluster; ENOMEM).
+ */
+struct sw_sched *sw_sched_create(const struct sw_cluster_spec *cluster,
+				 const struct sw_sched_config *cfg);
+
+void sw_sched_destroy(struct sw_sched *s);
+
+/** Name of the policy the scheduler runs. */
+const char *sw_sched_policy(const struct sw_sched *s);
+
+/**
+ * A job arrives at @p now. Its tasks become schedulable at once (maps) or after slow-start
+ * (reduces). @return 0, -EINVAL (bad replica, user or queue), -EEXIST, -ENOMEM.
+ */
+int sw_sched_job_add(struct sw_sched *s, const struct sw_job_spec *job, double now);
+
+/**
+ * A node heartbeat: returns up to @p max tasks to launch on hb->node, at most as many of each
+ * kind as it has free slots and as fit its free resources. The scheduler counts them as
+ * running from now on. @return the number of assignments written, or -EINVAL.
+ */
+int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double now,
+		       struct sw_assignment *out, int max);
+
+/** The node has started a task it was assigned; records the start time for task statistics. */
+int sw_sched_task_started(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+			  uint32_t task, double now);
+
+/**
+ * A task finished, freeing its slot and resources. When the job's last task finishes the job
+ * is removed and its id may be reused. @return 0, -ENOENT, -EALREADY.
+ */
+int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+			   uint32_t task, double now);
+
+/** A map's output (@p bytes, on @p node) is registered and may be shuffled. */
+int sw_sched_map_output(struct sw_sched *s, uint64_t job, uint32_t map, uint32_t node,
+			uint64_t bytes, double now);
+
+/** Number of live jobs (arrived, not yet finished). */
+uint32_t sw_sched_jobs_live(const struct sw_sched *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SW_SCHED_H */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * The simulated cluster: a deterministic discrete-event replay of a workload on a flow-level
+ * network, driving the scheduler core only through its public API (sw_sched.h).
+ *
+ * Return codes: 0 on success, a negative errno value with @p err filled on failure.
+ */
+#ifndef SW_SIM_H
+#define SW_SIM_H
+
+#include <stdint.h>
+
+#include "sw_sched.h"
+#include "sw_workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Cross-rack traffic sources, as ShuffleWatcher's NetSat counts them. */
+enum sw_traffic {
+	SW_TRAFFIC_SHUFFLE = 0,
+	SW_TRAFFIC_MAP_INPUT = 1, /**< remote map input reads */
+	SW_TRAFFIC_OUTPUT = 2,    /**< reduce output replica writes */
+	SW_TRAFFICS = 3,
+};
+
+struct sw_sim_config {
+	struct sw_sched_config sched;
+	double heartbeat;       /**< seconds between a node's heartbeats: 3 */
+	int oob_heartbeat;      /**< heartbeat at once when a task finishes: 1 */
+	double sample_interval; /**< seconds per uplink-utilisation sample: 10 */
+	uint32_t parallel_copies; /**< concurrent fetches per reducer (Hadoop's 5) */
+	/** Called now and then with simulated time and jobs finished; may be NULL. */
+	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
+	void *progress_arg;
+};
+
+struct sw_job_record {
+	uint64_t id;
+	uint32_t user;
+	enum sw_job_class cls;
+	uint16_t bench;
+	double arrival, finish;
+	uint32_t n_maps, n_reduces;
+	uint32_t maps_at[3];          /**< maps run node-local, rack-local, remote */
+	uint64_t bytes[SW_TRAFFICS];  /**< all bytes moved for the job, by source */
+	uint64_t xrack[SW_TRAFFICS];  /**< of those, bytes that crossed a rack uplink */
+	uint64_t map_output_bytes;    /**< produced by its maps */
+};
+
+struct sw_sim_result {
+	size_t n_jobs;
+	struct sw_job_record *jobs; /**< in arrival order */
+	double end;                 /**< simulated time the last job finished */
+	uint64_t events;            /**< events processed */
+	double sample_interval;
+	uint32_t n_racks, n_samples;
+	/** n_samples * n_racks fractions of uplink capacity used, outbound and inbound,
+	 *  row-major by sample. */
+	float *uplink_out, *uplink_in;
+};
+
+void sw_sim_config_default(struct sw_sim_config *c);
+
+/** Replays @p w under @p c; fills @p r (free with sw_sim_result_free). */
+int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c,
+	       struct sw_sim_result *r, struct sw_input_error *err);
+
+void sw_sim_result_free(struct sw_sim_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SW_SIM_H */

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * Job mixes for the simulated cluster: the ShuffleWatcher paper's synthetic mixes, the SWIM
+ * Facebook traces, and the hand-written JSON mix format, all loaded into one compact form.
+ *
+ * A workload holds one small record per job (sizes, benchmark, user, arrival); the tasks of a
+ * job are synthesised only when it arrives (sw_workload_expand), so memory follows the jobs in
+ * flight rather than the whole trace.
+ *
+ * Return codes: 0 on success; a negative errno value on failure with @p err filled:
+ * -EINVAL malformed input, -ENOENT missing file, -ENOMEM, -EIO read error.
+ */
+#ifndef SW_WORKLOAD_H
+#define SW_WORKLOAD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sw_sched.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A message naming the file, line and field at fault, for the user. */
+struct sw_input_error {
+	char msg[512];
+};
+
+/** A benchmark: how much it shuffles and writes per input byte and how fast it computes. */
+struct sw_bench {
+	const char *name;
+	enum sw_job_class cls;
+	double shuffle_ratio;   /**< map output (= shuffle) bytes per input byte */
+	double output_ratio;    /**< reduce output bytes per shuffle byte */
+	double map_rate;        /**< input bytes one map task processes per second */
+	double reduce_rate;     /**< shuffled bytes one reduce task processes per second */
+	double mix_percent;     /**< share of jobs in the paper's Table 1 */
+	struct sw_resources map_demand, reduce_demand;
+};
+
+/** The built-in benchmark table; index = benchmark id. */
+const struct sw_bench *sw_bench_table(unsigned *count);
+/** Benchmark id by name, or -1. */
+int sw_bench_find(const char *name);
+
+/** A uniform rack topology; sw_topology_build turns it into a scheduler cluster. */
+struct sw_topology {
+	uint32_t n_racks;
+	uint32_t nodes_per_rack;
+	double nic_bps;
+	double oversub;    /**< uplink = nodes_per_rack * nic_bps / oversub, unless uplink_bps set */
+	double uplink_bps; /**< 0: derive from oversub */
+	uint16_t map_slots, reduce_slots;
+	struct sw_resources node_capacity;
+};
+
+/** One job before expansion. */
+struct sw_job_desc {
+	uint64_t id;
+	double arrival;
+	uint32_t user, queue;
+	uint16_t bench; /**< index into sw_bench_table() */
+	uint64_t input_bytes, shuffle_bytes, output_bytes;
+	uint32_t n_reduces;
+	double deadline; /**< absolute, 0 none */
+};
+
+struct sw_workload {
+	char name[64];
+	struct sw_topology topo;
+	uint32_t n_users, n_queues;
+	uint64_t block_bytes; /**< HDFS block: one map per block, default 64 MiB */
+	uint64_t seed;        /**< drives replica placement in sw_workload_expand */
+	size_t n_jobs;
+	struct sw_job_desc *jobs; /**< sorted by arrival */
+};
+
+/** The paper's mixes: class shares of light/medium/heavy jobs. */
+enum sw_paper_mix { SW_MIX1 = 1, SW_MIX2 = 2, SW_MIX3 = 3 };
+
+struct sw_paper_opts {
+	enum sw_paper_mix mix; /**< default mix2 */
+	uint32_t n_users;      /**< 30 */
+	double mean_interarrival; /**< 40 s */
+	double duration;       /**< arrivals span this many seconds */
+	uint64_t seed;
+};
+
+struct sw_swim_opts {
+	double time_scale; /**< multiply submit times, 1 = as recorded */
+	double size_scale; /**< multiply byte counts, 1 = as recorded */
+	uint32_t n_users;
+	uint64_t seed;
+};
+
+void sw_topology_default(struct sw_topology *t); /**< the paper's 100 nodes, 10 racks, 5:1 */
+/** Allocates the racks and nodes of @p out; free with sw_topology_free. */
+int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out);
+void sw_topology_free(struct sw_cluster_spec *c);
+
+void sw_paper_opts_default(struct sw_paper_opts *o);
+int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o);
+
+void sw_swim_opts_default(struct sw_swim_opts *o);
+int sw_workload_swim(struct sw_workload *w, const char *path, const struct sw_swim_opts *o,
+		     struct sw_input_error *err);
+
+/** A JSON mix (jobs and, optionally, the topology; see tools/README.md for the format). */
+int sw_workload_json(struct sw_workload *w, const char *path, struct sw_input_error *err);
+
+void sw_workload_free(struct sw_workload *w);
+
+/** Number of map tasks of @p j (one per block). */
+uint32_t sw_workload_n_maps(const struct sw_workload *w, const struct sw_job_desc *j);
+
+/**
+ * Synthesises the map tasks of @p j into @p maps (sw_workload_n_maps entries) and fills
+ * @p spec to submit it; deterministic in (w->seed, j->id). spec->maps points at @p maps.
+ */
+void sw_workload_expand(const struct sw_workload *w, const struct sw_job_desc *j,
+			struct sw_map_spec *maps, struct sw_job_spec *spec);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SW_WORKLOAD_H */
