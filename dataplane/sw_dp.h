@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sw_dp: shufflewatch's data plane. One transport interface, several backends behind an
+ * ops table (dataplane/dp.c holds the only list): "tcp" (kernel sockets + epoll, works
+ * everywhere) and "ucx" (UCP: shared memory/tcp here, RDMA verbs + rdma_cm on RDMA NICs).
+ * A later "dpdk" backend (poll mode, no fds, mbufs) fits the same calls.
+ *
+ * Model
+ *  - A context (struct sw_dp_ctx) is one backend instance: its socket set or UCP worker,
+ *    its buffer pool and registration cache, its counters. It is single-threaded: every
+ *    call on a context and its endpoints must come from one thread at a time. Use one
+ *    context per thread.
+ *  - An endpoint (struct sw_dp_ep) is one connection to a peer, made by sw_dp_connect() or
+ *    reported by sw_dp_poll() as an SW_DP_EV_ACCEPT event after sw_dp_listen().
+ *  - Messages are framed: one sw_dp_send() arrives as one SW_DP_EV_RECV event carrying the
+ *    same bytes and the same 64-bit tag, in send order per endpoint.
+ *  - Everything completes through sw_dp_poll(): it never blocks. To sleep, use
+ *    sw_dp_wait() (blocking progress with a timeout) or put sw_dp_fd() in your own epoll.
+ *
+ * Flow control (credits)
+ *  Each endpoint starts with `credits` send credits (struct sw_dp_config). A send takes
+ *  one; the receiver gives it back when the application calls sw_dp_release() on the
+ *  SW_DP_EV_RECV event. With no credit left sw_dp_send() returns -EAGAIN and queues
+ *  nothing: poll (or wait) and retry. So a slow reader bounds the memory a fast writer can
+ *  pin at the reader to credits x message size, on every backend. One-sided gets use no
+ *  credits (the target's CPU is not involved on RDMA).
+ *
+ * Counters
+ *  Byte counters count payload bytes (message bodies and one-sided get data; not frame
+ *  headers or credit grants), so they equal the bytes the application moved. Per endpoint:
+ *  sw_dp_ep_counters(); per backend context, including endpoints already closed:
+ *  sw_dp_counters(). sw_dp_foreach_peer() walks the live endpoints for a NetSat sampler.
+ *  Counters are plain uint64_t updated by the context's thread; read them from that thread.
+ *
+ * Errors
+ *  Every call that can fail returns 0 (or a count) on success and a negative errno-style
+ *  code on failure; sw_dp_strerror() describes any of them. Codes used:
+ *   -EINVAL        bad argument (NULL, malformed address string, unknown event)
+ *   -ENOENT        unknown backend name
+ *   -ENOTSUP       the backend lacks the operation (see sw_dp_caps())
+ *   -ENOMEM        out of memory or out of registrable memory
+ *   -EAGAIN        no send credit left on this endpoint: poll and retry
+ *   -EMSGSIZE      message larger than the context's max_msg
+ *   -ENOTCONN      endpoint not (yet, or any more) connected
+ *   -ECONNREFUSED  nobody listens at the address
+ *   -ECONNRESET    the peer vanished or the connection broke (in events' status)
+ *   -ETIMEDOUT     sw_dp_wait() timed out
+ *   -EADDRINUSE    listen address taken
+ *   -EACCES        one-sided access outside the region the remote key covers
+ *   -EBUSY         region still referenced (sw_dp_mem_evict())
+ *   -EPROTO        malformed frame from the peer (connection is then closed)
+ *   -ENODEV        no RDMA device (sw_dp_devices())
+ *   -EIO           any other backend failure (its own message goes to stderr)
+ */
+#ifndef SW_DP_H
+#define SW_DP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sw_dp_ctx;
+struct sw_dp_ep;
+struct sw_dp_mr;
+
+/* Capabilities, from sw_dp_caps(). */
+#define SW_DP_CAP_GET  (1u << 0) /* sw_dp_get(): one-sided read of a remote region */
+#define SW_DP_CAP_FD   (1u << 1) /* sw_dp_fd() gives a pollable fd (not on poll-mode backends) */
+#define SW_DP_CAP_RDMA (1u << 2) /* traffic bypasses the kernel (RDMA NIC or shared memory) */
+
+/* Defaults used when a config field is 0. */
+#define SW_DP_DEFAULT_CREDITS 64
+#define SW_DP_DEFAULT_MAX_MSG (64u << 20)
+
+/* Largest address string sw_dp_listen_addr()/sw_dp_ep_peer() produce, with the NUL. */
+#define SW_DP_ADDRSTRLEN 64
+
+struct sw_dp_config {
+	/* "tcp", "ucx", or NULL for automatic: "ucx" when sw_dp_devices() finds an RDMA
+	 * device, otherwise "tcp" (printing why to stderr once). */
+	const char *backend;
+	/* ucx only: value for UCX_TLS, e.g. "tcp", "sm", "posix,cma", "rc,ud". NULL keeps
+	 * UCX's own choice (the UCX_TLS environment variable, or all transports). */
+	const char *ucx_tls;
+	uint32_t credits; /* send credits per endpoint; 0: SW_DP_DEFAULT_CREDITS */
+	uint64_t max_msg; /* largest message accepted either way; 0: SW_DP_DEFAULT_MAX_MSG */
+	int numa_node;    /* node for the buffer pool; -1: the NIC's node (or local if unknown) */
+};
+
+/* Fills *cfg with the defaults (backend NULL, numa_node -1, the rest 0). */
+void sw_dp_config_init(struct sw_dp_config *cfg);
+
+/*
+ * Opens a context. cfg may be NULL (defaults). On success *out is set and 0 returned.
+ * Returns -ENOENT for an unknown backend, -EINVAL for a bad field, -ENOMEM, -EIO.
+ */
+int sw_dp_open(const struct sw_dp_config *cfg, struct sw_dp_ctx **out);
+
+/* Closes every endpoint (without events), the listener, all registrations; frees ctx.
+ * Outstanding receives that were not released are freed too. NULL is a no-op. */
+void sw_dp_close(struct sw_dp_ctx *ctx);
+
+/* Name of the backend ("tcp", "ucx"). */
+const char *sw_dp_backend(const struct sw_dp_ctx *ctx);
+
+/* SW_DP_CAP_* bits of this context's backend. */
+unsigned sw_dp_caps(const struct sw_dp_ctx *ctx);
+
+/*
+ * Listens on addr, "IPv4:port" (e.g. "127.0.0.1:0"; port 0 picks a free port, read it
+ * back with sw_dp_listen_addr()). One listener per context. Incoming connections appear
+ * as SW_DP_EV_ACCEPT events. Returns 0, -EINVAL (bad address or already listening),
+ * -EADDRINUSE, -EIO.
+ */
+int sw_dp_listen(struct sw_dp_ctx *ctx, const char *addr);
+
+/* Writes the bound listen address "IP:port" into buf (SW_DP_ADDRSTRLEN bytes suffice).
+ * Returns 0, -ENOTCONN when not listening, -EINVAL when len is too small. */
+int sw_dp_listen_addr(const struct sw_dp_ctx *ctx, char *buf, size_t len);
+
+/*
+ * Starts a connection to addr ("IP:port"). *out is usable at once: sends made before the
+ * connection is up are queued and go out when it is. A refused or failed connection is
+ * reported as SW_DP_EV_CLOSED with the cause in status (-ECONNREFUSED, -ECONNRESET).
+ * Returns 0, -EINVAL, -ENOMEM, -EIO.
+ */
+int sw_dp_connect(struct sw_dp_ctx *ctx, const char *addr, struct sw_dp_ep **out);
+
+/* Closes an endpoint and frees it. Sends still pending complete with -ECONNRESET as
+ * SW_DP_EV_SEND events in later polls; received messages not yet released stay valid
+ * until released. After this call no event names ep (except those completions, whose ep
+ * field is then NULL). NULL is a no-op. */
+void sw_dp_ep_close(struct sw_dp_ep *ep);
+
+/* The peer's address "IP:port" as this side sees it (writes "" when unknown). */
+void sw_dp_ep_peer(const struct sw_dp_ep *ep, char *buf, size_t len);
+
+/* An opaque pointer for the application, NULL until set. */
+void sw_dp_ep_set_user(struct sw_dp_ep *ep, void *user);
+void *sw_dp_ep_user(const struct sw_dp_ep *ep);
+
+/* Send credits this endpoint has now (0 means sw_dp_send() returns -EAGAIN). */
+uint32_t sw_dp_ep_credits(const struct sw_dp_ep *ep);
+
+/*
+ * Sends one message made of iov[0..iovcnt) (total may be 0 bytes) with a tag the
+ * receiver sees. The buffers must stay untouched until the SW_DP_EV_SEND event with the
+ * same `user` arrives (status 0, or a negative code when the connection broke). Takes one
+ * credit. Returns 0 (queued), -EAGAIN (no credit; nothing queued), -EMSGSIZE, -EINVAL
+ * (iovcnt outside 0..SW_DP_MAX_IOV), -ENOTCONN (endpoint closed or broken), -ENOMEM.
+ */
+#define SW_DP_MAX_IOV 16
+int sw_dp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int iovcnt, void *user);
+
+/*
+ * Registers [addr, addr+len) for one-sided access by peers and returns a handle. The
+ * registration cache keeps regions registered after sw_dp_mem_dereg() and hands the same
+ * registration back for any later request inside a cached range, so registering per
+ * transfer costs a lookup, not a pin. On tcp this only records the range (no get).
+ * Returns 0, -EINVAL (NULL or len 0), -ENOMEM.
+ */
+int sw_dp_mem_reg(struct sw_dp_ctx *ctx, void *addr, size_t len, struct sw_dp_mr **out);
+
+/* Drops the caller's reference. The region stays cached (and readable by peers holding
+ * its key) until the cache evicts it or the context closes: the map-output store must
+ * keep the memory alive until then, or call sw_dp_mem_evict(). */
+void sw_dp_mem_dereg(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);
+
+/* Unregisters every cached region overlapping [addr, addr+len) that nobody references;
+ * call before freeing memory you registered. Returns how many were dropped, or -EBUSY when
+ * a referenced region overlaps (nothing is dropped then). */
+int sw_dp_mem_evict(struct sw_dp_ctx *ctx, void *addr, size_t len);
+
+/* The packed remote key of mr: *len bytes an application sends to a peer (in its own
+ * protocol) so the peer can sw_dp_get() from the region. Length 0 on backends without
+ * SW_DP_CAP_GET. Valid until the region is unregistered. */
+const void *sw_dp_mr_rkey(const struct sw_dp_mr *mr, size_t *len);
+
+/* Start address and length of the registered range (may cover more than was asked). */
+void *sw_dp_mr_addr(const struct sw_dp_mr *mr);
+size_t sw_dp_mr_len(const struct sw_dp_mr *mr);
+
+/*
+ * One-sided read: copies len bytes at the peer's address raddr (inside a region whose
+ * packed key is rkey/rkey_len) into local. Completes as SW_DP_EV_GET with `user`.
+ * Returns 0 (started), -ENOTSUP when the backend lacks SW_DP_CAP_GET (tcp: the shuffle
+ * then streams the data with sw_dp_send() instead), -EINVAL (bad key), -ENOTCONN.
+ */
+int sw_dp_get(struct sw_dp_ep *ep, void *local, size_t len, uint64_t raddr, const void *rkey,
+              size_t rkey_len, void *user);
+
+enum sw_dp_ev_type {
+	SW_DP_EV_ACCEPT = 1, /* ep: a new incoming endpoint (listen side) */
+	SW_DP_EV_RECV,       /* ep, tag, data, len: a message; call sw_dp_release() */
+	SW_DP_EV_SEND,       /* ep, user, status: the send's buffers are free again */
+	SW_DP_EV_GET,        /* ep, user, status: sw_dp_get() finished, local is filled */
+	SW_DP_EV_CLOSED,     /* ep, status: the connection ended (0: peer closed cleanly,
+	                         otherwise -ECONNRESET, -ECONNREFUSED, -EPROTO, ...);
+	                         the endpoint still needs sw_dp_ep_close() */
+};
+
+struct sw_dp_event {
+	enum sw_dp_ev_type type;
+	int status;          /* 0 or a negative errno-style code */
+	struct sw_dp_ep *ep; /* NULL for a send completing after sw_dp_ep_close() */
+	void *user;          /* SEND/GET: the caller's pointer */
+	uint64_t tag;        /* RECV: the sender's tag */
+	void *data;          /* RECV: message bytes, owned by the library until released */
+	size_t len;          /* RECV: message length */
+	void *priv;          /* library use */
+};
+
+/*
+ * Makes progress without blocking and stores up to max events into ev. Returns how many
+ * (0 when nothing happened), or a negative code on a context-wide failure (-EIO).
+ */
+int sw_dp_poll(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, int max);
+
+/*
+ * Blocks until sw_dp_poll() may have something to report or timeout_ms passes (-1: no
+ * limit; 0: just check). Returns 0 (poll now), -ETIMEDOUT, or another negative code.
+ * Poll-mode backends spin on their progress here.
+ */
+int sw_dp_wait(struct sw_dp_ctx *ctx, int timeout_ms);
+
+/* A file descriptor that turns readable when sw_dp_poll() may have work, for the caller's
+ * own epoll (edge cases: after it turns readable call sw_dp_poll() until it returns 0).
+ * Returns the fd, or -ENOTSUP on backends without SW_DP_CAP_FD. */
+int sw_dp_fd(struct sw_dp_ctx *ctx);
+
+/* Gives an SW_DP_EV_RECV event's buffer back and returns the sender its credit. Every
+ * RECV event must be released exactly once; other event types are ignored. */
+void sw_dp_release(struct sw_dp_ctx *ctx, struct sw_dp_event *ev);
+
+struct sw_dp_counters {
+	uint64_t tx_bytes;      /* payload bytes sent (messages) */
+	uint64_t rx_bytes;      /* payload bytes received (messages and get data) */
+	uint64_t tx_msgs;       /* messages sent (completed) */
+	uint64_t rx_msgs;       /* messages received */
+	uint64_t get_bytes;     /* of rx_bytes, bytes read one-sided by sw_dp_get() */
+	uint64_t credit_stalls; /* sends refused with -EAGAIN */
+};
+
+/* Counters of one endpoint, since it was made. */
+void sw_dp_ep_counters(const struct sw_dp_ep *ep, struct sw_dp_counters *out);
+
+/* Counters of the whole context: every endpoint it ever had, closed ones included. */
+void sw_dp_counters(const struct sw_dp_ctx *ctx, struct sw_dp_counters *out);
+
+/* Calls fn for every live endpoint with its peer address and counters; stops early and
+ * returns fn's value when it is non-zero, else returns 0. */
+typedef int (*sw_dp_peer_fn)(struct sw_dp_ep *ep, const char *peer, const struct sw_dp_counters *c,
+                             void *arg);
+int sw_dp_foreach_peer(struct sw_dp_ctx *ctx, sw_dp_peer_fn fn, void *arg);
+
+/*
+ * Memory on the context's NUMA node (the NIC's, see numa_node in the config) for large
+ * long-lived buffers such as the map-output store; falls back to the general allocator
+ * when libnuma reports no NUMA support. Free with sw_dp_free() and the same len.
+ */
+void *sw_dp_alloc(struct sw_dp_ctx *ctx, size_t len);
+void sw_dp_free(struct sw_dp_ctx *ctx, void *p, size_t len);
+
+/* NUMA node the context's memory is placed on, -1 when unknown/not NUMA. */
+int sw_dp_numa_node(const struct sw_dp_ctx *ctx);
+
+struct sw_dp_device {
+	char name[64];       /* e.g. "mlx5_0" */
+	uint8_t port;        /* port number, from 1 */
+	int numa_node;       /* device's NUMA node, -1 when unknown */
+	uint64_t speed_mbps; /* active port speed (width x lane rate) */
+	int active;          /* 1 when the port state is ACTIVE */
+	int link_layer_eth;  /* 1 for RoCE (Ethernet), 0 for InfiniBand */
+};
+
+/*
+ * Lists RDMA device ports through libibverbs into out[0..max). Returns the number found
+ * (may exceed max; only max are stored), or -ENODEV when there are none or the kernel
+ * lacks RDMA support (as on machines without RDMA NICs: then use the tcp backend).
+ */
+int sw_dp_devices(struct sw_dp_device *out, int max);
+
+/* Describes an error code returned by any sw_dp call (positive or negative). */
+const char *sw_dp_strerror(int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SW_DP_H */
