@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: MIT */
+/* The backend registry and everything backends share: events, credits, counters. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dp_impl.h"
+
+/* The one list of backends. A new one (dpdk) adds its ops here and nowhere else. */
+static const struct dp_ops *const backends[] = {
+        &dp_tcp_ops,
+#ifdef SW_DP_HAVE_UCX
+        &dp_ucx_ops,
+#endif
+};
+
+void sw_dp_config_init(struct sw_dp_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->numa_node = -1;
+}
+
+static const struct dp_ops *find_backend(const char *name)
+{
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (strcmp(backends[i]->name, name) == 0)
+			return backends[i];
+	return NULL;
+}
+
+/* Without an explicit backend, prefer RDMA when a device exists and UCX is built in. */
+static const char *auto_backend(void)
+{
+	struct sw_dp_device dev;
+	int n = sw_dp_devices(&dev, 1);
+
+	if (n > 0 && find_backend("ucx"))
+		return "ucx";
+	if (n < 0)
+		fprintf(stderr, "sw_dp: %s; using the tcp backend\n", sw_dp_strerror(n));
+	return "tcp";
+}
+
+int sw_dp_open(const struct sw_dp_config *cfg, struct sw_dp_ctx **out)
+{
+	struct sw_dp_config c;
+	const struct dp_ops *ops;
+	struct sw_dp_ctx *ctx;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	if (cfg)
+		c = *cfg;
+	else
+		sw_dp_config_init(&c);
+	if (!c.backend)
+		c.backend = auto_backend();
+	ops = find_backend(c.backend);
+	if (!ops)
+		return -ENOENT;
+	if (!c.credits)
+		c.credits = SW_DP_DEFAULT_CREDITS;
+	if (!c.max_msg)
+		c.max_msg = SW_DP_DEFAULT_MAX_MSG;
+	if (c.max_msg > UINT32_MAX)
+		return -EINVAL; /* frames carry a 32-bit length */
+	ctx = calloc(1, ops->ctx_size);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->ops = ops;
+	ctx->cfg = c;
+	ctx->cfg.backend = ops->name; /* the caller's string may not outlive the context */
+	ctx->cfg.ucx_tls = NULL;      /* consumed by the backend's open() */
+	ctx->numa_node = c.numa_node >= 0 ? c.numa_node : dp_nic_numa_node();
+	rc = dp_pool_init(&ctx->pool, ctx->numa_node);
+	if (rc == 0)
+		rc = ops->open(ctx, &c);
+	if (rc < 0) {
+		dp_pool_fini(&ctx->pool);
+		free(ctx);
+		return rc;
+	}
+	*out = ctx;
+	return 0;
+}
+
+static void ep_free_if_unused(struct sw_dp_ep *ep)
+{
+	if (ep->closed && ep->rx_held == 0)
+		free(ep);
+}
+
+void sw_dp_close(struct sw_dp_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	while (ctx->eps)
+		sw_dp_ep_close(ctx->eps);
+	/* Drop events nobody will poll; RECV buffers go back with them. */
+	for (size_t i = 0; i < ctx->evq.n; i++) {
+		struct sw_dp_event *ev = &ctx->evq.ev[(ctx->evq.head + i) % ctx->evq.cap];
+		if (ev->type == SW_DP_EV_RECV)
+			dp_rxbuf_free(ctx, ev->data, ev->len);
+	}
+	dp_regcache_fini(ctx);
+	ctx->ops->close(ctx);
+	dp_pool_fini(&ctx->pool);
+	free(ctx->evq.ev);
+	free(ctx);
+}
+
+const char *sw_dp_backend(const struct sw_dp_ctx *ctx)
+{
+	return ctx->ops->name;
+}
+
+unsigned sw_dp_caps(const struct sw_dp_ctx *ctx)
+{
+	return ctx->ops->caps;
+}
+
+/* Parses "a.b.c.d:port". */
+static int parse_addr(const char *s, struct sockaddr_in *sa)
+{
+	char host[INET_ADDRSTRLEN];
+	const char *colon;
+	char *end;
+	unsigned long port;
+
+	if (!s)
+		return -EINVAL;
+	colon = strrchr(s, ':');
+	if (!colon || (size_t)(colon - s) >= sizeof(host) || colon == s)
+		return -EINVAL;
+	memcpy(host, s, colon - s);
+	host[colon - s] = '\0';
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (errno || *end || end == colon + 1 || port > 65535)
+		return -EINVAL;
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_port = htons((uint16_t)port);
+	if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+void dp_addr_str(const struct sockaddr_in *sa, char *buf, size_t len)
+{
+	char host[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &sa->sin_addr, host, sizeof(host));
+	snprintf(buf, len, "%s:%u", host, ntohs(sa->sin_port));
+}
+
+int sw_dp_listen(struct sw_dp_ctx *ctx, const char *addr)
+{
+	struct sockaddr_in sa;
+	int rc = parse_addr(addr, &sa);
+
+	if (rc < 0 || ctx->listening)
+		return -EINVAL;
+	ctx->laddr = sa;
+	rc = ctx->ops->listen(ctx, &ctx->laddr); /* fills in the bound port */
+	if (rc == 0)
+		ctx->listening = true;
+	return rc;
+}
+
+int sw_dp_listen_addr(const struct sw_dp_ctx *ctx, char *buf, size_t len)
+{
+	char s[SW_DP_ADDRSTRLEN];
+
+	if (!ctx->listening)
+		return -ENOTCONN;
+	dp_addr_str(&ctx->laddr, s, sizeof(s));
+	if (strlen(s) >= len)
+		return -EINVAL;
+	strcpy(buf, s);
+	return 0;
+}
+
+struct sw_dp_ep *dp_ep_new(struct sw_dp_ctx *ctx)
+{
+	struct sw_dp_ep *ep = calloc(1, ctx->ops->ep_size);
+
+	if (!ep)
+		return NULL;
+	ep->ctx = ctx;
+	ep->credits = ctx->cfg.credits;
+	ep->next = ctx->eps;
+	if (ctx->eps)
+		ctx->eps->prev = ep;
+	ctx->eps = ep;
+	return ep;
+}
+
+static void ep_unlink(struct sw_dp_ep *ep)
+{
+	struct sw_dp_ctx *ctx = ep->ctx;
+
+	if (ep->prev)
+		ep->prev->next = ep->next;
+	else
+		ctx->eps = ep->next;
+	if (ep->next)
+		ep->next->prev = ep->prev;
+}
+
+int sw_dp_connect(struct sw_dp_ctx *ctx, const char *addr, struct sw_dp_ep **out)
+{
+	struct sockaddr_in sa;
+	struct sw_dp_ep *ep;
+	int rc = parse_addr(addr, &sa);
+
+	if (rc < 0 || !out)
+		return -EINVAL;
+	ep = dp_ep_new(ctx);
+	if (!ep)
+		return -ENOMEM;
+	dp_addr_str(&sa, ep->peer, sizeof(ep->peer));
+	rc = ctx->ops->connect(ep, &sa);
+	if (rc < 0) {
+		ep_unlink(ep);
+		free(ep);
+		return rc;
+	}
+	*out = ep;
+	return 0;
+}
+
+static void counters_add(struct sw_dp_counters *a, const struct sw_dp_counters *b)
+{
+	a->tx_bytes += b->tx_bytes;
+	a->rx_bytes += b->rx_bytes;
+	a->tx_msgs += b->tx_msgs;
+	a->rx_msgs += b->rx_msgs;
+	a->get_bytes += b->get_bytes;
+	a->credit_stalls += b->credit_stalls;
+}
+
+/* After ep_close no queued event may name ep: completions lose it, the rest go. */
+static void evq_forget_ep(struct sw_dp_ctx *ctx, struct sw_dp_ep *ep)
+{
+	for (size_t i = 0; i < ctx->evq.n; i++) {
+		struct sw_dp_event *ev = &ctx->evq.ev[(ctx->evq.head + i) % ctx->evq.cap];
+		if (ev->ep != ep)
+			continue;
+		if (ev->type == SW_DP_EV_SEND || ev->type == SW_DP_EV_GET) {
+			ev->ep = NULL;
+			continue;
+		}
+		if (ev->type == SW_DP_EV_RECV) {
+			dp_rxbuf_free(ctx, ev->data, ev->len);
+			ep->rx_held--;
+		}
+		ev->type = 0; /* skipped by sw_dp_poll() */
+	}
+}
+
+void sw_dp_ep_close(struct sw_dp_ep *ep)
+{
+	struct sw_dp_ctx *ctx;
+
+	if (!ep || ep->closed)
+		return;
+	ctx = ep->ctx;
+	ep->closed = true;
+	ctx->ops->ep_close(ep);
+	evq_forget_ep(ctx, ep);
+	counters_add(&ctx->closed, &ep->c);
+	ep_unlink(ep);
+	ep_free_if_unused(ep);
+}
+
+void sw_dp_ep_peer(const struct sw_dp_ep *ep, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", ep->peer);
+}
+
+void sw_dp_ep_set_user(struct sw_dp_ep *ep, void *user)
+{
+	ep->user = user;
+}
+
+void *sw_dp_ep_user(const struct sw_dp_ep *ep)
+{
+	return ep->user;
+}
+
+uint32_t sw_dp_ep_credits(const struct sw_dp_ep *ep)
+{
+	return ep->credits;
+}
+
+int sw_dp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int iovcnt, void *user)
+{
+	uint64_t total = 0;
+	int rc;
+
+	if (!ep || iovcnt < 0 || iovcnt > SW_DP_MAX_IOV || (iovcnt && !iov))
+		return -EINVAL;
+	if (ep->closed || ep->down)
+		return -ENOTCONN;
+	for (int i = 0; i < iovcnt; i++)
+		total += iov[i].iov_len;
+	if (total > ep->ctx->cfg.max_msg)
+		return -EMSGSIZE;
+	if (ep->credits == 0) {
+		ep->c.credit_stalls++;
+		return -EAGAIN;
+	}
+	rc = ep->ctx->ops->send(ep, tag, iov, iovcnt, user);
+	if (rc == 0)
+		ep->credits--;
+	return rc;
+}
+
+void dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n)
+{
+	ep->credits += n;
+}
+
+void dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status)
+{
+	struct sw_dp_event ev = {.type = SW_DP_EV_SEND, .status = status, .user = user};
+
+	if (status == 0) {
+		ep->c.tx_bytes += bytes;
+		ep->c.tx_msgs++;
+	}
+	ev.ep = ep->closed ? NULL : ep;
+	dp_push(ep->ctx, &ev);
+}
+
+int dp_push_recv(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len)
+{
+	struct sw_dp_event ev = {
+	        .type = SW_DP_EV_RECV, .ep = ep, .tag = tag, .data = data, .len = len};
+	int rc = dp_push(ep->ctx, &ev);
+
+	if (rc < 0)
+		return rc;
+	ep->rx_held++;
+	ep->c.rx_bytes += len;
+	ep->c.rx_msgs++;
+	return 0;
+}
+
+void dp_ep_down(struct sw_dp_ep *ep, int status)
+{
+	struct sw_dp_event ev = {.type = SW_DP_EV_CLOSED, .status = status, .ep = ep};
+
+	if (ep->down || ep->closed)
+		return;
+	ep->down = true;
+	dp_push(ep->ctx, &ev);
+}
+
+int dp_push(struct sw_dp_ctx *ctx, const struct sw_dp_event *ev)
+{
+	struct dp_evq *q = &ctx->evq;
+
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 256;
+		struct sw_dp_event *n = malloc(cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		for (size_t i = 0; i < q->n; i++)
+			n[i] = q->ev[(q->head + i) % q->cap];
+		free(q->ev);
+		q->ev = n;
+		q->cap = cap;
+		q->head = 0;
+	}
+	q->ev[(q->head + q->n) % q->cap] = *ev;
+	q->n++;
+	return 0;
+}
+
+/* Credits released since the last poll go back in one grant per endpoint, so a burst of
+ * small messages costs one control frame, not one each. */
+static void flush_grants(struct sw_dp_ctx *ctx)
+{
+	for (struct sw_dp_ep *ep = ctx->eps; ep; ep = ep->next) {
+		if (!ep->grant_pending || ep->down)
+			continue;
+		if (ctx->ops->grant(ep, ep->grant_pending) == 0)
+			ep->grant_pending = 0;
+	}
+}
+
+int sw_dp_poll(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, int max)
+{
+	struct dp_evq *q = &ctx->evq;
+	int n = 0;
+
+	if (!ctx || max < 0 || (max && !ev))
+		return -EINVAL;
+	flush_grants(ctx);
+	if (q->n < (size_t)max) {
+		int rc = ctx->ops->progress(ctx);
+		if (rc < 0)
+			return rc;
+	}
+	while (n < max && q->n) {
+		struct sw_dp_event *e = &q->ev[q->head];
+		q->head = (q->head + 1) % q->cap;
+		q->n--;
+		if (e->type)
+			ev[n++] = *e;
+	}
+	return n;
+}
+
+int sw_dp_wait(struct sw_dp_ctx *ctx, int timeout_ms)
+{
+	if (ctx->evq.n)
+		return 0;
+	flush_grants(ctx);
+	return ctx->ops->wait(ctx, timeout_ms);
+}
+
+int sw_dp_fd(struct sw_dp_ctx *ctx)
+{
+	if (!(ctx->ops->caps & SW_DP_CAP_FD))
+		return -ENOTSUP;
+	return ctx->ops->fd(ctx);
+}
+
+void sw_dp_release(struct sw_dp_ctx *ctx, struct sw_dp_event *ev)
+{
+	struct sw_dp_ep *ep;
+
+	if (!ev || ev->type != SW_DP_EV_RECV)
+		return;
+	ep = ev->ep;
+	dp_rxbuf_free(ctx, ev->data, ev->len);
+	ev->type = 0;
+	ev->data = NULL;
+	ep->rx_held--;
+	if (!ep->closed && !ep->down)
+		ep->grant_pending++;
+	ep_free_if_unused(ep);
+}
+
+int sw_dp_mem_reg(struct sw_dp_ctx *ctx, void *addr, size_t len, struct sw_dp_mr **out)
+{
+	if (!ctx || !addr || !len || !out)
+		return -EINVAL;
+	return dp_regcache_get(ctx, addr, len, out);
+}
+
+void sw_dp_mem_dereg(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr)
+{
+	if (mr)
+		dp_regcache_put(ctx, mr);
+}
+
+int sw_dp_mem_evict(struct sw_dp_ctx *ctx, void *addr, size_t len)
+{
+	return dp_regcache_evict(ctx, addr, len);
+}
+
+const void *sw_dp_mr_rkey(const struct sw_dp_mr *mr, size_t *len)
+{
+	*len = mr->rkey_len;
+	return mr->rkey;
+}
+
+void *sw_dp_mr_addr(const struct sw_dp_mr *mr)
+{
+	return mr->addr;
+}
+
+size_t sw_dp_mr_len(const struct sw_dp_mr *mr)
+{
+	return mr->len;
+}
+
+int sw_dp_get(struct sw_dp_ep *ep, void *local, size_t len, uint64_t raddr, const void *rkey,
+              size_t rkey_len, void *user)
+{
+	if (!ep || (len && !local))
+		return -EINVAL;
+	if (!(ep->ctx->ops->caps & SW_DP_CAP_GET))
+		return -ENOTSUP;
+	if (!rkey || !rkey_len)
+		return -EINVAL;
+	if (ep->closed || ep->down)
+		return -ENOTCONN;
+	return ep->ctx->ops->get(ep, local, len, raddr, rkey, rkey_len, user);
+}
+
+void sw_dp_ep_counters(const struct sw_dp_ep *ep, struct sw_dp_counters *out)
+{
+	*out = ep->c;
+}
+
+void sw_dp_counters(const struct sw_dp_ctx *ctx, struct sw_dp_counters *out)
+{
+	*out = ctx->closed;
+	for (const struct sw_dp_ep *ep = ctx->eps; ep; ep = ep->next)
+		counters_add(out, &ep->c);
+}
+
+int sw_dp_foreach_peer(struct sw_dp_ctx *ctx, sw_dp_peer_fn fn, void *arg)
+{
+	struct sw_dp_ep *next;
+
+	for (struct sw_dp_ep *ep = ctx->eps; ep; ep = next) {
+		int rc;
+		next = ep->next; /* fn may close ep */
+		rc = fn(ep, ep->peer, &ep->c, arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void *sw_dp_alloc(struct sw_dp_ctx *ctx, size_t len)
+{
+	return dp_numa_alloc(ctx->numa_node, len);
+}
+
+void sw_dp_free(struct sw_dp_ctx *ctx, void *p, size_t len)
+{
+	dp_numa_free(ctx->numa_node, p, len);
+}
+
+int sw_dp_numa_node(const struct sw_dp_ctx *ctx)
+{
+	return ctx->numa_node;
+}
+
+const char *sw_dp_strerror(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case 0:
+		return "success";
+	case EAGAIN:
+		return "no send credit left: poll and retry";
+	case ENOENT:
+		return "unknown backend";
+	case ENOTSUP:
+		return "operation not supported by this backend";
+	case ENODEV:
+		return "no RDMA devices (no device or no kernel RDMA support)";
+	case ECONNRESET:
+		return "connection reset: the peer vanished";
+	case ECONNREFUSED:
+		return "connection refused: nobody listens at that address";
+	case ENOTCONN:
+		return "endpoint not connected";
+	case ETIMEDOUT:
+		return "timed out";
+	case EPROTO:
+		return "malformed frame from the peer";
+	case EMSGSIZE:
+		return "message larger than max_msg";
+	case EACCES:
+		return "remote access outside the registered region";
+	case EBUSY:
+		return "registered region still referenced";
+	default:
+		return strerror(err < 0 ? -err : err);
+	}
+}

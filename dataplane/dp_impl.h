@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal to dataplane/: the backend ops table and the state every backend shares. */
+#ifndef SW_DP_IMPL_H
+#define SW_DP_IMPL_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+
+#include "sw_dp.h"
+
+/* Backend contexts and endpoints embed these as their first member; dp.c allocates
+ * ops->ctx_size / ops->ep_size bytes so a backend casts without a second allocation. */
+struct dp_ops {
+	const char *name;
+	unsigned caps;
+	size_t ctx_size;
+	size_t ep_size;
+	int (*open)(struct sw_dp_ctx *ctx, const struct sw_dp_config *cfg);
+	void (*close)(struct sw_dp_ctx *ctx);
+	int (*listen)(struct sw_dp_ctx *ctx, const struct sockaddr_in *sa);
+	int (*connect)(struct sw_dp_ep *ep, const struct sockaddr_in *sa);
+	/* Releases the backend's resources of ep; dp.c frees the memory later. */
+	void (*ep_close)(struct sw_dp_ep *ep);
+	int (*send)(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int iovcnt,
+	            void *user);
+	/* Hands n credits back to the peer. */
+	int (*grant)(struct sw_dp_ep *ep, uint32_t n);
+	int (*mem_reg)(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);
+	void (*mem_dereg)(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);
+	int (*get)(struct sw_dp_ep *ep, void *local, size_t len, uint64_t raddr, const void *rkey,
+	           size_t rkey_len, void *user);
+	/* Non-blocking: moves data and pushes events with dp_push(). */
+	int (*progress)(struct sw_dp_ctx *ctx);
+	int (*wait)(struct sw_dp_ctx *ctx, int timeout_ms);
+	int (*fd)(struct sw_dp_ctx *ctx);
+};
+
+extern const struct dp_ops dp_tcp_ops;
+#ifdef SW_DP_HAVE_UCX
+extern const struct dp_ops dp_ucx_ops;
+#endif
+
+/* Fixed-size receive buffers on the context's NUMA node, carved from slabs. */
+#define DP_POOL_BUF  (64u << 10)
+#define DP_POOL_SLAB (4u << 20)
+struct dp_pool {
+	int numa_node;
+	void **free;
+	size_t nfree, cap;
+	void **slabs;
+	size_t nslabs;
+};
+
+/* A registration: also the public struct sw_dp_mr, owned by the registration cache. */
+struct sw_dp_mr {
+	void *addr;
+	size_t len;
+	unsigned refs;
+	uint64_t last_use;
+	void *be;   /* backend handle (ucp_mem_h) */
+	void *rkey; /* packed remote key */
+	size_t rkey_len;
+};
+
+struct dp_regcache {
+	struct sw_dp_mr **mr;
+	size_t n, cap;
+	uint64_t tick;
+};
+
+struct dp_evq {
+	struct sw_dp_event *ev;
+	size_t head, n, cap;
+};
+
+struct sw_dp_ctx {
+	const struct dp_ops *ops;
+	struct sw_dp_config cfg;
+	int numa_node;
+	struct dp_evq evq;
+	struct dp_pool pool;
+	struct dp_regcache rc;
+	struct sw_dp_ep *eps;         /* live endpoints, doubly linked */
+	struct sw_dp_counters closed; /* summed counters of endpoints already closed */
+	bool listening;
+	struct sockaddr_in laddr;
+};
+
+struct sw_dp_ep {
+	struct sw_dp_ctx *ctx;
+	struct sw_dp_ep *prev, *next;
+	void *user;
+	uint32_t credits;       /* sends we may still make */
+	uint32_t grant_pending; /* credits released locally, not yet sent back */
+	unsigned rx_held;       /* RECV events not yet released: they pin the memory */
+	bool closed;            /* sw_dp_ep_close() was called */
+	bool down;              /* connection ended (CLOSED event pushed) */
+	struct sw_dp_counters c;
+	char peer[SW_DP_ADDRSTRLEN];
+};
+
+/* dp.c: used by backends. */
+int dp_push(struct sw_dp_ctx *ctx, const struct sw_dp_event *ev);
+struct sw_dp_ep *dp_ep_new(struct sw_dp_ctx *ctx);
+void dp_ep_down(struct sw_dp_ep *ep, int status);
+int dp_push_recv(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len);
+void dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n);
+void dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status);
+void dp_addr_str(const struct sockaddr_in *sa, char *buf, size_t len);
+
+/* mem.c */
+int dp_pool_init(struct dp_pool *p, int numa_node);
+void dp_pool_fini(struct dp_pool *p);
+/* A receive buffer of len bytes: from the pool when it fits, else the heap. */
+void *dp_rxbuf_alloc(struct sw_dp_ctx *ctx, size_t len);
+void dp_rxbuf_free(struct sw_dp_ctx *ctx, void *p, size_t len);
+int dp_regcache_get(struct sw_dp_ctx *ctx, void *addr, size_t len, struct sw_dp_mr **out);
+void dp_regcache_put(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);
+int dp_regcache_evict(struct sw_dp_ctx *ctx, void *addr, size_t len);
+void dp_regcache_fini(struct sw_dp_ctx *ctx);
+void *dp_numa_alloc(int node, size_t len);
+void dp_numa_free(int node, void *p, size_t len);
+
+/* devices.c: NUMA node of the first RDMA device, -1 when none or unknown. */
+int dp_nic_numa_node(void);
+
+#endif

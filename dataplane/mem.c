@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory: NUMA placement, the receive-buffer pool and the registration cache.
+ * General allocations use malloc, which the build binds to jemalloc (see meson.build).
+ */
+#include <errno.h>
+#include <numa.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dp_impl.h"
+
+/* Unreferenced registrations kept for reuse; beyond this the least recently used goes.
+ * Registration pins pages and costs a syscall (verbs: ibv_reg_mr), so a shuffle that
+ * serves the same store over and over should pay it once per region, not per fetch. */
+#define DP_REGCACHE_IDLE_MAX 64
+
+static bool numa_placed(int node)
+{
+	return node >= 0 && numa_available() >= 0;
+}
+
+void *dp_numa_alloc(int node, size_t len)
+{
+	if (numa_placed(node))
+		return numa_alloc_onnode(len, node);
+	return malloc(len);
+}
+
+void dp_numa_free(int node, void *p, size_t len)
+{
+	if (!p)
+		return;
+	if (numa_placed(node))
+		numa_free(p, len);
+	else
+		free(p);
+}
+
+int dp_pool_init(struct dp_pool *p, int numa_node)
+{
+	memset(p, 0, sizeof(*p));
+	p->numa_node = numa_node;
+	return 0;
+}
+
+void dp_pool_fini(struct dp_pool *p)
+{
+	for (size_t i = 0; i < p->nslabs; i++)
+		dp_numa_free(p->numa_node, p->slabs[i], DP_POOL_SLAB);
+	free(p->slabs);
+	free(p->free);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Adds one slab's worth of buffers to the free list. */
+static int pool_grow(struct dp_pool *p)
+{
+	size_t per = DP_POOL_SLAB / DP_POOL_BUF;
+	void **slabs = realloc(p->slabs, (p->nslabs + 1) * sizeof(*slabs));
+	void **fl;
+	char *slab;
+
+	if (!slabs)
+		return -ENOMEM;
+	p->slabs = slabs;
+	fl = realloc(p->free, (p->cap + per) * sizeof(*fl));
+	if (!fl)
+		return -ENOMEM;
+	p->free = fl;
+	p->cap += per;
+	slab = dp_numa_alloc(p->numa_node, DP_POOL_SLAB);
+	if (!slab)
+		return -ENOMEM;
+	p->slabs[p->nslabs++] = slab;
+	for (size_t i = 0; i < per; i++)
+		p->free[p->nfree++] = slab + i * DP_POOL_BUF;
+	return 0;
+}
+
+void *dp_rxbuf_alloc(struct sw_dp_ctx *ctx, size_t len)
+{
+	struct dp_pool *p = &ctx->pool;
+
+	if (len == 0)
+		return NULL;
+	if (len > DP_POOL_BUF)
+		return malloc(len);
+	if (!p->nfree && pool_grow(p) < 0)
+		return NULL;
+	return p->free[--p->nfree];
+}
+
+void dp_rxbuf_free(struct sw_dp_ctx *ctx, void *buf, size_t len)
+{
+	struct dp_pool *p = &ctx->pool;
+
+	if (!buf)
+		return;
+	if (len > DP_POOL_BUF)
+		free(buf);
+	else
+		p->free[p->nfree++] = buf; /* cap covers every buffer ever carved */
+}
+
+static void mr_destroy(struct sw_dp_ctx *ctx, size_t i)
+{
+	struct dp_regcache *rc = &ctx->rc;
+	struct sw_dp_mr *mr = rc->mr[i];
+
+	ctx->ops->mem_dereg(ctx, mr);
+	free(mr);
+	rc->mr[i] = rc->mr[--rc->n];
+}
+
+static void regcache_trim(struct sw_dp_ctx *ctx)
+{
+	struct dp_regcache *rc = &ctx->rc;
+
+	for (;;) {
+		size_t idle = 0, lru = 0;
+		uint64_t oldest = UINT64_MAX;
+		for (size_t i = 0; i < rc->n; i++) {
+			if (rc->mr[i]->refs)
+				continue;
+			idle++;
+			if (rc->mr[i]->last_use < oldest) {
+				oldest = rc->mr[i]->last_use;
+				lru = i;
+			}
+		}
+		if (idle <= DP_REGCACHE_IDLE_MAX)
+			return;
+		mr_destroy(ctx, lru);
+	}
+}
+
+int dp_regcache_get(struct sw_dp_ctx *ctx, void *addr, size_t len, struct sw_dp_mr **out)
+{
+	struct dp_regcache *rc = &ctx->rc;
+	uintptr_t a = (uintptr_t)addr;
+	struct sw_dp_mr *mr;
+	int err;
+
+	for (size_t i = 0; i < rc->n; i++) {
+		uintptr_t b = (uintptr_t)rc->mr[i]->addr;
+		if (b <= a && a + len <= b + rc->mr[i]->len) {
+			mr = rc->mr[i];
+			goto found;
+		}
+	}
+	if (rc->n == rc->cap) {
+		size_t cap = rc->cap ? rc->cap * 2 : 16;
+		struct sw_dp_mr **n = realloc(rc->mr, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		rc->mr = n;
+		rc->cap = cap;
+	}
+	mr = calloc(1, sizeof(*mr));
+	if (!mr)
+		return -ENOMEM;
+	mr->addr = addr;
+	mr->len = len;
+	err = ctx->ops->mem_reg(ctx, mr);
+	if (err < 0) {
+		free(mr);
+		return err;
+	}
+	rc->mr[rc->n++] = mr;
+found:
+	mr->refs++;
+	mr->last_use = ++rc->tick;
+	*out = mr;
+	return 0;
+}
+
+void dp_regcache_put(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr)
+{
+	if (mr->refs)
+		mr->refs--;
+	mr->last_use = ++ctx->rc.tick;
+	regcache_trim(ctx);
+}
+
+static bool overlaps(const struct sw_dp_mr *mr, uintptr_t a, size_t len)
+{
+	uintptr_t b = (uintptr_t)mr->addr;
+
+	return a < b + mr->len && b < a + len;
+}
+
+int dp_regcache_evict(struct sw_dp_ctx *ctx, void *addr, size_t len)
+{
+	struct dp_regcache *rc = &ctx->rc;
+	uintptr_t a = (uintptr_t)addr;
+	int n = 0;
+
+	for (size_t i = 0; i < rc->n; i++)
+		if (overlaps(rc->mr[i], a, len) && rc->mr[i]->refs)
+			return -EBUSY;
+	for (size_t i = 0; i < rc->n;) {
+		if (overlaps(rc->mr[i], a, len)) {
+			mr_destroy(ctx, i);
+			n++;
+		} else {
+			i++;
+		}
+	}
+	return n;
+}
+
+void dp_regcache_fini(struct sw_dp_ctx *ctx)
+{
+	while (ctx->rc.n)
+		mr_destroy(ctx, ctx->rc.n - 1);
+	free(ctx->rc.mr);
+	memset(&ctx->rc, 0, sizeof(ctx->rc));
+}

@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Backend "tcp": non-blocking kernel sockets on one level-triggered epoll set.
+ * Wire format: every frame is a 16-byte header {u32 len, u32 type, u64 tag} (little
+ * endian) followed by len payload bytes. type 1 carries a message, type 2 returns `tag`
+ * credits and has no payload.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "dp_impl.h"
+
+enum { FRAME_MSG = 1, FRAME_CREDIT = 2 };
+
+struct frame {
+	uint32_t len;
+	uint32_t type;
+	uint64_t tag;
+};
+
+/* Bytes a connection reads into its staging buffer at once; frames larger than what is
+ * staged are read straight into their own buffer, so big messages are copied once. */
+#define STAGE_SIZE (256u << 10)
+/* How many iovecs one sendmsg() gathers across queued frames. */
+#define TX_GATHER 64
+/* Per connection and progress call, so one busy peer cannot starve the others. */
+#define RX_BUDGET (8u << 20)
+
+struct tcp_tx {
+	struct tcp_tx *next;
+	struct frame hdr;
+	struct iovec iov[1 + SW_DP_MAX_IOV];
+	int iovcnt, cur; /* iov[cur..iovcnt) still to send; iov[cur] may be partly sent */
+	size_t payload;
+	void *user;
+	bool ctrl; /* credit grant: no completion event */
+};
+
+struct tcp_ep {
+	struct sw_dp_ep base;
+	int fd;
+	bool connecting, want_out;
+	struct tcp_tx *txq, *txq_tail;
+	char *stage;
+	size_t staged, parsed; /* stage[parsed..staged) not yet parsed */
+	struct frame rxh;      /* header of the frame being read into body */
+	char *body;            /* non-NULL while a large frame is read in place */
+	size_t body_got;
+};
+
+struct tcp_ctx {
+	struct sw_dp_ctx base;
+	int epfd;
+	int lfd;
+};
+
+static struct tcp_ctx *tctx(struct sw_dp_ctx *c)
+{
+	return (struct tcp_ctx *)c;
+}
+
+static struct tcp_ep *tep(struct sw_dp_ep *e)
+{
+	return (struct tcp_ep *)e;
+}
+
+static int tcp_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
+{
+	struct tcp_ctx *t = tctx(c);
+
+	(void)cfg;
+	t->lfd = -1;
+	t->epfd = epoll_create1(EPOLL_CLOEXEC);
+	return t->epfd < 0 ? -errno : 0;
+}
+
+static void tcp_close(struct sw_dp_ctx *c)
+{
+	struct tcp_ctx *t = tctx(c);
+
+	if (t->lfd >= 0)
+		close(t->lfd);
+	close(t->epfd);
+}
+
+static int tcp_listen(struct sw_dp_ctx *c, const struct sockaddr_in *sa)
+{
+	struct tcp_ctx *t = tctx(c);
+	struct sockaddr_in bound;
+	socklen_t blen = sizeof(bound);
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = t};
+	int one = 1, fd, err;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (const struct sockaddr *)sa, sizeof(*sa)) < 0 || listen(fd, 128) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&bound, &blen) < 0 ||
+	    epoll_ctl(t->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	c->laddr = bound;
+	t->lfd = fd;
+	return 0;
+}
+
+/* Latency matters for shuffle requests and credit grants: no Nagle. Socket buffers are
+ * left to the kernel's autotuning (tcp_rmem/tcp_wmem up to 6/4 MiB): a fixed SO_RCVBUF
+ * is capped by net.core.rmem_max (208 KiB by default) and switches autotuning off. */
+static void tune(int fd)
+{
+	int one = 1;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+static int ep_watch(struct tcp_ep *e, int op, bool out)
+{
+	struct epoll_event ev = {.events = EPOLLIN | (out ? EPOLLOUT : 0), .data.ptr = e};
+
+	e->want_out = out;
+	return epoll_ctl(tctx(e->base.ctx)->epfd, op, e->fd, &ev) < 0 ? -errno : 0;
+}
+
+static int ep_setup(struct tcp_ep *e, int fd)
+{
+	e->fd = fd;
+	e->stage = malloc(STAGE_SIZE);
+	if (!e->stage)
+		return -ENOMEM;
+	tune(fd);
+	return ep_watch(e, EPOLL_CTL_ADD, e->connecting);
+}
+
+static int tcp_connect(struct sw_dp_ep *ep, const struct sockaddr_in *sa)
+{
+	struct tcp_ep *e = tep(ep);
+	int fd, rc;
+
+	e->fd = -1;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) < 0 && errno != EINPROGRESS) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	e->connecting = true;
+	rc = ep_setup(e, fd);
+	if (rc < 0) {
+		free(e->stage);
+		close(fd);
+	}
+	return rc;
+}
+
+/* Fails every queued frame: their buffers are the caller's again. */
+static void fail_txq(struct tcp_ep *e, int status)
+{
+	while (e->txq) {
+		struct tcp_tx *tx = e->txq;
+		e->txq = tx->next;
+		if (!tx->ctrl)
+			dp_send_done(&e->base, tx->payload, tx->user, status);
+		free(tx);
+	}
+	e->txq_tail = NULL;
+}
+
+static void ep_release(struct tcp_ep *e, int status)
+{
+	if (e->fd >= 0) {
+		close(e->fd); /* also leaves the epoll set */
+		e->fd = -1;
+	}
+	fail_txq(e, status);
+	free(e->stage);
+	e->stage = NULL;
+	if (e->body) {
+		dp_rxbuf_free(e->base.ctx, e->body, e->rxh.len);
+		e->body = NULL;
+	}
+}
+
+static void ep_fail(struct tcp_ep *e, int status)
+{
+	ep_release(e, -ECONNRESET);
+	dp_ep_down(&e->base, status);
+}
+
+static void tcp_ep_close(struct sw_dp_ep *ep)
+{
+	ep_release(tep(ep), -ECONNRESET);
+}
+
+/* Writes as much of the queue as the socket takes. */
+static int flush(struct tcp_ep *e)
+{
+	while (e->txq) {
+		struct iovec iov[TX_GATHER];
+		struct msghdr mh = {.msg_iov = iov};
+		ssize_t n;
+
+		for (struct tcp_tx *tx = e->txq; tx && mh.msg_iovlen < TX_GATHER; tx = tx->next)
+			for (int i = tx->cur; i < tx->iovcnt && mh.msg_iovlen < TX_GATHER; i++)
+				iov[mh.msg_iovlen++] = tx->iov[i];
+		n = sendmsg(e->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				break;
+			return -errno;
+		}
+		while (n > 0 || (e->txq && e->txq->cur == e->txq->iovcnt)) {
+			struct tcp_tx *tx = e->txq;
+			struct iovec *v = &tx->iov[tx->cur];
+			if (tx->cur < tx->iovcnt) {
+				size_t take = (size_t)n < v->iov_len ? (size_t)n : v->iov_len;
+				v->iov_base = (char *)v->iov_base + take;
+				v->iov_len -= take;
+				n -= take;
+				if (v->iov_len == 0)
+					tx->cur++;
+				continue;
+			}
+			e->txq = tx->next;
+			if (!e->txq)
+				e->txq_tail = NULL;
+			if (!tx->ctrl)
+				dp_send_done(&e->base, tx->payload, tx->user, 0);
+			free(tx);
+		}
+	}
+	if (!!e->txq != e->want_out)
+		return ep_watch(e, EPOLL_CTL_MOD, !!e->txq);
+	return 0;
+}
+
+static int queue(struct tcp_ep *e, struct tcp_tx *tx)
+{
+	int rc;
+
+	if (e->txq_tail)
+		e->txq_tail->next = tx;
+	else
+		e->txq = tx;
+	e->txq_tail = tx;
+	if (e->connecting)
+		return 0;
+	rc = flush(e);
+	if (rc < 0)
+		ep_fail(e, -ECONNRESET);
+	return 0; /* the failure reaches the caller as events */
+}
+
+static struct tcp_tx *tx_new(uint32_t type, uint64_t tag, uint32_t len)
+{
+	struct tcp_tx *tx = calloc(1, sizeof(*tx));
+
+	if (!tx)
+		return NULL;
+	tx->hdr.len = htole32(len);
+	tx->hdr.type = htole32(type);
+	tx->hdr.tag = htole64(tag);
+	tx->iov[0].iov_base = &tx->hdr;
+	tx->iov[0].iov_len = sizeof(tx->hdr);
+	tx->iovcnt = 1;
+	tx->payload = len;
+	return tx;
+}
+
+static int tcp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int iovcnt,
+                    void *user)
+{
+	struct tcp_ep *e = tep(ep);
+	size_t len = 0;
+	struct tcp_tx *tx;
+
+	for (int i = 0; i < iovcnt; i++)
+		len += iov[i].iov_len;
+	tx = tx_new(FRAME_MSG, tag, (uint32_t)len);
+	if (!tx)
+		return -ENOMEM;
+	for (int i = 0; i < iovcnt; i++)
+		if (iov[i].iov_len)
+			tx->iov[tx->iovcnt++] = iov[i];
+	tx->user = user;
+	return queue(e, tx);
+}
+
+static int tcp_grant(struct sw_dp_ep *ep, uint32_t n)
+{
+	struct tcp_tx *tx = tx_new(FRAME_CREDIT, n, 0);
+
+	if (!tx)
+		return -ENOMEM;
+	tx->ctrl = true;
+	return queue(tep(ep), tx);
+}
+
+static int tcp_mem_reg(struct sw_dp_ctx *c, struct sw_dp_mr *mr)
+{
+	(void)c;
+	(void)mr; /* nothing to pin: the tcp backend has no one-sided access */
+	return 0;
+}
+
+static void tcp_mem_dereg(struct sw_dp_ctx *c, struct sw_dp_mr *mr)
+{
+	(void)c;
+	(void)mr;
+}
+
+/* A whole frame has arrived: data (len bytes) is a receive buffer, or NULL when len 0. */
+static int deliver(struct tcp_ep *e, const struct frame *h, void *data)
+{
+	if (h->type == FRAME_CREDIT) {
+		dp_credit_arrived(&e->base, (uint32_t)h->tag);
+		return 0;
+	}
+	return dp_push_recv(&e->base, h->tag, data, h->len);
+}
+
+/* Parses staged bytes into frames. Returns 0, or -EPROTO / -ENOMEM. */
+static int parse(struct tcp_ep *e)
+{
+	struct sw_dp_ctx *c = e->base.ctx;
+
+	while (e->staged - e->parsed >= sizeof(struct frame)) {
+		struct frame h;
+		size_t avail;
+		void *buf;
+
+		memcpy(&h, e->stage + e->parsed, sizeof(h));
+		h.len = le32toh(h.len);
+		h.type = le32toh(h.type);
+		h.tag = le64toh(h.tag);
+		if ((h.type != FRAME_MSG && h.type != FRAME_CREDIT) || h.len > c->cfg.max_msg ||
+		    (h.type == FRAME_CREDIT && h.len))
+			return -EPROTO;
+		avail = e->staged - e->parsed - sizeof(h);
+		buf = dp_rxbuf_alloc(c, h.len);
+		if (h.len && !buf)
+			return -ENOMEM;
+		e->parsed += sizeof(h);
+		if (avail < h.len) {
+			/* The rest is read straight into buf. */
+			memcpy(buf, e->stage + e->parsed, avail);
+			e->rxh = h;
+			e->body = buf;
+			e->body_got = avail;
+			e->parsed = e->staged = 0;
+			return 0;
+		}
+		memcpy(buf, e->stage + e->parsed, h.len);
+		e->parsed += h.len;
+		if (deliver(e, &h, buf) < 0) {
+			dp_rxbuf_free(c, buf, h.len);
+			return -ENOMEM;
+		}
+	}
+	/* Keep a partial header at the front. */
+	memmove(e->stage, e->stage + e->parsed, e->staged - e->parsed);
+	e->staged -= e->parsed;
+	e->parsed = 0;
+	return 0;
+}
+
+/* Reads until the socket is empty or the budget is spent. */
+static void ep_readable(struct tcp_ep *e)
+{
+	size_t budget = RX_BUDGET;
+
+	while (budget && e->fd >= 0) {
+		ssize_t n;
+		int rc = 0;
+
+		if (e->body)
+			n = recv(e->fd, e->body + e->body_got, e->rxh.len - e->body_got, 0);
+		else
+			n = recv(e->fd, e->stage + e->staged, STAGE_SIZE - e->staged, 0);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		if (n <= 0) {
+			/* EOF between frames is a clean close; anything else a broken peer. */
+			bool clean = n == 0 && !e->body && e->staged == 0;
+			ep_fail(e, clean ? 0 : -ECONNRESET);
+			return;
+		}
+		budget -= (size_t)n < budget ? (size_t)n : budget;
+		if (e->body) {
+			e->body_got += n;
+			if (e->body_got == e->rxh.len) {
+				void *b = e->body;
+				e->body = NULL;
+				rc = deliver(e, &e->rxh, b);
+				if (rc < 0)
+					dp_rxbuf_free(e->base.ctx, b, e->rxh.len);
+			}
+		} else {
+			e->staged += n;
+			rc = parse(e);
+		}
+		if (rc < 0) {
+			ep_fail(e, rc);
+			return;
+		}
+	}
+}
+
+static void ep_writable(struct tcp_ep *e)
+{
+	if (e->connecting) {
+		int err = 0;
+		socklen_t l = sizeof(err);
+		getsockopt(e->fd, SOL_SOCKET, SO_ERROR, &err, &l);
+		if (err) {
+			ep_fail(e, -err);
+			return;
+		}
+		e->connecting = false;
+	}
+	if (flush(e) < 0)
+		ep_fail(e, -ECONNRESET);
+}
+
+static void accept_all(struct tcp_ctx *t)
+{
+	for (;;) {
+		struct sockaddr_in sa;
+		socklen_t l = sizeof(sa);
+		struct sw_dp_event ev = {.type = SW_DP_EV_ACCEPT};
+		struct sw_dp_ep *ep;
+		int fd = accept4(t->lfd, (struct sockaddr *)&sa, &l, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0)
+			return;
+		ep = dp_ep_new(&t->base);
+		if (!ep) {
+			close(fd);
+			continue;
+		}
+		if (ep_setup(tep(ep), fd) < 0) {
+			sw_dp_ep_close(ep); /* never reported, so dropped quietly; closes fd */
+			continue;
+		}
+		dp_addr_str(&sa, ep->peer, sizeof(ep->peer));
+		ev.ep = ep;
+		dp_push(&t->base, &ev);
+	}
+}
+
+static int tcp_progress(struct sw_dp_ctx *c)
+{
+	struct tcp_ctx *t = tctx(c);
+	struct epoll_event evs[64];
+	int n = epoll_wait(t->epfd, evs, 64, 0);
+
+	if (n < 0)
+		return errno == EINTR ? 0 : -EIO;
+	for (int i = 0; i < n; i++) {
+		struct tcp_ep *e = evs[i].data.ptr;
+		if (evs[i].data.ptr == t) {
+			accept_all(t);
+			continue;
+		}
+		/* An earlier event of this batch may have failed the endpoint. */
+		if (e->fd < 0)
+			continue;
+		if (evs[i].events & (EPOLLOUT | EPOLLERR | EPOLLHUP))
+			ep_writable(e);
+		if (e->fd >= 0 && (evs[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP)))
+			ep_readable(e);
+	}
+	return 0;
+}
+
+static int tcp_wait(struct sw_dp_ctx *c, int timeout_ms)
+{
+	struct epoll_event ev;
+	int n = epoll_wait(tctx(c)->epfd, &ev, 1, timeout_ms);
+
+	if (n < 0)
+		return errno == EINTR ? 0 : -EIO;
+	return n ? 0 : -ETIMEDOUT;
+}
+
+static int tcp_fd(struct sw_dp_ctx *c)
+{
+	return tctx(c)->epfd;
+}
+
+const struct dp_ops dp_tcp_ops = {
+        .name = "tcp",
+        .caps = SW_DP_CAP_FD,
+        .ctx_size = sizeof(struct tcp_ctx),
+        .ep_size = sizeof(struct tcp_ep),
+        .open = tcp_open,
+        .close = tcp_close,
+        .listen = tcp_listen,
+        .connect = tcp_connect,
+        .ep_close = tcp_ep_close,
+        .send = tcp_send,
+        .grant = tcp_grant,
+        .mem_reg = tcp_mem_reg,
+        .mem_dereg = tcp_mem_dereg,
+        .get = NULL,
+        .progress = tcp_progress,
+        .wait = tcp_wait,
+        .fd = tcp_fd,
+};
