@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The flow-level network against hand-computed max-min allocations, and the incremental
+ * recomputation against a from-scratch one and an independent reference on random flow sets.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sim_net.h"
+
+#define GBIT      1e9
+#define MBIT      1e6
+#define NIC_BS    (GBIT / 8) /* a 1 Gbit/s NIC in bytes per second */
+#define MAX_FLOWS 64
+
+struct fixture {
+	struct sw_rack_spec racks[8];
+	struct sw_node_spec nodes[64];
+	struct sw_cluster_spec c;
+	struct sim_net *net;
+};
+
+static struct sim_net *make(struct fixture *fx, uint32_t n_racks, uint32_t per_rack,
+                            double uplink_bps)
+{
+	uint32_t i;
+
+	memset(fx, 0, sizeof(*fx));
+	for (i = 0; i < n_racks; i++)
+		fx->racks[i].uplink_bps = uplink_bps;
+	for (i = 0; i < n_racks * per_rack; i++) {
+		fx->nodes[i].rack = i / per_rack;
+		fx->nodes[i].nic_bps = GBIT;
+	}
+	fx->c.n_racks = n_racks;
+	fx->c.n_nodes = n_racks * per_rack;
+	fx->c.racks = fx->racks;
+	fx->c.nodes = fx->nodes;
+	fx->net = sim_net_create(&fx->c);
+	assert_non_null(fx->net);
+	return fx->net;
+}
+
+static uint32_t start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t bytes, double now)
+{
+	uint32_t id = SIM_FLOW_NONE;
+
+	assert_int_equal(sim_net_flow_start(n, src, dst, bytes, now, NULL, &id), 0);
+	return id;
+}
+
+static void assert_near(double got, double want)
+{
+	if (fabs(got - want) > 1e-9 * fmax(1, fabs(want)))
+		fail_msg("got %.17g, want %.17g", got, want);
+}
+
+static void single_flow_gets_its_slowest_link(void **state)
+{
+	struct fixture fx;
+	struct sim_net *n = make(&fx, 2, 4, 200 * MBIT);
+	uint32_t intra = start(n, 0, 1, 1000, 0), cross;
+
+	(void)state;
+	sim_net_update(n, 0);
+	assert_near(sim_net_flow_rate(n, intra), NIC_BS);
+	sim_net_flow_end(n, intra, 0);
+	cross = start(n, 0, 5, 1000, 0);
+	sim_net_update(n, 0);
+	assert_near(sim_net_flow_rate(n, cross), 200 * MBIT / 8);
+	sim_net_destroy(n);
+}
+
+static void two_flows_on_one_link_share_it_equally(void **state)
+{
+	struct fixture fx;
+	struct sim_net *n = make(&fx, 1, 4, GBIT);
+	uint32_t a = start(n, 0, 1, 1000, 0), b = start(n, 0, 2, 1000, 0);
+
+	(void)state;
+	sim_net_update(n, 0);
+	assert_near(sim_net_flow_rate(n, a), NIC_BS / 2);
+	assert_near(sim_net_flow_rate(n, b), NIC_BS / 2);
+	assert_near(sim_net_link_load(n, sim_net_link(n, SIM_LINK_NIC_TX, 0)), NIC_BS);
+	sim_net_destroy(n);
+}
+
+/* Node 0 sends to node 5 across a 200 Mbit/s uplink and to node 1 in its rack: the cross-rack
+ * flow is held to 25 MB/s by the uplink, and the other takes the rest of the NIC, 100 MB/s. */
+static void flow_bottlenecked_elsewhere_leaves_the_rest_to_the_other(void **state)
+{
+	struct fixture fx;
+	struct sim_net *n = make(&fx, 2, 4, 200 * MBIT);
+	uint32_t cross = start(n, 0, 5, 1000, 0), local = start(n, 0, 1, 1000, 0);
+
+	(void)state;
+	sim_net_update(n, 0);
+	assert_near(sim_net_flow_rate(n, cross), 25e6);
+	assert_near(sim_net_flow_rate(n, local), NIC_BS - 25e6);
+	sim_net_destroy(n);
+}
+
+/* Ten nodes of rack 0 each send to a node of rack 1 over a 500 Mbit/s uplink: 50 Mbit/s each.
+ * Intra-rack flows in rack 2 meanwhile run at NIC speed, and an intra-rack flow sharing a NIC
+ * with one of the cross-rack flows gets the NIC minus 50 Mbit/s. */
+static void cross_rack_flows_share_the_uplink_while_intra_rack_flows_run_at_nic_speed(void **st)
+{
+	struct fixture fx;
+	struct sim_net *n = make(&fx, 3, 10, 500 * MBIT);
+	uint32_t cross[10], intra[5], beside, i;
+
+	(void)st;
+	for (i = 0; i < 10; i++)
+		cross[i] = start(n, i, 10 + i, 1000, 0);
+	for (i = 0; i < 5; i++)
+		intra[i] = start(n, 20 + 2 * i, 21 + 2 * i, 1000, 0);
+	beside = start(n, 3, 4, 1000, 0);
+	sim_net_update(n, 0);
+	for (i = 0; i < 10; i++)
+		assert_near(sim_net_flow_rate(n, cross[i]), 50 * MBIT / 8);
+	for (i = 0; i < 5; i++)
+		assert_near(sim_net_flow_rate(n, intra[i]), NIC_BS);
+	assert_near(sim_net_flow_rate(n, beside), NIC_BS - 50 * MBIT / 8);
+	assert_near(sim_net_link_load(n, sim_net_link(n, SIM_LINK_UP_OUT, 0)), 500 * MBIT / 8);
+	sim_net_destroy(n);
+}
+
+/* 62.5 MB and 125 MB leave node 0 together at 62.5 MB/s each: the first is done at 1 s, then
+ * the second has 62.5 MB left at the full 125 MB/s and is done at 1.5 s. */
+static void flow_ending_speeds_up_the_flows_it_shared_links_with(void **state)
+{
+	struct fixture fx;
+	struct sim_net *n = make(&fx, 1, 3, GBIT);
+	uint32_t a = start(n, 0, 1, 62500000, 0), b = start(n, 0, 2, 125000000, 0), id;
+	double t;
+
+	(void)state;
+	sim_net_update(n, 0);
+	t = sim_net_next(n, &id);
+	assert_int_equal(id, a);
+	assert_near(t, 1.0);
+	sim_net_flow_end(n, a, t);
+	sim_net_update(n, t);
+	assert_near(sim_net_flow_rate(n, b), NIC_BS);
+	t = sim_net_next(n, &id);
+	assert_int_equal(id, b);
+	assert_near(t, 1.5);
+	assert_near(sim_net_link_bytes(n, sim_net_link(n, SIM_LINK_NIC_TX, 0), t), 187500000);
+	sim_net_flow_end(n, b, t);
+	assert_true(isinf(sim_net_next(n, &id)));
+	sim_net_destroy(n);
+}
+
+static void growing_a_flow_delays_its_completion_by_the_added_bytes(void **state)
+{
+	struct fixture fx;
+	struct sim_net *n = make(&fx, 1, 2, GBIT);
+	uint32_t a = start(n, 0, 1, 125000000, 0), id;
+
+	(void)state;
+	sim_net_update(n, 0);
+	sim_net_flow_grow(n, a, 62500000, 0.5);
+	assert_near(sim_net_next(n, &id), 1.5);
+	assert_int_equal(id, a);
+	sim_net_destroy(n);
+}
+
+static void uplink_bytes_integrate_the_rate_over_time(void **state)
+{
+	struct fixture fx;
+	struct sim_net *n = make(&fx, 2, 2, 200 * MBIT);
+	uint32_t out = sim_net_link(n, SIM_LINK_UP_OUT, 0), in = sim_net_link(n, SIM_LINK_UP_IN, 1);
+	uint32_t a = start(n, 0, 2, 1000000000, 0);
+
+	(void)state;
+	sim_net_update(n, 0);
+	assert_near(sim_net_link_bytes(n, out, 2), 50e6);
+	assert_near(sim_net_link_bytes(n, in, 2), 50e6);
+	sim_net_flow_end(n, a, 2);
+	sim_net_update(n, 2);
+	assert_near(sim_net_link_bytes(n, out, 10), 50e6);
+	sim_net_destroy(n);
+}
+
+static void bad_flows_are_rejected(void **state)
+{
+	struct fixture fx;
+	struct sim_net *n = make(&fx, 1, 2, GBIT);
+	uint32_t id;
+
+	(void)state;
+	assert_int_equal(sim_net_flow_start(n, 0, 0, 10, 0, NULL, &id), -EINVAL);
+	assert_int_equal(sim_net_flow_start(n, 0, 2, 10, 0, NULL, &id), -EINVAL);
+	assert_int_equal(sim_net_flow_start(n, 0, 1, 0, 0, NULL, &id), -EINVAL);
+	sim_net_destroy(n);
+	fx.racks[0].uplink_bps = 0;
+	assert_null(sim_net_create(&fx.c));
+}
+
+/* Progressive filling written as plainly as possible: the oracle for the randomized test. */
+static void reference_rates(const struct sim_net *n, const uint32_t *ids, unsigned nf, double *rate)
+{
+	uint32_t paths[MAX_FLOWS][SIM_NET_MAX_HOPS], nl = sim_net_n_links(n), l;
+	unsigned hops[MAX_FLOWS], f, k, frozen = 0;
+	double left[1024];
+	int done[MAX_FLOWS] = {0};
+
+	assert_true(nl <= 1024);
+	for (l = 0; l < nl; l++)
+		left[l] = sim_net_link_capacity(n, l);
+	for (f = 0; f < nf; f++)
+		hops[f] = sim_net_flow_path(n, ids[f], paths[f]);
+	while (frozen < nf) {
+		double best = INFINITY;
+		uint32_t best_link = 0;
+
+		for (l = 0; l < nl; l++) {
+			unsigned open = 0;
+
+			for (f = 0; f < nf; f++)
+				for (k = 0; k < hops[f]; k++)
+					open += !done[f] && paths[f][k] == l;
+			if (open && left[l] / open < best) {
+				best = left[l] / open;
+				best_link = l;
+			}
+		}
+		for (f = 0; f < nf; f++) {
+			int on = 0;
+
+			for (k = 0; k < hops[f]; k++)
+				on |= paths[f][k] == best_link;
+			if (done[f] || !on)
+				continue;
+			done[f] = 1;
+			frozen++;
+			rate[f] = best;
+			for (k = 0; k < hops[f]; k++)
+				left[paths[f][k]] -= best;
+		}
+	}
+}
+
+/* Every link within capacity; every flow crosses a saturated link on which no flow is faster
+ * (the definition of a max-min fair allocation). */
+static void assert_max_min(const struct sim_net *n, const uint32_t *ids, unsigned nf)
+{
+	unsigned f, k;
+	uint32_t l;
+
+	for (l = 0; l < sim_net_n_links(n); l++)
+		assert_true(sim_net_link_load(n, l) <= sim_net_link_capacity(n, l) * (1 + 1e-12));
+	for (f = 0; f < nf; f++) {
+		uint32_t path[SIM_NET_MAX_HOPS];
+		unsigned hops = sim_net_flow_path(n, ids[f], path), g;
+		int bottleneck = 0;
+
+		for (k = 0; k < hops; k++) {
+			int fastest = 1;
+
+			if (sim_net_link_load(n, path[k]) <
+			    sim_net_link_capacity(n, path[k]) * (1 - 1e-9))
+				continue;
+			for (g = 0; g < nf; g++) {
+				uint32_t other[SIM_NET_MAX_HOPS];
+				unsigned oh = sim_net_flow_path(n, ids[g], other), j;
+
+				for (j = 0; j < oh; j++)
+					if (other[j] == path[k] &&
+					    sim_net_flow_rate(n, ids[g]) >
+					            sim_net_flow_rate(n, ids[f]) * (1 + 1e-9))
+						fastest = 0;
+			}
+			bottleneck |= fastest;
+		}
+		assert_true(bottleneck);
+	}
+}
+
+static void incremental_recomputation_equals_recomputation_from_scratch(void **state)
+{
+	struct fixture fx;
+	uint32_t ids[MAX_FLOWS], round;
+	double before[MAX_FLOWS], ref[MAX_FLOWS], now = 0;
+	unsigned nf = 0, f;
+
+	(void)state;
+	srand(12345);
+	for (round = 0; round < 40; round++) {
+		struct sim_net *n = make(&fx, 3, 4, (50 + rand() % 500) * MBIT);
+		unsigned step;
+
+		for (f = 0; f < fx.c.n_nodes; f++)
+			fx.nodes[f].nic_bps = (100 + rand() % 900) * MBIT;
+		sim_net_destroy(n);
+		n = sim_net_create(&fx.c);
+		assert_non_null(n);
+		nf = 0;
+		for (step = 0; step < 60; step++) {
+			unsigned changes = 1 + rand() % 3, c;
+
+			for (c = 0; c < changes; c++) {
+				if (nf && (nf == MAX_FLOWS || rand() % 3 == 0)) {
+					unsigned victim = (unsigned)rand() % nf;
+
+					sim_net_flow_end(n, ids[victim], now);
+					ids[victim] = ids[--nf];
+				} else {
+					uint32_t src = (uint32_t)rand() % fx.c.n_nodes;
+					uint32_t dst =
+					        (src + 1 + (uint32_t)rand() % (fx.c.n_nodes - 1)) %
+					        fx.c.n_nodes;
+
+					ids[nf++] = start(n, src, dst, 1 + (uint64_t)rand(), now);
+				}
+			}
+			sim_net_update(n, now);
+			for (f = 0; f < nf; f++)
+				before[f] = sim_net_flow_rate(n, ids[f]);
+			sim_net_update_all(n, now);
+			for (f = 0; f < nf; f++)
+				assert_memory_equal(&before[f],
+				                    &(double){sim_net_flow_rate(n, ids[f])},
+				                    sizeof(double));
+			reference_rates(n, ids, nf, ref);
+			for (f = 0; f < nf; f++)
+				assert_near(before[f], ref[f]);
+			assert_max_min(n, ids, nf);
+			now += 0.25;
+		}
+		sim_net_destroy(n);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(single_flow_gets_its_slowest_link),
+	        cmocka_unit_test(two_flows_on_one_link_share_it_equally),
+	        cmocka_unit_test(flow_bottlenecked_elsewhere_leaves_the_rest_to_the_other),
+	        cmocka_unit_test(
+	                cross_rack_flows_share_the_uplink_while_intra_rack_flows_run_at_nic_speed),
+	        cmocka_unit_test(flow_ending_speeds_up_the_flows_it_shared_links_with),
+	        cmocka_unit_test(growing_a_flow_delays_its_completion_by_the_added_bytes),
+	        cmocka_unit_test(uplink_bytes_integrate_the_rate_over_time),
+	        cmocka_unit_test(bad_flows_are_rejected),
+	        cmocka_unit_test(incremental_recomputation_equals_recomputation_from_scratch),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
