@@ -9,7 +9,9 @@
  * flight rather than the whole trace.
  *
  * Return codes: 0 on success; a negative errno value on failure with @p err filled:
- * -EINVAL malformed input, -ENOENT missing file, -ENOMEM, -EIO read error.
+ * -EINVAL malformed input, -ENOENT missing file, -ENOMEM, -EIO read error. On failure the
+ * workload is left empty (nothing half-loaded). Every number chosen here and why:
+ * tools/sim/README.md, section "Workloads".
  */
 #ifndef SW_WORKLOAD_H
 #define SW_WORKLOAD_H
@@ -56,6 +58,9 @@ struct sw_topology {
 	struct sw_resources node_capacity;
 };
 
+/** HDFS block size of Hadoop 1.0 and of the paper: one map task per block. */
+#define SW_BLOCK_BYTES_DEFAULT (64ULL << 20)
+
 /** One job before expansion. */
 struct sw_job_desc {
 	uint64_t id;
@@ -63,8 +68,8 @@ struct sw_job_desc {
 	uint32_t user, queue;
 	uint16_t bench; /**< index into sw_bench_table() */
 	uint64_t input_bytes, shuffle_bytes, output_bytes;
-	uint32_t n_reduces;
-	double deadline; /**< absolute, 0 none */
+	uint32_t n_reduces; /**< at least 1, even when nothing is shuffled */
+	double deadline;    /**< absolute, 0 none */
 };
 
 struct sw_workload {
@@ -81,43 +86,61 @@ struct sw_workload {
 enum sw_paper_mix { SW_MIX1 = 1, SW_MIX2 = 2, SW_MIX3 = 3 };
 
 struct sw_paper_opts {
-	enum sw_paper_mix mix; /**< default mix2 */
-	uint32_t n_users;      /**< 30 */
+	enum sw_paper_mix mix;    /**< default mix2 */
+	uint32_t n_users;         /**< 30 */
+	uint32_t n_queues;        /**< 3; user u is in queue u % n_queues */
 	double mean_interarrival; /**< 40 s */
-	double duration;       /**< arrivals span this many seconds */
-	uint64_t seed;
+	double duration;          /**< arrivals span this many seconds: 14400 (the paper's 4 h) */
+	double input_scale;       /**< multiplies Table 2's input sizes: 0.1 (see README) */
+	uint64_t block_bytes;     /**< SW_BLOCK_BYTES_DEFAULT */
+	uint64_t seed;            /**< 1 */
+	struct sw_topology topo;  /**< sw_topology_default */
 };
 
 struct sw_swim_opts {
-	double time_scale; /**< multiply submit times, 1 = as recorded */
-	double size_scale; /**< multiply byte counts, 1 = as recorded */
-	uint32_t n_users;
-	uint64_t seed;
+	double time_scale;       /**< multiply submit times, 1 = as recorded */
+	double size_scale;       /**< multiply byte counts, 1 = as recorded */
+	uint32_t n_users;        /**< 200, Facebook's users on its 600 nodes */
+	uint32_t n_queues;       /**< 3; user u is in queue u % n_queues */
+	uint64_t seed;           /**< 1; drives user choice and replica placement */
+	struct sw_topology topo; /**< sw_topology_facebook */
 };
 
 void sw_topology_default(struct sw_topology *t); /**< the paper's 100 nodes, 10 racks, 5:1 */
-/** Allocates the racks and nodes of @p out; free with sw_topology_free. */
+/** The 600-node Facebook cluster the SWIM FB-2009 traces come from: 30 racks of 20. */
+void sw_topology_facebook(struct sw_topology *t);
+/**
+ * Allocates the racks and nodes of @p out; free with sw_topology_free. Node n is in rack
+ * n / nodes_per_rack. @return 0, -EINVAL (a zero count or a non-positive capacity), -ENOMEM.
+ */
 int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out);
 void sw_topology_free(struct sw_cluster_spec *c);
 
 void sw_paper_opts_default(struct sw_paper_opts *o);
+/**
+ * Generates one of the paper's mixes: Poisson arrivals, benchmarks from Table 1 within the mix's
+ * class shares, input sizes from Table 2. @return 0, -EINVAL (an option out of range), -ENOMEM.
+ */
 int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o);
 
 void sw_swim_opts_default(struct sw_swim_opts *o);
+/** Loads a SWIM trace (tab-separated: job id, submit s, gap s, input, shuffle, output bytes). */
 int sw_workload_swim(struct sw_workload *w, const char *path, const struct sw_swim_opts *o,
 		     struct sw_input_error *err);
 
-/** A JSON mix (jobs and, optionally, the topology; see tools/README.md for the format). */
+/** A JSON Lines mix (jobs and, optionally, the topology; format in tools/sim/README.md). */
 int sw_workload_json(struct sw_workload *w, const char *path, struct sw_input_error *err);
 
 void sw_workload_free(struct sw_workload *w);
 
-/** Number of map tasks of @p j (one per block). */
+/** Number of map tasks of @p j: one per block, and one for an empty input. */
 uint32_t sw_workload_n_maps(const struct sw_workload *w, const struct sw_job_desc *j);
 
 /**
  * Synthesises the map tasks of @p j into @p maps (sw_workload_n_maps entries) and fills
  * @p spec to submit it; deterministic in (w->seed, j->id). spec->maps points at @p maps.
+ * Map outputs sum exactly to j->shuffle_bytes. Replicas follow HDFS: the first on a random
+ * node, the other two on two distinct nodes of one other rack. spec->profile is NULL.
  */
 void sw_workload_expand(const struct sw_workload *w, const struct sw_job_desc *j,
 			struct sw_map_spec *maps, struct sw_job_spec *spec);

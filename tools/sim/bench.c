@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The benchmark table of the ShuffleWatcher paper (Table 1). The paper gives only names,
+ * classes and shares; the ratios, rates and demands are ours, chosen from the PUMA
+ * characterisation of these benchmarks. Each number and its reason: README.md, "Workloads".
+ */
+#include <string.h>
+
+#include "sw_workload.h"
+
+#define MB 1e6
+
+/* clang-format off */
+static const struct sw_bench benches[] = {
+	/* name                    class            shuffle output  map/s    reduce/s  % */
+	{ "terasort",              SW_CLASS_HEAVY,  1.0,    1.0,    30 * MB, 20 * MB,  5,
+	  { 1, 1.5 }, { 1, 2 } },
+	{ "ranked-inverted-index", SW_CLASS_HEAVY,  1.2,    0.8,    20 * MB, 15 * MB, 10,
+	  { 1, 1.5 }, { 1, 2.5 } },
+	{ "selfjoin",              SW_CLASS_HEAVY,  1.6,    0.6,    20 * MB, 15 * MB, 10,
+	  { 1, 1.5 }, { 1, 4 } },
+	{ "word-sequence-count",   SW_CLASS_HEAVY,  2.5,    0.3,    10 * MB, 15 * MB, 10,
+	  { 1, 2 },   { 1, 2 } },
+	{ "adjacency-list",        SW_CLASS_HEAVY,  1.3,    1.0,    20 * MB, 15 * MB,  5,
+	  { 1, 1.5 }, { 1, 3 } },
+	{ "inverted-index",        SW_CLASS_MEDIUM, 0.5,    0.5,    12 * MB, 20 * MB, 10,
+	  { 1, 1.5 }, { 1, 2 } },
+	{ "term-vector",           SW_CLASS_MEDIUM, 0.35,   0.3,    10 * MB, 20 * MB, 10,
+	  { 1, 2 },   { 1, 2 } },
+	{ "grep",                  SW_CLASS_LIGHT,  0.001,  1.0,    40 * MB, 40 * MB, 15,
+	  { 1, 1 },   { 1, 1 } },
+	{ "wordcount",             SW_CLASS_LIGHT,  0.05,   0.5,    10 * MB, 20 * MB, 10,
+	  { 1, 1.5 }, { 1, 1.5 } },
+	{ "classification",        SW_CLASS_LIGHT,  0.01,   1.0,     8 * MB, 20 * MB,  5,
+	  { 2, 2 },   { 1, 1 } },
+	{ "histogram-movies",      SW_CLASS_LIGHT,  0.0001, 1.0,    25 * MB, 40 * MB,  5,
+	  { 1, 1 },   { 1, 1 } },
+	{ "histogram-ratings",     SW_CLASS_LIGHT,  0.0001, 1.0,    25 * MB, 40 * MB,  5,
+	  { 1, 1 },   { 1, 1 } },
+};
+/* clang-format on */
+
+const struct sw_bench *sw_bench_table(unsigned *count)
+{
+	if (count)
+		*count = sizeof(benches) / sizeof(benches[0]);
+	return benches;
+}
+
+int sw_bench_find(const char *name)
+{
+	for (unsigned i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)
+		if (!strcmp(benches[i].name, name))
+			return (int)i;
+	return -1;
+}

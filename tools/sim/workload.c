@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* What every workload loader shares: the job array, the reducer rule, errors. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload_priv.h"
+
+struct sw_job_desc *wl_jobs_push(struct wl_jobs *a)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 256;
+		struct sw_job_desc *v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		a->v = v;
+		a->cap = cap;
+	}
+	memset(&a->v[a->n], 0, sizeof(a->v[0]));
+	return &a->v[a->n++];
+}
+
+static int by_arrival(const void *pa, const void *pb)
+{
+	const struct sw_job_desc *a = pa, *b = pb;
+
+	if (a->arrival != b->arrival)
+		return a->arrival < b->arrival ? -1 : 1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+void wl_jobs_give(struct wl_jobs *a, struct sw_workload *w)
+{
+	qsort(a->v, a->n, sizeof(a->v[0]), by_arrival);
+	w->jobs = a->v;
+	w->n_jobs = a->n;
+	memset(a, 0, sizeof(*a));
+}
+
+uint32_t wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes)
+{
+	uint64_t wave = (uint64_t)t->n_racks * t->nodes_per_rack * t->reduce_slots;
+	uint64_t n = shuffle_bytes / WL_SHUFFLE_PER_REDUCE +
+	             (shuffle_bytes % WL_SHUFFLE_PER_REDUCE != 0);
+
+	if (n > wave)
+		n = wave;
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
+	return n ? (uint32_t)n : 1;
+}
+
+int wl_maps_fit(uint64_t input_bytes, uint64_t block_bytes)
+{
+	return input_bytes / block_bytes < UINT32_MAX;
+}
+
+void wl_error(struct sw_input_error *err, const char *path, unsigned line, const char *field,
+              const char *fmt, ...)
+{
+	size_t len = sizeof(err->msg);
+	int n = line ? snprintf(err->msg, len, "%s:%u: ", path, line)
+	             : snprintf(err->msg, len, "%s: ", path);
+	va_list ap;
+
+	if (field && n >= 0 && (size_t)n < len)
+		n += snprintf(err->msg + n, len - n, "field '%s': ", field);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err->msg + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+const char *wl_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+void sw_workload_free(struct sw_workload *w)
+{
+	free(w->jobs);
+	w->jobs = NULL;
+	w->n_jobs = 0;
+}

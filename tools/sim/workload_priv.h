@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the workload loaders; not part of the public API. */
+#ifndef SW_WORKLOAD_PRIV_H
+#define SW_WORKLOAD_PRIV_H
+
+#include "sw_workload.h"
+
+/* Shuffle bytes one reducer is sized for: Hadoop's rule of thumb of about 1 GB per reducer. */
+#define WL_SHUFFLE_PER_REDUCE (1ULL << 30)
+
+/* A growing job array, so loaders can add jobs without knowing their count. */
+struct wl_jobs {
+	struct sw_job_desc *v;
+	size_t n, cap;
+};
+
+/* Appends a zeroed job and returns it, or NULL when memory runs out. */
+struct sw_job_desc *wl_jobs_push(struct wl_jobs *a);
+
+/* Hands the jobs to @p w, sorted by arrival (ties by id) as sw_workload promises. */
+void wl_jobs_give(struct wl_jobs *a, struct sw_workload *w);
+
+/* Default reducer count: one per WL_SHUFFLE_PER_REDUCE, at least 1, at most one wave. */
+uint32_t wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes);
+
+/* Whether a job of @p input_bytes has no more maps than uint32_t counts. */
+int wl_maps_fit(uint64_t input_bytes, uint64_t block_bytes);
+
+/* Fills @p err with "path:line: field 'field': reason"; line 0 and NULL field are left out. */
+void wl_error(struct sw_input_error *err, const char *path, unsigned line, const char *field,
+              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* The final component of @p path, for workload names. */
+const char *wl_basename(const char *path);
+
+#endif /* SW_WORKLOAD_PRIV_H */
