@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Frame codec. Fixed-size headers at fixed offsets, little-endian, so that decoding is a bounds
+ * check plus loads and a fuzzer can reach every branch. A reserved field must be zero: a later
+ * version can give it a meaning without old peers silently misreading it.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <isa-l/crc.h>
+
+#include "proto.h"
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)v);
+	put16(p + 2, (uint16_t)(v >> 16));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+uint32_t proto_crc32c(const void *buf, size_t len)
+{
+	/* ISA-L takes an int length: feed it in pieces; the state carries across pieces. */
+	const uint8_t *p = buf;
+	unsigned int crc = 0xffffffffu;
+	while (len > 0) {
+		size_t n = len > (1u << 30) ? (1u << 30) : len;
+		crc = crc32_iscsi((unsigned char *)p, (int)n, crc);
+		p += n;
+		len -= n;
+	}
+	return ~crc;
+}
+
+void proto_req_encode(const struct proto_req *r, uint8_t out[PROTO_REQ_LEN])
+{
+	memset(out, 0, PROTO_REQ_LEN);
+	put32(out + 0, PROTO_REQ_MAGIC);
+	out[4] = r->version;
+	out[5] = r->type;
+	out[6] = r->flags;
+	put64(out + 8, r->job);
+	put32(out + 16, r->map);
+	put32(out + 20, r->part);
+	put64(out + 24, r->offset);
+	put64(out + 32, r->length);
+	put32(out + 40, r->chunk);
+	put64(out + 48, r->nonce);
+	put64(out + 56, r->ts_ns);
+	memcpy(out + 64, r->mac, PROTO_MAC_LEN);
+}
+
+int proto_req_decode(const uint8_t *buf, size_t len, struct proto_req *r)
+{
+	/* version first: a peer speaking another version may also use another length */
+	if (len < 8 || get32(buf) != PROTO_REQ_MAGIC)
+		return -EBADMSG;
+	if (buf[4] != SW_SHUFFLE_VERSION)
+		return -EPROTONOSUPPORT;
+	if (len != PROTO_REQ_LEN || buf[7] != 0 || get32(buf + 44) != 0)
+		return -EBADMSG;
+	r->version = buf[4];
+	r->type = buf[5];
+	r->flags = buf[6];
+	if ((r->type != PROTO_FETCH && r->type != PROTO_RELEASE) || (r->flags & ~PROTO_REQ_FLAGS))
+		return -EBADMSG;
+	r->job = get64(buf + 8);
+	r->map = get32(buf + 16);
+	r->part = get32(buf + 20);
+	r->offset = get64(buf + 24);
+	r->length = get64(buf + 32);
+	r->chunk = get32(buf + 40);
+	if (r->chunk > SW_SHUFFLE_CHUNK_MAX)
+		return -EBADMSG;
+	r->nonce = get64(buf + 48);
+	r->ts_ns = get64(buf + 56);
+	memcpy(r->mac, buf + 64, PROTO_MAC_LEN);
+	return 0;
+}
+
+void proto_chunk_encode(const struct proto_chunk *c, uint8_t out[PROTO_CHUNK_LEN])
+{
+	memset(out, 0, PROTO_CHUNK_LEN);
+	put32(out + 0, PROTO_CHUNK_MAGIC);
+	out[4] = c->version;
+	out[5] = c->status;
+	out[6] = c->codec;
+	out[7] = c->flags;
+	put32(out + 8, c->seq);
+	put32(out + 12, c->len);
+	put64(out + 16, c->offset);
+	put64(out + 24, c->total);
+	put32(out + 32, c->raw_len);
+	put32(out + 36, c->data_crc);
+	put32(out + 44, proto_crc32c(out, 44));
+}
+
+int proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c)
+{
+	if (len < 8 || get32(buf) != PROTO_CHUNK_MAGIC)
+		return -EBADMSG;
+	if (buf[4] != SW_SHUFFLE_VERSION)
+		return -EPROTONOSUPPORT;
+	if (len != PROTO_CHUNK_LEN || get32(buf + 44) != proto_crc32c(buf, 44) ||
+	    get32(buf + 40) != 0)
+		return -EBADMSG;
+	c->version = buf[4];
+	c->status = buf[5];
+	c->codec = buf[6];
+	c->flags = buf[7];
+	c->seq = get32(buf + 8);
+	c->len = get32(buf + 12);
+	c->offset = get64(buf + 16);
+	c->total = get64(buf + 24);
+	c->raw_len = get32(buf + 32);
+	c->data_crc = get32(buf + 36);
+	if (c->status > PROTO_E_MAX || c->codec > PROTO_ZSTD || (c->flags & ~PROTO_CHUNK_FLAGS))
+		return -EBADMSG;
+	if (c->raw_len > SW_SHUFFLE_CHUNK_MAX && !(c->flags & PROTO_RKEY))
+		return -EBADMSG;
+	if (c->len > proto_pack_bound(SW_SHUFFLE_CHUNK_MAX))
+		return -EBADMSG;
+	if (c->codec == PROTO_RAW && c->len != c->raw_len)
+		return -EBADMSG;
+	if (c->status != PROTO_OK && (c->len != 0 || !(c->flags & PROTO_LAST)))
+		return -EBADMSG;
+	return 0;
+}
+
+size_t proto_rkey_size(uint32_t nchunks, uint32_t rkey_len)
+{
+	return 24 + 4 * (size_t)nchunks + rkey_len;
+}
+
+void proto_rkey_encode(uint64_t addr, uint32_t chunk, const uint32_t *crcs, uint32_t nchunks,
+                       const void *rkey, uint32_t rkey_len, uint8_t *out)
+{
+	put64(out, addr);
+	put32(out + 8, chunk);
+	put32(out + 12, nchunks);
+	put32(out + 16, rkey_len);
+	put32(out + 20, 0);
+	for (uint32_t i = 0; i < nchunks; i++)
+		put32(out + 24 + 4 * (size_t)i, crcs[i]);
+	memcpy(out + 24 + 4 * (size_t)nchunks, rkey, rkey_len);
+}
+
+int proto_rkey_decode(const uint8_t *buf, size_t len, struct proto_rkey *k)
+{
+	if (len < 24 || get32(buf + 20) != 0)
+		return -EBADMSG;
+	k->addr = get64(buf);
+	k->chunk = get32(buf + 8);
+	k->nchunks = get32(buf + 12);
+	k->rkey_len = get32(buf + 16);
+	if (k->chunk == 0 || k->chunk > SW_SHUFFLE_CHUNK_MAX || k->rkey_len == 0 ||
+	    k->rkey_len > PROTO_RKEY_MAX || k->nchunks > (len - 24) / 4 ||
+	    len != proto_rkey_size(k->nchunks, k->rkey_len))
+		return -EBADMSG;
+	k->crcs = buf + 24;
+	k->rkey = buf + 24 + 4 * (size_t)k->nchunks;
+	return 0;
+}
+
+uint32_t proto_rkey_crc(const struct proto_rkey *k, uint32_t i)
+{
+	return get32(k->crcs + 4 * (size_t)i);
+}
+
+static const int status_err[] = {
+        [PROTO_OK] = 0,
+        [PROTO_E_VERSION] = -EPROTONOSUPPORT,
+        [PROTO_E_FRAME] = -EBADMSG,
+        [PROTO_E_HMAC] = -EACCES,
+        [PROTO_E_JOB] = -ESRCH,
+        [PROTO_E_PART] = -ENOENT,
+        [PROTO_E_RANGE] = -ERANGE,
+        [PROTO_E_IO] = -EIO,
+        [PROTO_E_NOMEM] = -ENOMEM,
+};
+
+int proto_status_err(uint8_t status)
+{
+	return status <= PROTO_E_MAX ? status_err[status] : -EBADMSG;
+}
+
+uint8_t proto_err_status(int err)
+{
+	for (uint8_t s = 0; s <= PROTO_E_MAX; s++)
+		if (status_err[s] == err)
+			return s;
+	return PROTO_E_IO;
+}

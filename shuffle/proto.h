@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fetch protocol frames (private to shuffle/ and its tests; the byte layout is in README.md).
+ * All integers little-endian. Decoders validate everything a peer controls and return 0,
+ * -EBADMSG (truncated, bad magic, bad CRC, out-of-range field) or -EPROTONOSUPPORT (version).
+ */
+#ifndef SW_SHUFFLE_PROTO_H
+#define SW_SHUFFLE_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sw_shuffle.h"
+
+#define PROTO_REQ_MAGIC   0x51465753u /* "SWFQ" */
+#define PROTO_CHUNK_MAGIC 0x43465753u /* "SWFC" */
+#define PROTO_REQ_LEN     96
+#define PROTO_REQ_MACED   64 /* the HMAC covers bytes [0, 64) */
+#define PROTO_MAC_LEN     32
+#define PROTO_CHUNK_LEN   48
+#define PROTO_RKEY_MAX    4096 /* largest rkey blob accepted */
+
+enum proto_type {
+	PROTO_FETCH = 1,   /* stream (or lease, if allowed) a range */
+	PROTO_RELEASE = 2, /* end a one-sided lease on the same (job, map, partition) */
+};
+
+enum proto_req_flags {
+	PROTO_WANT_LZ4 = 1u << 0,
+	PROTO_WANT_ZSTD = 1u << 1,
+	PROTO_ONE_SIDED = 1u << 2, /* the client can read remote memory itself */
+	PROTO_REQ_FLAGS = 0x7,
+};
+
+enum proto_codec {
+	PROTO_RAW = 0,
+	PROTO_LZ4 = 1,
+	PROTO_ZSTD = 2,
+};
+
+enum proto_chunk_flags {
+	PROTO_LAST = 1u << 0,
+	PROTO_RKEY = 1u << 1, /* payload is an rkey descriptor, not data */
+	PROTO_CHUNK_FLAGS = 0x3,
+};
+
+/* Answer status codes on the wire. */
+enum proto_status {
+	PROTO_OK = 0,
+	PROTO_E_VERSION = 1,
+	PROTO_E_FRAME = 2,
+	PROTO_E_HMAC = 3,
+	PROTO_E_JOB = 4,
+	PROTO_E_PART = 5,
+	PROTO_E_RANGE = 6,
+	PROTO_E_IO = 7,
+	PROTO_E_NOMEM = 8,
+	PROTO_E_MAX = PROTO_E_NOMEM,
+};
+
+struct proto_req {
+	uint8_t version, type, flags;
+	uint64_t job;
+	uint32_t map, part;
+	uint64_t offset, length;
+	uint32_t chunk; /* 0 = server default */
+	uint64_t nonce, ts_ns;
+	uint8_t mac[PROTO_MAC_LEN];
+};
+
+struct proto_chunk {
+	uint8_t version, status, codec, flags;
+	uint32_t seq, len, raw_len, data_crc;
+	uint64_t offset, total;
+};
+
+struct proto_rkey {
+	uint64_t addr;  /* remote address of the range's first byte */
+	uint32_t chunk; /* bytes covered by each CRC */
+	uint32_t nchunks;
+	uint32_t rkey_len;
+	const uint8_t *crcs; /* nchunks little-endian u32, inside the decoded buffer */
+	const uint8_t *rkey;
+};
+
+void proto_req_encode(const struct proto_req *r, uint8_t out[PROTO_REQ_LEN]);
+int proto_req_decode(const uint8_t *buf, size_t len, struct proto_req *r);
+void proto_chunk_encode(const struct proto_chunk *c, uint8_t out[PROTO_CHUNK_LEN]);
+int proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c);
+/* Bytes an rkey descriptor takes; encode writes it (crcs given as host u32). */
+size_t proto_rkey_size(uint32_t nchunks, uint32_t rkey_len);
+void proto_rkey_encode(uint64_t addr, uint32_t chunk, const uint32_t *crcs, uint32_t nchunks,
+                       const void *rkey, uint32_t rkey_len, uint8_t *out);
+int proto_rkey_decode(const uint8_t *buf, size_t len, struct proto_rkey *k);
+uint32_t proto_rkey_crc(const struct proto_rkey *k, uint32_t i);
+
+/* Status <-> negative errno. */
+int proto_status_err(uint8_t status);
+uint8_t proto_err_status(int err);
+
+/* CRC32C (Castagnoli) through ISA-L. */
+uint32_t proto_crc32c(const void *buf, size_t len);
+
+/* HMAC-SHA256 of an encoded request's first PROTO_REQ_MACED bytes. 0 or -EIO. */
+int proto_mac(const uint8_t *key, size_t key_len, const uint8_t req[PROTO_REQ_LEN],
+              uint8_t mac[PROTO_MAC_LEN]);
+/* 0 if the request's MAC matches (constant-time compare), -EACCES otherwise. */
+int proto_mac_verify(const uint8_t *key, size_t key_len, const uint8_t req[PROTO_REQ_LEN]);
+
+/*
+ * Chunk payloads. pack compresses raw with the codec when that makes it smaller (else sends it
+ * raw): returns the codec used and sets *wire_len; out must hold proto_pack_bound(raw_len).
+ * unpack fills exactly raw_len bytes or returns -EBADMSG.
+ */
+size_t proto_pack_bound(size_t raw_len);
+struct proto_zctx;
+struct proto_zctx *proto_zctx_new(void);
+void proto_zctx_free(struct proto_zctx *z);
+int proto_pack(struct proto_zctx *z, enum proto_codec want, const void *raw, size_t raw_len,
+               void *out, size_t *wire_len);
+int proto_unpack(struct proto_zctx *z, uint8_t codec, const void *wire, size_t wire_len, void *raw,
+                 size_t raw_len);
+
+#endif

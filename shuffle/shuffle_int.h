@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal interfaces shared by the files of shuffle/ (not installed, not for other modules). */
+#ifndef SW_SHUFFLE_INT_H
+#define SW_SHUFFLE_INT_H
+
+#include <stdint.h>
+
+#include "sw_shuffle.h"
+
+#if defined(__GNUC__)
+#define SW_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define SW_PRINTF(a, b)
+#endif
+
+void sw_logf(const struct sw_shuffle_log *log, const char *fmt, ...) SW_PRINTF(2, 3);
+
+/* A pinned partition: it stays where it is (not spilled, not freed) until unpinned. */
+struct sw_shuffle_view {
+	struct part *p;
+	uint64_t len;
+	const uint8_t *addr; /* NULL when the partition lives in a spill file */
+};
+
+/* -ESRCH (job), -ENOENT (partition). */
+int store_pin(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t part,
+              struct sw_shuffle_view *v);
+/* Copies [off, off+len) of a pinned partition, which the caller has range-checked: 0 or -EIO. */
+int store_view_read(struct sw_shuffle_store *st, const struct sw_shuffle_view *v, uint64_t off,
+                    void *buf, size_t len);
+void store_unpin(struct sw_shuffle_store *st, struct sw_shuffle_view *v);
+/* The memory arena, for a server to register with its transport. */
+void store_arena(struct sw_shuffle_store *st, void **addr, size_t *len);
+/* Copies the job's secret: its length, or -ESRCH. */
+int store_job_secret(struct sw_shuffle_store *st, uint64_t job,
+                     uint8_t secret[SW_SHUFFLE_SECRET_MAX]);
+
+#endif

@@ -1,0 +1,621 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Map-output store. Partitions live in one registered arena until memory passes spill_at; then
+ * the oldest unpinned ones move to their job's spill file until usage is below resume_below.
+ * If pinned partitions (being fetched) keep usage above pause_at, writers get -EAGAIN until it
+ * drops below resume_below: Celeborn's three watermarks, with the writer doing the spilling
+ * itself so that no background thread is needed.
+ *
+ * Spill files are O_TMPFILE files (unnamed): a crash leaves nothing behind and closing the fd is
+ * all removal takes. Appends go at the job's committed length; a failed write truncates back to
+ * it, so the index only ever points at bytes that were fully written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "shuffle_int.h"
+
+#define NO_MEM ((size_t)-1)
+
+struct job;
+
+struct part {
+	uint64_t job;
+	uint32_t map, idx;
+	uint64_t len;
+	size_t mem_off; /* NO_MEM when in the spill file or empty */
+	size_t mem_len;
+	uint64_t file_off;
+	unsigned pins;
+	struct job *owner;
+	struct part *hnext;         /* hash chain */
+	struct part *jnext;         /* job's partitions */
+	struct part *older, *newer; /* in-memory partitions, spill order */
+};
+
+struct job {
+	uint64_t id;
+	uint8_t secret[SW_SHUFFLE_SECRET_MAX];
+	size_t secret_len;
+	int fd;            /* spill file, -1 until the first spill */
+	uint64_t file_len; /* committed bytes of the spill file */
+	struct part *parts;
+	unsigned pins;
+	bool removed; /* out of the index; freed when the last fetch unpins */
+	struct job *next;
+};
+
+struct sw_shuffle_store {
+	pthread_mutex_t lock;
+	pthread_cond_t resumed;
+	uint8_t *mem;
+	size_t budget, spill_mark, pause_mark, resume_mark;
+	struct arena arena;
+	char *spill_dir;
+	struct part **buckets;
+	size_t nbuckets, nparts;
+	struct job *jobs;
+	struct part *oldest, *newest;
+	struct sw_shuffle_store_stats stats;
+	struct sw_shuffle_log log;
+};
+
+static uint64_t key_hash(uint64_t job, uint32_t map, uint32_t idx)
+{
+	/* splitmix64 finaliser over the packed key: cheap and mixes all bits */
+	uint64_t x = job * 0x9e3779b97f4a7c15ull ^ ((uint64_t)map << 32 | idx);
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static struct part **bucket(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t idx)
+{
+	return &st->buckets[key_hash(job, map, idx) & (st->nbuckets - 1)];
+}
+
+static struct part *lookup(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t idx)
+{
+	for (struct part *p = *bucket(st, job, map, idx); p != NULL; p = p->hnext)
+		if (p->job == job && p->map == map && p->idx == idx)
+			return p;
+	return NULL;
+}
+
+static void hash_unlink(struct sw_shuffle_store *st, struct part *p)
+{
+	struct part **pp = bucket(st, p->job, p->map, p->idx);
+	while (*pp != p)
+		pp = &(*pp)->hnext;
+	*pp = p->hnext;
+	st->nparts--;
+}
+
+static int hash_grow(struct sw_shuffle_store *st)
+{
+	size_t n = st->nbuckets * 2;
+	struct part **b = calloc(n, sizeof(*b));
+	if (b == NULL)
+		return -ENOMEM;
+	for (size_t i = 0; i < st->nbuckets; i++) {
+		struct part *p = st->buckets[i], *next;
+		for (; p != NULL; p = next) {
+			next = p->hnext;
+			struct part **head = &b[key_hash(p->job, p->map, p->idx) & (n - 1)];
+			p->hnext = *head;
+			*head = p;
+		}
+	}
+	free(st->buckets);
+	st->buckets = b;
+	st->nbuckets = n;
+	return 0;
+}
+
+static struct job *job_find(struct sw_shuffle_store *st, uint64_t id)
+{
+	for (struct job *j = st->jobs; j != NULL; j = j->next)
+		if (j->id == id)
+			return j;
+	return NULL;
+}
+
+static void fifo_unlink(struct sw_shuffle_store *st, struct part *p)
+{
+	if (p->older != NULL)
+		p->older->newer = p->newer;
+	else
+		st->oldest = p->newer;
+	if (p->newer != NULL)
+		p->newer->older = p->older;
+	else
+		st->newest = p->older;
+	p->older = p->newer = NULL;
+}
+
+static void fifo_push(struct sw_shuffle_store *st, struct part *p)
+{
+	p->older = st->newest;
+	p->newer = NULL;
+	if (st->newest != NULL)
+		st->newest->newer = p;
+	else
+		st->oldest = p;
+	st->newest = p;
+}
+
+static void mem_release(struct sw_shuffle_store *st, struct part *p)
+{
+	if (p->mem_off == NO_MEM)
+		return;
+	fifo_unlink(st, p);
+	if (arena_free(&st->arena, p->mem_off, p->mem_len) < 0)
+		sw_logf(&st->log, "store: lost %zu arena bytes (free list full)", p->mem_len);
+	st->stats.mem_used -= p->mem_len;
+	st->stats.parts_mem--;
+	p->mem_off = NO_MEM;
+}
+
+static int open_spill(struct sw_shuffle_store *st, struct job *j)
+{
+	if (j->fd >= 0)
+		return 0;
+	j->fd = open(st->spill_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (j->fd >= 0)
+		return 0;
+	if (errno == EOPNOTSUPP || errno == EISDIR) { /* filesystems without O_TMPFILE */
+		size_t n = strlen(st->spill_dir) + 32;
+		char *path = malloc(n);
+		if (path == NULL)
+			return -ENOMEM;
+		snprintf(path, n, "%s/sw-spill-XXXXXX", st->spill_dir);
+		j->fd = mkostemp(path, O_CLOEXEC);
+		if (j->fd >= 0)
+			unlink(path);
+		free(path);
+		if (j->fd >= 0)
+			return 0;
+	}
+	int err = -errno;
+	sw_logf(&st->log, "store: cannot create a spill file in %s: %s", st->spill_dir,
+	        strerror(errno));
+	return err;
+}
+
+/* Appends len bytes at the job's committed length; on failure truncates back to it. */
+static int spill_append(struct sw_shuffle_store *st, struct job *j, const void *data, size_t len,
+                        uint64_t *off)
+{
+	int err = open_spill(st, j);
+	if (err < 0)
+		return err;
+	const uint8_t *b = data;
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = pwrite(j->fd, b + done, len - done, (off_t)(j->file_len + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EIO;
+			sw_logf(&st->log, "store: spill write for job %llu failed at byte %llu: %s",
+			        (unsigned long long)j->id, (unsigned long long)(j->file_len + done),
+			        strerror(-err));
+			if (ftruncate(j->fd, (off_t)j->file_len) < 0)
+				sw_logf(&st->log, "store: truncating the spill file failed: %s",
+				        strerror(errno));
+			st->stats.spill_errors++;
+			return err;
+		}
+		done += (size_t)n;
+	}
+	*off = j->file_len;
+	j->file_len += len;
+	st->stats.spilled_bytes += len;
+	return 0;
+}
+
+static int spill_one(struct sw_shuffle_store *st, struct part *p)
+{
+	int err = spill_append(st, p->owner, st->mem + p->mem_off, p->len, &p->file_off);
+	if (err < 0)
+		return err;
+	mem_release(st, p);
+	st->stats.parts_disk++;
+	return 0;
+}
+
+static struct part *oldest_unpinned(struct sw_shuffle_store *st)
+{
+	struct part *p = st->oldest;
+	while (p != NULL && p->pins > 0)
+		p = p->newer;
+	return p;
+}
+
+/* Spills oldest unpinned partitions until mem_used + need <= target. */
+static int spill_until(struct sw_shuffle_store *st, size_t need, size_t target)
+{
+	struct part *p;
+	while (st->stats.mem_used + need > target && (p = oldest_unpinned(st)) != NULL) {
+		int err = spill_one(st, p);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static void update_resume(struct sw_shuffle_store *st)
+{
+	if (st->stats.paused && st->stats.mem_used < st->resume_mark) {
+		st->stats.paused = false;
+		pthread_cond_broadcast(&st->resumed);
+	}
+}
+
+/* Places p's data (already sized) in memory or the spill file. */
+static int place(struct sw_shuffle_store *st, struct part *p, const void *data)
+{
+	size_t need = arena_round(p->len);
+	int err;
+
+	if (p->len == 0)
+		return 0;
+	if (need >= st->resume_mark) /* could never stay in memory: straight to disk */
+		goto to_file;
+	if (st->stats.paused) {
+		err = spill_until(st, 0, st->resume_mark - 1);
+		if (err < 0)
+			return err;
+		update_resume(st);
+		if (st->stats.paused)
+			return -EAGAIN;
+	}
+	if (st->stats.mem_used + need > st->spill_mark) {
+		err = spill_until(st, need, st->resume_mark);
+		if (err < 0)
+			return err;
+	}
+	if (st->stats.mem_used + need > st->pause_mark) {
+		st->stats.paused = true;
+		st->stats.pauses++;
+		sw_logf(&st->log, "store: pausing writers, %zu of %zu bytes held by fetches",
+		        st->stats.mem_used, st->budget);
+		return -EAGAIN;
+	}
+	size_t off;
+	while ((off = arena_alloc(&st->arena, need)) == NO_MEM) { /* fragmented: free more */
+		struct part *victim = oldest_unpinned(st);
+		if (victim == NULL)
+			goto to_file;
+		if ((err = spill_one(st, victim)) < 0)
+			return err;
+	}
+	memcpy(st->mem + off, data, p->len);
+	p->mem_off = off;
+	p->mem_len = need;
+	st->stats.mem_used += need;
+	st->stats.parts_mem++;
+	if (st->stats.mem_used > st->stats.mem_peak)
+		st->stats.mem_peak = st->stats.mem_used;
+	fifo_push(st, p);
+	return 0;
+
+to_file:
+	err = spill_append(st, p->owner, data, p->len, &p->file_off);
+	if (err == 0)
+		st->stats.parts_disk++;
+	return err;
+}
+
+int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t idx,
+                   const void *data, size_t len)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&st->lock);
+	struct job *j = job_find(st, job);
+	if (j == NULL) {
+		err = -ESRCH;
+		goto out;
+	}
+	if (lookup(st, job, map, idx) != NULL) {
+		err = -EEXIST;
+		goto out;
+	}
+	if (st->nparts >= st->nbuckets && (err = hash_grow(st)) < 0)
+		goto out;
+	struct part *p = calloc(1, sizeof(*p));
+	if (p == NULL) {
+		err = -ENOMEM;
+		goto out;
+	}
+	*p = (struct part){
+	        .job = job, .map = map, .idx = idx, .len = len, .mem_off = NO_MEM, .owner = j};
+	err = place(st, p, data);
+	if (err < 0) {
+		free(p);
+		goto out;
+	}
+	struct part **head = bucket(st, job, map, idx);
+	p->hnext = *head;
+	*head = p;
+	st->nparts++;
+	p->jnext = j->parts;
+	j->parts = p;
+out:
+	pthread_mutex_unlock(&st->lock);
+	return err;
+}
+
+static void job_free(struct sw_shuffle_store *st, struct job *j)
+{
+	struct part *p = j->parts, *next;
+	for (; p != NULL; p = next) {
+		next = p->jnext;
+		mem_release(st, p);
+		free(p);
+	}
+	if (j->fd >= 0)
+		close(j->fd);
+	free(j);
+}
+
+int sw_shuffle_job_add(struct sw_shuffle_store *st, uint64_t job, const void *secret,
+                       size_t secret_len)
+{
+	if (secret_len == 0 || secret_len > SW_SHUFFLE_SECRET_MAX)
+		return -EINVAL;
+	struct job *j = calloc(1, sizeof(*j));
+	if (j == NULL)
+		return -ENOMEM;
+	j->id = job;
+	j->fd = -1;
+	memcpy(j->secret, secret, secret_len);
+	j->secret_len = secret_len;
+	pthread_mutex_lock(&st->lock);
+	if (job_find(st, job) != NULL) {
+		pthread_mutex_unlock(&st->lock);
+		free(j);
+		return -EEXIST;
+	}
+	j->next = st->jobs;
+	st->jobs = j;
+	pthread_mutex_unlock(&st->lock);
+	return 0;
+}
+
+int sw_shuffle_job_remove(struct sw_shuffle_store *st, uint64_t job)
+{
+	pthread_mutex_lock(&st->lock);
+	struct job **jp = &st->jobs;
+	while (*jp != NULL && (*jp)->id != job)
+		jp = &(*jp)->next;
+	struct job *j = *jp;
+	if (j == NULL) {
+		pthread_mutex_unlock(&st->lock);
+		return -ESRCH;
+	}
+	*jp = j->next;
+	for (struct part *p = j->parts; p != NULL; p = p->jnext) {
+		hash_unlink(st, p);
+		if (p->mem_off == NO_MEM && p->len > 0)
+			st->stats.parts_disk--;
+		if (p->pins == 0)
+			mem_release(st, p);
+	}
+	/* A fetch still holding one of its partitions frees the job when it unpins. */
+	j->next = NULL;
+	j->removed = true;
+	if (j->pins == 0)
+		job_free(st, j);
+	update_resume(st);
+	pthread_mutex_unlock(&st->lock);
+	return 0;
+}
+
+int store_pin(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t idx,
+              struct sw_shuffle_view *v)
+{
+	int err = 0;
+	pthread_mutex_lock(&st->lock);
+	struct part *p = lookup(st, job, map, idx);
+	if (p == NULL) {
+		err = job_find(st, job) == NULL ? -ESRCH : -ENOENT;
+		goto out;
+	}
+	p->pins++;
+	p->owner->pins++;
+	*v = (struct sw_shuffle_view){.p = p, .len = p->len};
+	v->addr = p->mem_off == NO_MEM ? NULL : st->mem + p->mem_off;
+out:
+	pthread_mutex_unlock(&st->lock);
+	return err;
+}
+
+int store_view_read(struct sw_shuffle_store *st, const struct sw_shuffle_view *v, uint64_t off,
+                    void *buf, size_t len)
+{
+	if (v->addr != NULL || len == 0) {
+		if (len > 0)
+			memcpy(buf, v->addr + off, len);
+		return 0;
+	}
+	/* the fd and file_off cannot change while the partition is pinned */
+	int fd = v->p->owner->fd;
+	uint64_t base = v->p->file_off + off;
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = pread(fd, (uint8_t *)buf + done, len - done, (off_t)(base + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			sw_logf(&st->log, "store: reading spilled job %llu map %u part %u: %s",
+			        (unsigned long long)v->p->job, v->p->map, v->p->idx,
+			        n < 0 ? strerror(errno) : "short file");
+			return -EIO;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+void store_unpin(struct sw_shuffle_store *st, struct sw_shuffle_view *v)
+{
+	pthread_mutex_lock(&st->lock);
+	struct part *p = v->p;
+	struct job *j = p->owner;
+	p->pins--;
+	j->pins--;
+	if (j->removed && p->pins == 0)
+		mem_release(st, p);
+	if (j->removed && j->pins == 0)
+		job_free(st, j);
+	else if (st->stats.paused && spill_until(st, 0, st->resume_mark - 1) < 0)
+		sw_logf(&st->log, "store: spilling after a fetch failed; writers stay paused");
+	update_resume(st);
+	pthread_mutex_unlock(&st->lock);
+	v->p = NULL;
+}
+
+void store_arena(struct sw_shuffle_store *st, void **addr, size_t *len)
+{
+	*addr = st->mem;
+	*len = st->budget;
+}
+
+int store_job_secret(struct sw_shuffle_store *st, uint64_t job,
+                     uint8_t secret[SW_SHUFFLE_SECRET_MAX])
+{
+	pthread_mutex_lock(&st->lock);
+	struct job *j = job_find(st, job);
+	int n = j == NULL ? -ESRCH : (int)j->secret_len;
+	if (j != NULL)
+		memcpy(secret, j->secret, j->secret_len);
+	pthread_mutex_unlock(&st->lock);
+	return n;
+}
+
+int sw_shuffle_part_len(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t idx,
+                        uint64_t *len)
+{
+	struct sw_shuffle_view v;
+	int err = store_pin(st, job, map, idx, &v);
+	if (err < 0)
+		return err;
+	*len = v.len;
+	store_unpin(st, &v);
+	return 0;
+}
+
+int sw_shuffle_read(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t idx,
+                    uint64_t off, void *buf, size_t len)
+{
+	struct sw_shuffle_view v;
+	int err = store_pin(st, job, map, idx, &v);
+	if (err < 0)
+		return err;
+	if (off > v.len || len > v.len - off)
+		err = -ERANGE;
+	else
+		err = store_view_read(st, &v, off, buf, len);
+	store_unpin(st, &v);
+	return err;
+}
+
+int sw_shuffle_store_wait_resume(struct sw_shuffle_store *st, int timeout_ms)
+{
+	struct timespec ts;
+	int err = 0;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += timeout_ms / 1000;
+	ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&st->lock);
+	while (st->stats.paused && err == 0)
+		err = pthread_cond_timedwait(&st->resumed, &st->lock, &ts);
+	pthread_mutex_unlock(&st->lock);
+	return err == ETIMEDOUT ? -ETIMEDOUT : 0;
+}
+
+void sw_shuffle_store_stats(struct sw_shuffle_store *st, struct sw_shuffle_store_stats *out)
+{
+	pthread_mutex_lock(&st->lock);
+	*out = st->stats;
+	pthread_mutex_unlock(&st->lock);
+}
+
+static double frac_or(double v, double dflt)
+{
+	return v == 0 ? dflt : v;
+}
+
+int sw_shuffle_store_create(const struct sw_shuffle_store_conf *conf, struct sw_shuffle_store **out)
+{
+	double spill = frac_or(conf->spill_at, 0.85), pause = frac_or(conf->pause_at, 0.95);
+	double resume = frac_or(conf->resume_below, 0.70);
+	if (conf->spill_dir == NULL ||
+	    !(resume > 0 && resume < spill && spill <= pause && pause <= 1))
+		return -EINVAL;
+	struct sw_shuffle_store *st = calloc(1, sizeof(*st));
+	if (st == NULL)
+		return -ENOMEM;
+	st->budget = arena_round(conf->mem_budget ? conf->mem_budget : 64u << 20);
+	st->spill_mark = (size_t)(spill * (double)st->budget);
+	st->pause_mark = (size_t)(pause * (double)st->budget);
+	st->resume_mark = (size_t)(resume * (double)st->budget);
+	st->stats.mem_budget = st->budget;
+	st->log = conf->log;
+	st->nbuckets = 256;
+	st->buckets = calloc(st->nbuckets, sizeof(*st->buckets));
+	st->spill_dir = strdup(conf->spill_dir);
+	st->mem =
+	        mmap(NULL, st->budget, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (st->mem == MAP_FAILED)
+		st->mem = NULL;
+	if (st->buckets == NULL || st->spill_dir == NULL || st->mem == NULL ||
+	    arena_init(&st->arena, st->budget) < 0)
+		goto fail;
+	pthread_mutex_init(&st->lock, NULL);
+	pthread_cond_init(&st->resumed, NULL);
+	*out = st;
+	return 0;
+fail:
+	arena_fini(&st->arena);
+	if (st->mem != NULL)
+		munmap(st->mem, st->budget);
+	free(st->spill_dir);
+	free(st->buckets);
+	free(st);
+	return -ENOMEM;
+}
+
+void sw_shuffle_store_destroy(struct sw_shuffle_store *st)
+{
+	if (st == NULL)
+		return;
+	while (st->jobs != NULL) {
+		struct job *j = st->jobs;
+		st->jobs = j->next;
+		job_free(st, j);
+	}
+	munmap(st->mem, st->budget);
+	arena_fini(&st->arena);
+	pthread_mutex_destroy(&st->lock);
+	pthread_cond_destroy(&st->resumed);
+	free(st->spill_dir);
+	free(st->buckets);
+	free(st);
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shuffle: map-output store and the fetch protocol (server and client).
+ *
+ * A map task's output is R partitions, stored under (job, map, partition). The store keeps them
+ * in one registered memory arena up to a budget and spills to a per-job file beyond it. The
+ * server streams a requested range in CRC32C-protected chunks (optionally lz4/zstd compressed),
+ * or over a backend with one-sided reads hands out an rkey for the client to read itself. Every
+ * request carries an HMAC-SHA256 with the job's secret. See shuffle/README.md for the byte
+ * layout of the frames.
+ *
+ * Return codes: 0 on success, negative errno on failure. The codes every call may return are
+ * listed with the call; sw_shuffle_strerror() describes them.
+ */
+#ifndef SW_SHUFFLE_H
+#define SW_SHUFFLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SW_SHUFFLE_VERSION       1
+#define SW_SHUFFLE_CHUNK_DEFAULT (1u << 20)
+#define SW_SHUFFLE_CHUNK_MAX     (16u << 20)
+#define SW_SHUFFLE_SECRET_MAX    64
+#define SW_SHUFFLE_TO_END        UINT64_MAX /* request length: everything from offset on */
+
+/* Log sink: one line without the trailing newline. A NULL fn logs to stderr. */
+typedef void (*sw_shuffle_log_fn)(void *arg, const char *line);
+struct sw_shuffle_log {
+	sw_shuffle_log_fn fn;
+	void *arg;
+};
+
+/* Describes a return code of this module (negative errno). */
+const char *sw_shuffle_strerror(int err);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Store */
+
+struct sw_shuffle_store;
+
+struct sw_shuffle_store_conf {
+	size_t mem_budget;     /* bytes of in-memory storage; 0 = 64 MiB */
+	const char *spill_dir; /* directory for spill files (required) */
+	double spill_at;       /* start spilling above this fraction of the budget; 0 = 0.85 */
+	double pause_at;       /* refuse writers (-EAGAIN) above it; 0 = 0.95 */
+	double resume_below;   /* spill down to and resume writers below it; 0 = 0.70 */
+	struct sw_shuffle_log log;
+};
+
+/* -EINVAL (bad fractions: need 0 < resume_below < spill_at <= pause_at <= 1, no spill_dir),
+ * -ENOMEM. The memory is one arena that a server registers with its transport. */
+int sw_shuffle_store_create(const struct sw_shuffle_store_conf *conf,
+                            struct sw_shuffle_store **out);
+/* Frees every job (memory and spill files). Destroy servers using the store first. */
+void sw_shuffle_store_destroy(struct sw_shuffle_store *st);
+
+/* -EEXIST (job already there), -EINVAL (secret empty or longer than SW_SHUFFLE_SECRET_MAX). */
+int sw_shuffle_job_add(struct sw_shuffle_store *st, uint64_t job, const void *secret,
+                       size_t secret_len);
+/* Frees the job's partitions, memory and spill file. Parts that a fetch still reads are freed
+ * when the fetch ends. -ESRCH if the job is unknown. */
+int sw_shuffle_job_remove(struct sw_shuffle_store *st, uint64_t job);
+
+/*
+ * Stores one partition of a map output (copied). Returns -ESRCH (unknown job), -EEXIST (already
+ * stored), -EAGAIN (writers are paused: memory above pause_at that cannot be spilled because
+ * fetches hold it; wait with sw_shuffle_store_wait_resume()), or a spill file error such as
+ * -ENOSPC / -EFBIG / -EIO (nothing stored, earlier data intact).
+ */
+int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t part,
+                   const void *data, size_t len);
+
+/* Waits until writers are not paused. 0, or -ETIMEDOUT after timeout_ms. */
+int sw_shuffle_store_wait_resume(struct sw_shuffle_store *st, int timeout_ms);
+
+struct sw_shuffle_store_stats {
+	size_t mem_budget;
+	size_t mem_used; /* arena bytes held by partitions (64-byte granules) */
+	size_t mem_peak; /* highest mem_used seen */
+	uint64_t parts_mem;
+	uint64_t parts_disk;
+	uint64_t spilled_bytes; /* bytes written to spill files, in total */
+	uint64_t spill_errors;
+	uint64_t pauses; /* times writers were paused */
+	bool paused;
+};
+void sw_shuffle_store_stats(struct sw_shuffle_store *st, struct sw_shuffle_store_stats *out);
+
+/* Length of a stored partition: -ESRCH (job), -ENOENT (partition). */
+int sw_shuffle_part_len(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t part,
+                        uint64_t *len);
+
+/* Copies len bytes at off of a partition into buf: -ESRCH, -ENOENT, -ERANGE, -EIO. */
+int sw_shuffle_read(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t part,
+                    uint64_t off, void *buf, size_t len);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Counters of a server or a client (each side fills the fields it owns). */
+
+struct sw_shuffle_counters {
+	uint64_t requests;     /* server: fetch requests received */
+	uint64_t bytes_served; /* server: partition bytes streamed or leased */
+	uint64_t chunks_sent;
+	uint64_t leases;        /* server: one-sided rkey answers */
+	uint64_t refused_hmac;  /* server: requests with a wrong HMAC */
+	uint64_t bad_frames;    /* both: corrupt or truncated frames received */
+	uint64_t bad_version;   /* server: requests of another protocol version */
+	uint64_t unknown_job;   /* server */
+	uint64_t unknown_part;  /* server */
+	uint64_t bad_range;     /* server: ranges past the end */
+	uint64_t io_errors;     /* server: spill file read errors */
+	uint64_t peers_lost;    /* both: connections that broke mid-transfer */
+	uint64_t crc_failures;  /* client: chunks whose CRC32C did not match */
+	uint64_t refetches;     /* client: chunks fetched again after a CRC failure */
+	uint64_t bytes_fetched; /* client: verified bytes delivered to the caller */
+	uint64_t fetch_errors;  /* client: fetches that returned an error */
+};
+
+/* ---------------------------------------------------------------------------------------- */
+/* Server: serves fetches from a store over one sw_dp context (one thread). */
+
+struct sw_shuffle_server;
+
+struct sw_shuffle_server_conf {
+	const char *backend;     /* sw_dp backend: "tcp", "ucx", NULL = automatic */
+	const char *ucx_tls;     /* UCX_TLS for ucx (e.g. "sm", "tcp"); NULL = UCX's choice */
+	const char *listen_addr; /* "IPv4:port"; port 0 picks one (sw_shuffle_server_addr) */
+	uint32_t chunk;          /* default chunk size; 0 = SW_SHUFFLE_CHUNK_DEFAULT */
+	uint32_t inflight;       /* chunks in flight per fetch; 0 = 8 */
+	struct sw_shuffle_log log;
+};
+
+/* Opens the transport, registers the store's arena, listens. -EINVAL, -ENOMEM, sw_dp codes. */
+int sw_shuffle_server_create(struct sw_shuffle_store *st, const struct sw_shuffle_server_conf *conf,
+                             struct sw_shuffle_server **out);
+/* Closes every connection (ends leases and unpins). NULL is a no-op. */
+void sw_shuffle_server_destroy(struct sw_shuffle_server *srv);
+/* The bound address "IP:port". 0 or -EINVAL (buffer too small). */
+int sw_shuffle_server_addr(struct sw_shuffle_server *srv, char *buf, size_t len);
+/* Serves until sw_shuffle_server_stop(); from the thread that owns srv. 0 or -EIO. */
+int sw_shuffle_server_run(struct sw_shuffle_server *srv);
+/* Makes run() return; safe from any thread and from a signal handler. */
+void sw_shuffle_server_stop(struct sw_shuffle_server *srv);
+/* Counters; safe from any thread (each field is read atomically). */
+void sw_shuffle_server_counters(struct sw_shuffle_server *srv, struct sw_shuffle_counters *out);
+/* TEST ONLY: flips one payload byte of the next data chunk sent, after its CRC was computed,
+ * so that tests can check that clients detect and re-fetch a corrupted chunk. */
+void sw_shuffle_server_corrupt_next_chunk(struct sw_shuffle_server *srv);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Client: fetches partitions from one server over one sw_dp context (one thread). */
+
+struct sw_shuffle_client;
+
+enum sw_shuffle_codec {
+	SW_SHUFFLE_RAW = 0,
+	SW_SHUFFLE_LZ4 = 1,
+	SW_SHUFFLE_ZSTD = 2,
+};
+
+struct sw_shuffle_client_conf {
+	const char *backend; /* as the server's */
+	const char *ucx_tls;
+	const char *server_addr;     /* "IP:port" */
+	uint32_t chunk;              /* chunk size asked for; 0 = the server's default */
+	enum sw_shuffle_codec codec; /* compression asked for (the server may send raw) */
+	bool one_sided;              /* read memory-resident data with sw_dp_get() if possible */
+	uint32_t retries;            /* re-fetches of a chunk with a bad CRC; 0 = 3 */
+	int timeout_ms;              /* no progress for this long fails a fetch; 0 = 10000 */
+	struct sw_shuffle_log log;
+};
+
+/* Opens the transport and connects. -EINVAL, -ENOMEM, sw_dp codes. */
+int sw_shuffle_client_create(const struct sw_shuffle_client_conf *conf,
+                             struct sw_shuffle_client **out);
+void sw_shuffle_client_destroy(struct sw_shuffle_client *cl);
+
+struct sw_shuffle_fetch {
+	uint64_t job;
+	const void *secret; /* the job's secret */
+	size_t secret_len;
+	uint32_t map, part;
+	uint64_t offset;
+	uint64_t length; /* SW_SHUFFLE_TO_END for the rest of the partition */
+};
+
+/*
+ * Fetches a range, verifying every chunk's CRC32C (re-fetching bad chunks up to `retries`
+ * times). On success *data is a malloc'd buffer of *len bytes (NULL when 0) for the caller to
+ * free. Errors: -ESRCH (unknown job), -ENOENT (unknown partition), -ERANGE (past the end),
+ * -EACCES (bad HMAC), -EPROTONOSUPPORT (server speaks another version), -EBADMSG (corrupt
+ * frame), -EILSEQ (CRC still wrong after the retries), -ECONNRESET (server went away),
+ * -ETIMEDOUT (no progress), -EIO (server could not read its spill file), -ENOMEM.
+ * After -ECONNRESET / -ETIMEDOUT / -EBADMSG the client is unusable: destroy it.
+ */
+int sw_shuffle_client_fetch(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
+                            uint8_t **data, uint64_t *len);
+void sw_shuffle_client_counters(struct sw_shuffle_client *cl, struct sw_shuffle_counters *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

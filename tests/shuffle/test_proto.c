@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/* Frame codec: round trips, every malformed-frame case, HMAC, CRC32C and per-chunk packing. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "proto.h"
+
+static const uint8_t key[] = "job-secret-0123456789";
+
+static struct proto_req sample_req(void)
+{
+	return (struct proto_req){.version = SW_SHUFFLE_VERSION,
+	                          .type = PROTO_FETCH,
+	                          .flags = PROTO_WANT_LZ4 | PROTO_ONE_SIDED,
+	                          .job = 0x1122334455667788ull,
+	                          .map = 7,
+	                          .part = 0xfffffffe,
+	                          .offset = 1ull << 40,
+	                          .length = SW_SHUFFLE_TO_END,
+	                          .chunk = 65536,
+	                          .nonce = 99,
+	                          .ts_ns = 123456789};
+}
+
+static void maced(uint8_t buf[PROTO_REQ_LEN])
+{
+	struct proto_req r = sample_req();
+	proto_req_encode(&r, buf);
+	assert_int_equal(proto_mac(key, sizeof(key), buf, buf + PROTO_REQ_MACED), 0);
+}
+
+static void request_round_trips_every_field(void **state)
+{
+	(void)state;
+	struct proto_req r = sample_req(), d;
+	uint8_t buf[PROTO_REQ_LEN];
+	memset(r.mac, 0xab, sizeof(r.mac));
+	proto_req_encode(&r, buf);
+	assert_int_equal(proto_req_decode(buf, sizeof(buf), &d), 0);
+	assert_int_equal(d.type, r.type);
+	assert_int_equal(d.flags, r.flags);
+	assert_true(d.job == r.job && d.map == r.map && d.part == r.part);
+	assert_true(d.offset == r.offset && d.length == r.length && d.chunk == r.chunk);
+	assert_true(d.nonce == r.nonce && d.ts_ns == r.ts_ns);
+	assert_memory_equal(d.mac, r.mac, PROTO_MAC_LEN);
+}
+
+static void request_layout_is_little_endian_at_documented_offsets(void **state)
+{
+	(void)state;
+	struct proto_req r = sample_req();
+	uint8_t buf[PROTO_REQ_LEN];
+	proto_req_encode(&r, buf);
+	assert_memory_equal(buf, "SWFQ", 4);
+	assert_int_equal(buf[4], SW_SHUFFLE_VERSION);
+	assert_int_equal(buf[8], 0x88);
+	assert_int_equal(buf[15], 0x11);
+	assert_int_equal(buf[16], 7);
+	assert_int_equal(buf[40 + 2], 1); /* chunk 65536 */
+}
+
+static void request_decoder_rejects_every_malformed_frame(void **state)
+{
+	(void)state;
+	struct proto_req r = sample_req(), d;
+	uint8_t buf[PROTO_REQ_LEN + 1], bad[PROTO_REQ_LEN + 1];
+	proto_req_encode(&r, buf);
+	for (size_t n = 0; n < PROTO_REQ_LEN; n++) /* every truncation */
+		assert_true(proto_req_decode(buf, n, &d) < 0);
+	assert_int_equal(proto_req_decode(buf, PROTO_REQ_LEN + 1, &d), -EBADMSG);
+	static const struct {
+		size_t at;
+		uint8_t v;
+		int err;
+	} cases[] = {
+	        {0, 'X', -EBADMSG},                            /* magic */
+	        {4, 2, -EPROTONOSUPPORT},                      /* version */
+	        {4, 0, -EPROTONOSUPPORT}, {5, 0, -EBADMSG},    /* type */
+	        {5, 3, -EBADMSG},         {6, 0x08, -EBADMSG}, /* unknown flag */
+	        {7, 1, -EBADMSG},                              /* reserved byte */
+	        {44, 1, -EBADMSG},                             /* reserved word */
+	        {43, 0x02, -EBADMSG}, /* chunk above SW_SHUFFLE_CHUNK_MAX */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(bad, buf, PROTO_REQ_LEN);
+		bad[cases[i].at] = cases[i].v;
+		assert_int_equal(proto_req_decode(bad, PROTO_REQ_LEN, &d), cases[i].err);
+	}
+}
+
+static void chunk_header_round_trips_and_detects_any_flipped_bit(void **state)
+{
+	(void)state;
+	struct proto_chunk c = {.version = SW_SHUFFLE_VERSION,
+	                        .status = PROTO_OK,
+	                        .codec = PROTO_ZSTD,
+	                        .flags = PROTO_LAST,
+	                        .seq = 3,
+	                        .len = 1000,
+	                        .raw_len = 4096,
+	                        .data_crc = 0xdeadbeef,
+	                        .offset = 1ull << 33,
+	                        .total = 1ull << 34},
+	                   d;
+	uint8_t buf[PROTO_CHUNK_LEN];
+	proto_chunk_encode(&c, buf);
+	assert_int_equal(proto_chunk_decode(buf, sizeof(buf), &d), 0);
+	assert_true(d.seq == 3 && d.len == 1000 && d.raw_len == 4096 && d.codec == PROTO_ZSTD);
+	assert_true(d.offset == c.offset && d.total == c.total && d.data_crc == c.data_crc);
+	for (size_t bit = 0; bit < 8 * PROTO_CHUNK_LEN; bit++) {
+		buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		assert_true(proto_chunk_decode(buf, sizeof(buf), &d) < 0);
+		buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	}
+	for (size_t n = 0; n < PROTO_CHUNK_LEN; n++)
+		assert_true(proto_chunk_decode(buf, n, &d) < 0);
+}
+
+static void chunk_decoder_rejects_inconsistent_fields(void **state)
+{
+	(void)state;
+	static const struct proto_chunk bad[] = {
+	        {.version = 2, .flags = PROTO_LAST},                            /* version */
+	        {.version = 1, .status = PROTO_E_MAX + 1, .flags = PROTO_LAST}, /* status */
+	        {.version = 1, .codec = 3},                                     /* codec */
+	        {.version = 1, .flags = 0x4},                                   /* flags */
+	        {.version = 1, .len = 10, .raw_len = 11}, /* raw, len != raw */
+	        {.version = 1, .raw_len = SW_SHUFFLE_CHUNK_MAX + 1, .len = 5, .codec = 1},
+	        {.version = 1, .len = UINT32_MAX, .raw_len = 1, .codec = 1}, /* len too big */
+	        {.version = 1, .status = PROTO_E_JOB, .flags = 0},           /* error, not last */
+	        {.version = 1, .status = PROTO_E_JOB, .flags = PROTO_LAST, .len = 1, .raw_len = 1},
+	};
+	uint8_t buf[PROTO_CHUNK_LEN];
+	struct proto_chunk d;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		proto_chunk_encode(&bad[i], buf);
+		int err = proto_chunk_decode(buf, sizeof(buf), &d);
+		assert_int_equal(err, i == 0 ? -EPROTONOSUPPORT : -EBADMSG);
+	}
+}
+
+static void rkey_descriptor_round_trips_and_rejects_bad_lengths(void **state)
+{
+	(void)state;
+	uint32_t crcs[3] = {1, 2, 0xffffffff};
+	uint8_t rkey[5] = {9, 8, 7, 6, 5}, buf[64];
+	size_t n = proto_rkey_size(3, 5);
+	struct proto_rkey k;
+	proto_rkey_encode(0x7f0000001000ull, 4096, crcs, 3, rkey, 5, buf);
+	assert_int_equal(proto_rkey_decode(buf, n, &k), 0);
+	assert_true(k.addr == 0x7f0000001000ull && k.chunk == 4096 && k.nchunks == 3);
+	assert_int_equal(proto_rkey_crc(&k, 2), 0xffffffff);
+	assert_memory_equal(k.rkey, rkey, 5);
+	for (size_t m = 0; m < n + 4; m++)
+		if (m != n)
+			assert_int_equal(proto_rkey_decode(buf, m, &k), -EBADMSG);
+	buf[12] = 0xff; /* nchunks far beyond the buffer */
+	assert_int_equal(proto_rkey_decode(buf, n, &k), -EBADMSG);
+}
+
+static void hmac_verifies_and_rejects_any_changed_field_or_key(void **state)
+{
+	(void)state;
+	uint8_t buf[PROTO_REQ_LEN];
+	maced(buf);
+	assert_int_equal(proto_mac_verify(key, sizeof(key), buf), 0);
+	assert_int_equal(proto_mac_verify((const uint8_t *)"other", 5, buf), -EACCES);
+	for (size_t i = 0; i < PROTO_REQ_LEN; i++) {
+		buf[i] ^= 1;
+		assert_int_equal(proto_mac_verify(key, sizeof(key), buf), -EACCES);
+		buf[i] ^= 1;
+	}
+}
+
+static void crc32c_matches_the_castagnoli_check_value(void **state)
+{
+	(void)state;
+	assert_int_equal(proto_crc32c("123456789", 9), 0xe3069283);
+	assert_int_equal(proto_crc32c("", 0), 0);
+}
+
+static void packing_round_trips_for_each_codec_and_sends_incompressible_data_raw(void **state)
+{
+	(void)state;
+	struct proto_zctx *z = proto_zctx_new();
+	size_t n = 100000, wl;
+	uint8_t *raw = malloc(n), *wire = malloc(proto_pack_bound(n)), *back = malloc(n);
+	assert_non_null(z);
+	for (size_t i = 0; i < n; i++)
+		raw[i] = (uint8_t)(i / 100);
+	for (int codec = PROTO_RAW; codec <= PROTO_ZSTD; codec++) {
+		int used = proto_pack(z, codec, raw, n, wire, &wl);
+		assert_int_equal(used, codec);
+		assert_true(codec == PROTO_RAW ? wl == n : wl < n / 4);
+		assert_int_equal(proto_unpack(z, (uint8_t)used, wire, wl, back, n), 0);
+		assert_memory_equal(back, raw, n);
+		if (codec != PROTO_RAW) { /* a damaged or cut frame fails cleanly */
+			assert_true(proto_unpack(z, (uint8_t)used, wire, wl / 2, back, n) < 0);
+			assert_true(proto_unpack(z, (uint8_t)used, wire, wl, back, n - 1) < 0);
+		}
+	}
+	uint64_t x = 88172645463325252ull; /* xorshift: incompressible */
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		raw[i] = (uint8_t)x;
+	}
+	assert_int_equal(proto_pack(z, PROTO_LZ4, raw, n, wire, &wl), PROTO_RAW);
+	assert_int_equal(proto_pack(z, PROTO_ZSTD, raw, n, wire, &wl), PROTO_RAW);
+	assert_int_equal(wl, n);
+	assert_int_equal(proto_unpack(z, 7, wire, wl, back, n), -EBADMSG);
+	free(raw);
+	free(wire);
+	free(back);
+	proto_zctx_free(z);
+}
+
+static void status_codes_map_to_errno_and_back(void **state)
+{
+	(void)state;
+	for (uint8_t s = 0; s <= PROTO_E_MAX; s++)
+		assert_int_equal(proto_err_status(proto_status_err(s)), s);
+	assert_int_equal(proto_status_err(200), -EBADMSG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(request_round_trips_every_field),
+	        cmocka_unit_test(request_layout_is_little_endian_at_documented_offsets),
+	        cmocka_unit_test(request_decoder_rejects_every_malformed_frame),
+	        cmocka_unit_test(chunk_header_round_trips_and_detects_any_flipped_bit),
+	        cmocka_unit_test(chunk_decoder_rejects_inconsistent_fields),
+	        cmocka_unit_test(rkey_descriptor_round_trips_and_rejects_bad_lengths),
+	        cmocka_unit_test(hmac_verifies_and_rejects_any_changed_field_or_key),
+	        cmocka_unit_test(crc32c_matches_the_castagnoli_check_value),
+	        cmocka_unit_test(
+	                packing_round_trips_for_each_codec_and_sends_incompressible_data_raw),
+	        cmocka_unit_test(status_codes_map_to_errno_and_back),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
