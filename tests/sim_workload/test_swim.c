@@ -179,20 +179,6 @@ static void missing_file_is_enoent(void **state)
 	assert_null(w.jobs);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	tmp_setup();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	tmp_teardown();
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,5 +194,5 @@ int main(void)
 	        cmocka_unit_test(missing_file_is_enoent),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 }

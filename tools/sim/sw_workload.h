@@ -128,7 +128,7 @@ void sw_swim_opts_default(struct sw_swim_opts *o);
 int sw_workload_swim(struct sw_workload *w, const char *path, const struct sw_swim_opts *o,
 		     struct sw_input_error *err);
 
-/** A JSON Lines mix (jobs and, optionally, the topology; format in tools/sim/README.md). */
+/** A JSON Lines mix: jobs and, optionally, the topology; format in tools/sim/README.md. */
 int sw_workload_json(struct sw_workload *w, const char *path, struct sw_input_error *err);
 
 void sw_workload_free(struct sw_workload *w);

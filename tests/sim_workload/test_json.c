@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/* JSON Lines mixes: the format, its defaults, and an error naming line and field for each
+ * bad input. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sw_workload.h"
+#include "tmpfiles.h"
+
+#define JOB(fields) "{\"job\": {" fields "}}\n"
+#define GREP(id, arrival)                         \
+	"\"id\": " #id ", \"arrival\": " #arrival \
+	", \"user\": 0, \"bench\": \"grep\", \"input_bytes\": 1000"
+
+static void example_mix_in_perf_loads(void **state)
+{
+	const char *path = getenv("SW_EXAMPLE_MIX");
+	const struct sw_bench *b = sw_bench_table(NULL);
+	struct sw_workload w;
+	struct sw_input_error err;
+
+	(void)state;
+	assert_non_null(path);
+	if (sw_workload_json(&w, path, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(w.n_jobs, 6);
+	assert_string_equal(w.name, "example.jsonl");
+	assert_int_equal(w.topo.n_racks, 2);
+	assert_int_equal(w.topo.nodes_per_rack, 4);
+	assert_int_equal(w.n_users, 3);
+	assert_int_equal(w.n_queues, 2);
+	assert_int_equal(w.seed, 7);
+	assert_int_equal(w.jobs[2].n_reduces, 4);
+	assert_int_equal(w.jobs[2].queue, 0);
+	assert_true(w.jobs[3].deadline == 200);
+	assert_string_equal(b[w.jobs[5].bench].name, "histogram-movies");
+	sw_workload_free(&w);
+}
+
+static void omitted_fields_take_the_documented_defaults(void **state)
+{
+	const struct sw_bench *b = sw_bench_table(NULL);
+	struct sw_workload w;
+	struct sw_input_error err;
+	const char *path = tmp_write(
+	        "defaults.jsonl",
+	        "\n" JOB("\"id\": 7, \"arrival\": 3, \"user\": 4, \"bench\": \"selfjoin\", "
+	                 "\"input_bytes\": 10000000000") JOB(GREP(2, 1.5)));
+
+	(void)state;
+	if (sw_workload_json(&w, path, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(w.n_jobs, 2);
+	/* Sorted by arrival; the paper's topology; users from the largest user id. */
+	assert_int_equal(w.jobs[0].id, 2);
+	assert_int_equal(w.topo.n_racks * w.topo.nodes_per_rack, 100);
+	assert_int_equal(w.n_users, 5);
+	assert_int_equal(w.n_queues, 3);
+	assert_int_equal(w.block_bytes, 64 << 20);
+	assert_int_equal(w.jobs[1].queue, 4 % 3);
+	assert_int_equal(w.jobs[1].shuffle_bytes, 16000000000ULL);
+	assert_int_equal(w.jobs[1].output_bytes,
+	                 llround(16000000000.0 * b[sw_bench_find("selfjoin")].output_ratio));
+	assert_int_equal(w.jobs[1].n_reduces, 15);
+	assert_true(w.jobs[1].deadline == 0);
+	sw_workload_free(&w);
+}
+
+static void topology_may_come_from_a_sibling_file(void **state)
+{
+	struct sw_workload w;
+	struct sw_input_error err;
+	const char *path;
+
+	(void)state;
+	tmp_write("topo.json",
+	          "{\n  \"racks\": 3,\n  \"nodes_per_rack\": 5,\n  \"uplink_bps\": 1e9\n}\n");
+	path = tmp_write("sibling.jsonl", "{\"topology\": \"topo.json\"}\n" JOB(GREP(1, 0)));
+	if (sw_workload_json(&w, path, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(w.topo.n_racks, 3);
+	assert_int_equal(w.topo.nodes_per_rack, 5);
+	assert_true(w.topo.uplink_bps == 1e9);
+	assert_int_equal(w.topo.map_slots, 2);
+	sw_workload_free(&w);
+}
+
+/* A one-job mix whose line 2 is @p bad; the message must start with "path:" @p msg. */
+static void check_bad(const char *bad, int want_rc, const char *msg)
+{
+	char text[1024];
+	struct sw_workload w;
+	struct sw_input_error err;
+	const char *path;
+
+	snprintf(text, sizeof(text), "%s%s", JOB(GREP(1, 0)), bad);
+	path = tmp_write("bad.jsonl", text);
+	tmp_assert_error(sw_workload_json(&w, path, &err), want_rc, &w, &err, path, msg);
+}
+
+static void unknown_field_is_rejected(void **state)
+{
+	(void)state;
+	check_bad(JOB(GREP(2, 0) ", \"colour\": 2"), -EINVAL, "2: field 'colour': unknown field");
+	check_bad("{\"mix\": {\"nodes\": 3}}\n", -EINVAL, "2: field 'mix': must come once");
+	check_bad("{\"jobs\": {}}\n", -EINVAL,
+	          "2: field 'jobs': unknown record (expected topology, mix or job)");
+}
+
+static void negative_size_is_rejected(void **state)
+{
+	(void)state;
+	check_bad(JOB("\"id\": 2, \"arrival\": 0, \"user\": 0, \"bench\": \"grep\", "
+	              "\"input_bytes\": 5, \"shuffle_bytes\": -1"),
+	          -EINVAL, "2: field 'shuffle_bytes': negative size");
+	check_bad(JOB("\"id\": 2, \"arrival\": -1, \"user\": 0, \"bench\": \"grep\", "
+	              "\"input_bytes\": 5"),
+	          -EINVAL, "2: field 'arrival': must not be negative");
+}
+
+static void missing_required_field_is_rejected(void **state)
+{
+	(void)state;
+	check_bad(JOB("\"id\": 2, \"arrival\": 0, \"user\": 0, \"input_bytes\": 5"), -EINVAL,
+	          "2: field 'bench': missing");
+	check_bad(JOB("\"id\": 2, \"arrival\": 0, \"user\": 0, \"bench\": \"grep\""), -EINVAL,
+	          "2: field 'input_bytes': missing");
+	check_bad(JOB("\"arrival\": 0, \"user\": 0, \"bench\": \"grep\", \"input_bytes\": 5"),
+	          -EINVAL, "2: field 'id': missing");
+}
+
+static void unknown_benchmark_is_rejected(void **state)
+{
+	(void)state;
+	check_bad(JOB("\"id\": 2, \"arrival\": 0, \"user\": 0, \"bench\": \"teragen\", "
+	              "\"input_bytes\": 5"),
+	          -EINVAL, "2: field 'bench': unknown benchmark 'teragen'");
+}
+
+static void wrong_type_is_rejected(void **state)
+{
+	(void)state;
+	check_bad(JOB("\"id\": 2, \"arrival\": \"now\", \"user\": 0, \"bench\": \"grep\", "
+	              "\"input_bytes\": 5"),
+	          -EINVAL, "2: field 'arrival': must be a number");
+	check_bad(JOB("\"id\": 2, \"arrival\": 0, \"user\": 0, \"bench\": \"grep\", "
+	              "\"input_bytes\": 1.5"),
+	          -EINVAL, "2: field 'input_bytes': must be an integer");
+	check_bad(JOB("\"id\": 2, \"arrival\": 0, \"user\": 0, \"bench\": 3, \"input_bytes\": 1"),
+	          -EINVAL, "2: field 'bench': must be a string");
+	check_bad("{\"job\": [1]}\n", -EINVAL, "2: field 'job': must be an object");
+}
+
+static void malformed_json_is_rejected(void **state)
+{
+	(void)state;
+	check_bad("{\"job\": {\"id\": 2,\n", -EINVAL, "2: malformed JSON: ");
+	check_bad("[1, 2]\n", -EINVAL, "2: expected one object with one key");
+}
+
+static void inconsistent_records_are_rejected(void **state)
+{
+	(void)state;
+	check_bad(JOB(GREP(1, 3)), -EINVAL, "2: field 'id': duplicate id 1");
+	check_bad("{\"topology\": {\"racks\": 2}}\n", -EINVAL,
+	          "2: field 'topology': must be the first record");
+	check_bad(JOB(GREP(2, 5) ", \"deadline\": 5"), -EINVAL,
+	          "2: field 'deadline': must be after the arrival");
+	check_bad(JOB(GREP(2, 5) ", \"reduces\": 0"), -EINVAL,
+	          "2: field 'reduces': must be positive");
+}
+
+static void user_and_queue_must_exist(void **state)
+{
+	struct sw_workload w;
+	struct sw_input_error err;
+	const char *path =
+	        tmp_write("users.jsonl", "{\"mix\": {\"users\": 2, \"queues\": 2}}\n" JOB(
+	                                         "\"id\": 1, \"arrival\": 0, \"user\": 2, "
+	                                         "\"bench\": \"grep\", \"input_bytes\": 1"));
+
+	(void)state;
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 "2: field 'user': must be at most 1");
+	path = tmp_write("queues.jsonl",
+	                 "{\"mix\": {\"queues\": 2}}\n" JOB(GREP(1, 0) ", \"queue\": 2"));
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 "2: field 'queue': must be at most 1");
+}
+
+static void bad_topology_is_rejected_in_line_or_in_its_file(void **state)
+{
+	struct sw_workload w;
+	struct sw_input_error err;
+	const char *path;
+	char topo[256];
+
+	(void)state;
+	path = tmp_write("topo0.jsonl", "{\"topology\": {\"racks\": 0}}\n" JOB(GREP(1, 0)));
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 "1: field 'racks': must be positive");
+	path = tmp_write("topo1.jsonl", "{\"topology\": {\"nic_bps\": 0}}\n" JOB(GREP(1, 0)));
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 "1: field 'nic_bps': must be positive");
+	snprintf(topo, sizeof(topo), "%s",
+	         tmp_write("badtopo.json", "{\"racks\": 2, \"spine\": 1}"));
+	path = tmp_write("topo2.jsonl", "{\"topology\": \"badtopo.json\"}\n" JOB(GREP(1, 0)));
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, topo,
+	                 " field 'spine': unknown field");
+	path = tmp_write("topo3.jsonl", "{\"topology\": \"none.json\"}\n" JOB(GREP(1, 0)));
+	tmp_assert_error(sw_workload_json(&w, path, &err), -ENOENT, &w, &err, path,
+	                 "1: field 'topology': unable to open");
+}
+
+static void mix_without_jobs_or_file_is_an_error(void **state)
+{
+	struct sw_workload w;
+	struct sw_input_error err;
+	const char *path = tmp_write("empty.jsonl", "{\"mix\": {\"users\": 2}}\n");
+
+	(void)state;
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path, " no jobs");
+	assert_int_equal(sw_workload_json(&w, "/nonexistent/mix.jsonl", &err), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(example_mix_in_perf_loads),
+	        cmocka_unit_test(omitted_fields_take_the_documented_defaults),
+	        cmocka_unit_test(topology_may_come_from_a_sibling_file),
+	        cmocka_unit_test(unknown_field_is_rejected),
+	        cmocka_unit_test(negative_size_is_rejected),
+	        cmocka_unit_test(missing_required_field_is_rejected),
+	        cmocka_unit_test(unknown_benchmark_is_rejected),
+	        cmocka_unit_test(wrong_type_is_rejected),
+	        cmocka_unit_test(malformed_json_is_rejected),
+	        cmocka_unit_test(inconsistent_records_are_rejected),
+	        cmocka_unit_test(user_and_queue_must_exist),
+	        cmocka_unit_test(bad_topology_is_rejected_in_line_or_in_its_file),
+	        cmocka_unit_test(mix_without_jobs_or_file_is_an_error),
+	};
+
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
+}

@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * JSON Lines job mixes: one JSON object per line, so that every error can name its line.
+ * An optional first {"topology": ...}, an optional {"mix": ...} before the jobs, then one
+ * {"job": ...} per line. The format, with an example: README.md, "Workloads".
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload_priv.h"
+
+/* Where a value comes from, for error messages. */
+struct where {
+	const char *path;
+	unsigned line; /* 0 for a whole file (a sibling topology file) */
+	struct sw_input_error *err;
+};
+
+struct loader {
+	struct where at;
+	struct sw_workload *w;
+	struct wl_jobs jobs;
+	uint32_t *lines; /* line of each job, for duplicate-id errors */
+	size_t lines_cap;
+	int have_mix, users_given;
+	uint64_t max_user;
+};
+
+static int fail(const struct where *at, const char *field, const char *reason)
+{
+	wl_error(at->err, at->path, at->line, field, "%s", reason);
+	return -EINVAL;
+}
+
+/* Every key of @p obj must be in the NULL-terminated @p known. */
+static int check_fields(const struct where *at, json_t *obj, const char *const *known)
+{
+	const char *key;
+	json_t *value;
+
+	json_object_foreach(obj, key, value)
+	{
+		const char *const *k = known;
+
+		while (*k && strcmp(*k, key))
+			k++;
+		if (!*k)
+			return fail(at, key, "unknown field");
+	}
+	return 0;
+}
+
+/* An optional non-negative integer no larger than @p max: 1 if present, 0 if absent. */
+static int get_uint(const struct where *at, json_t *obj, const char *name, uint64_t max,
+                    const char *negative, uint64_t *out)
+{
+	json_t *v = json_object_get(obj, name);
+
+	if (!v)
+		return 0;
+	if (!json_is_integer(v))
+		return fail(at, name, "must be an integer");
+	if (json_integer_value(v) < 0)
+		return fail(at, name, negative);
+	if ((uint64_t)json_integer_value(v) > max) {
+		wl_error(at->err, at->path, at->line, name, "must be at most %llu",
+		         (unsigned long long)max);
+		return -EINVAL;
+	}
+	*out = (uint64_t)json_integer_value(v);
+	return 1;
+}
+
+static int get_size(const struct where *at, json_t *obj, const char *name, uint64_t *out)
+{
+	return get_uint(at, obj, name, INT64_MAX, "negative size", out);
+}
+
+static int get_count(const struct where *at, json_t *obj, const char *name, uint64_t max,
+                     uint64_t *out)
+{
+	int rc = get_uint(at, obj, name, max, "must be positive", out);
+
+	return rc == 1 && !*out ? fail(at, name, "must be positive") : rc;
+}
+
+/* An optional number above @p min (or equal to it, unless @p strict): 1 if present, 0 if
+ * absent. */
+static int get_num(const struct where *at, json_t *obj, const char *name, double min, int strict,
+                   const char *below, double *out)
+{
+	json_t *v = json_object_get(obj, name);
+
+	if (!v)
+		return 0;
+	if (!json_is_number(v))
+		return fail(at, name, "must be a number");
+	if (json_number_value(v) < min || (strict && json_number_value(v) == min))
+		return fail(at, name, below);
+	*out = json_number_value(v);
+	return 1;
+}
+
+static int need(const struct where *at, int got, const char *name)
+{
+	return got == 0 ? fail(at, name, "missing") : got;
+}
+
+static int parse_topology(const struct where *at, json_t *obj, struct sw_topology *t)
+{
+	static const char *const known[] = {
+	        "racks",     "nodes_per_rack", "nic_bps", "oversub", "uplink_bps",
+	        "map_slots", "reduce_slots",   "cpu",     "mem_gb",  NULL,
+	};
+	uint64_t racks = 0, per = 0, map_slots = 0, reduce_slots = 0;
+	int rc;
+
+	if (!json_is_object(obj))
+		return fail(at, "topology", "must be an object or a file name");
+	sw_topology_default(t);
+	rc = check_fields(at, obj, known);
+	rc = rc < 0 ? rc : get_count(at, obj, "racks", UINT32_MAX, &racks);
+	rc = rc < 0 ? rc : get_count(at, obj, "nodes_per_rack", UINT32_MAX, &per);
+	rc = rc < 0 ? rc
+	            : get_uint(at, obj, "map_slots", UINT16_MAX, "must not be negative",
+	                       &map_slots);
+	rc = rc < 0 ? rc
+	            : get_uint(at, obj, "reduce_slots", UINT16_MAX, "must not be negative",
+	                       &reduce_slots);
+	rc = rc < 0 ? rc : get_num(at, obj, "nic_bps", 0, 1, "must be positive", &t->nic_bps);
+	rc = rc < 0 ? rc : get_num(at, obj, "oversub", 0, 1, "must be positive", &t->oversub);
+	rc = rc < 0 ? rc : get_num(at, obj, "uplink_bps", 0, 1, "must be positive", &t->uplink_bps);
+	rc = rc < 0 ? rc : get_num(at, obj, "cpu", 0, 1, "must be positive", &t->node_capacity.cpu);
+	rc = rc < 0 ? rc
+	            : get_num(at, obj, "mem_gb", 0, 1, "must be positive",
+	                      &t->node_capacity.mem_gb);
+	if (rc < 0)
+		return rc;
+	if (racks)
+		t->n_racks = (uint32_t)racks;
+	if (per)
+		t->nodes_per_rack = (uint32_t)per;
+	if (json_object_get(obj, "map_slots"))
+		t->map_slots = (uint16_t)map_slots;
+	if (json_object_get(obj, "reduce_slots"))
+		t->reduce_slots = (uint16_t)reduce_slots;
+	if ((uint64_t)t->n_racks * t->nodes_per_rack > UINT32_MAX)
+		return fail(at, "nodes_per_rack", "more than 2^32 nodes in all");
+	return 0;
+}
+
+/* {"topology": "file.json"}: a sibling of the mix file holding the topology object. */
+static int load_topology_file(const struct where *at, const char *name, struct sw_topology *t)
+{
+	const char *slash = strrchr(at->path, '/');
+	int dir_len = slash ? (int)(slash - at->path + 1) : 0;
+	char path[4096];
+	struct where file = {.path = path, .err = at->err};
+	json_error_t jerr;
+	json_t *obj;
+	int rc;
+
+	if (name[0] == '/' ||
+	    snprintf(path, sizeof(path), "%.*s%s", dir_len, at->path, name) >= (int)sizeof(path))
+		return fail(at, "topology", "must name a file next to the mix file");
+	obj = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!obj) {
+		if (json_error_code(&jerr) == json_error_cannot_open_file) {
+			wl_error(at->err, at->path, at->line, "topology", "%s", jerr.text);
+			return -ENOENT;
+		}
+		wl_error(at->err, path, (unsigned)jerr.line, NULL, "malformed JSON: %s", jerr.text);
+		return -EINVAL;
+	}
+	rc = parse_topology(&file, obj, t);
+	json_decref(obj);
+	return rc;
+}
+
+static int parse_mix(struct loader *ld, json_t *obj)
+{
+	static const char *const known[] = {"users", "queues", "block_bytes", "seed", NULL};
+	const struct where *at = &ld->at;
+	struct sw_workload *w = ld->w;
+	uint64_t users = 0, queues = 0, block = 0, seed = 0;
+	int rc;
+
+	if (!json_is_object(obj))
+		return fail(at, "mix", "must be an object");
+	if (ld->have_mix || ld->jobs.n)
+		return fail(at, "mix", "must come once, before the jobs");
+	ld->have_mix = 1;
+	rc = check_fields(at, obj, known);
+	rc = rc < 0 ? rc : get_count(at, obj, "users", UINT32_MAX, &users);
+	ld->users_given = rc == 1;
+	rc = rc < 0 ? rc : get_count(at, obj, "queues", UINT32_MAX, &queues);
+	rc = rc < 0 ? rc : get_count(at, obj, "block_bytes", INT64_MAX, &block);
+	rc = rc < 0 ? rc : get_uint(at, obj, "seed", INT64_MAX, "must not be negative", &seed);
+	if (rc < 0)
+		return rc;
+	w->n_users = ld->users_given ? (uint32_t)users : 0;
+	w->n_queues = queues ? (uint32_t)queues : w->n_queues;
+	w->block_bytes = block ? block : w->block_bytes;
+	w->seed = json_object_get(obj, "seed") ? seed : w->seed;
+	return 0;
+}
+
+static int parse_job_sizes(const struct loader *ld, json_t *obj, const struct sw_bench *b,
+                           struct sw_job_desc *j)
+{
+	const struct where *at = &ld->at;
+	uint64_t reduces = 0;
+	int rc;
+
+	rc = need(at, get_size(at, obj, "input_bytes", &j->input_bytes), "input_bytes");
+	if (rc < 0)
+		return rc;
+	if (!wl_maps_fit(j->input_bytes, ld->w->block_bytes))
+		return fail(at, "input_bytes", "more than 2^32 blocks");
+	rc = get_size(at, obj, "shuffle_bytes", &j->shuffle_bytes);
+	if (rc == 0)
+		j->shuffle_bytes = llround(j->input_bytes * b->shuffle_ratio);
+	rc = rc < 0 ? rc : get_size(at, obj, "output_bytes", &j->output_bytes);
+	if (rc == 0)
+		j->output_bytes = llround(j->shuffle_bytes * b->output_ratio);
+	rc = rc < 0 ? rc : get_count(at, obj, "reduces", UINT32_MAX, &reduces);
+	if (rc < 0)
+		return rc;
+	j->n_reduces =
+	        reduces ? (uint32_t)reduces : wl_default_reduces(&ld->w->topo, j->shuffle_bytes);
+	return 0;
+}
+
+static int parse_job(struct loader *ld, json_t *obj)
+{
+	static const char *const known[] = {
+	        "id",          "arrival",       "user",         "queue",   "bench",
+	        "input_bytes", "shuffle_bytes", "output_bytes", "reduces", "deadline",
+	        NULL,
+	};
+	const struct where *at = &ld->at;
+	struct sw_workload *w = ld->w;
+	uint64_t user_max = ld->users_given ? w->n_users - 1 : UINT32_MAX - 1;
+	uint64_t id = 0, user = 0, queue = 0;
+	struct sw_job_desc *j;
+	json_t *bench;
+	int rc, b;
+
+	if (!json_is_object(obj))
+		return fail(at, "job", "must be an object");
+	rc = check_fields(at, obj, known);
+	rc = rc < 0 ? rc : need(at, get_size(at, obj, "id", &id), "id");
+	rc = rc < 0 ? rc
+	            : need(at, get_uint(at, obj, "user", user_max, "must not be negative", &user),
+	                   "user");
+	rc = rc < 0 ? rc
+	            : get_uint(at, obj, "queue", w->n_queues - 1, "must not be negative", &queue);
+	if (rc < 0)
+		return rc;
+	bench = json_object_get(obj, "bench");
+	if (!bench)
+		return fail(at, "bench", "missing");
+	if (!json_is_string(bench))
+		return fail(at, "bench", "must be a string");
+	b = sw_bench_find(json_string_value(bench));
+	if (b < 0) {
+		wl_error(at->err, at->path, at->line, "bench", "unknown benchmark '%s'",
+		         json_string_value(bench));
+		return -EINVAL;
+	}
+	if (ld->jobs.n == ld->lines_cap) {
+		size_t cap = ld->lines_cap ? 2 * ld->lines_cap : 256;
+		uint32_t *lines = realloc(ld->lines, cap * sizeof(*lines));
+
+		if (!lines)
+			return -ENOMEM;
+		ld->lines = lines;
+		ld->lines_cap = cap;
+	}
+	j = wl_jobs_push(&ld->jobs);
+	if (!j)
+		return -ENOMEM;
+	ld->lines[ld->jobs.n - 1] = at->line;
+	j->id = id;
+	j->user = (uint32_t)user;
+	j->queue = json_object_get(obj, "queue") ? (uint32_t)queue : j->user % w->n_queues;
+	j->bench = (uint16_t)b;
+	ld->max_user = user > ld->max_user ? user : ld->max_user;
+	rc = need(at, get_num(at, obj, "arrival", 0, 0, "must not be negative", &j->arrival),
+	          "arrival");
+	rc = rc < 0 ? rc
+	            : get_num(at, obj, "deadline", j->arrival, 1, "must be after the arrival",
+	                      &j->deadline);
+	return rc < 0 ? rc : parse_job_sizes(ld, obj, &sw_bench_table(NULL)[b], j);
+}
+
+/* One line: exactly one of {"topology": ...}, {"mix": ...}, {"job": ...}. */
+static int parse_record(struct loader *ld, const char *text, int first)
+{
+	const struct where *at = &ld->at;
+	json_error_t jerr;
+	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	const char *key;
+	json_t *value;
+	int rc;
+
+	if (!root) {
+		wl_error(at->err, at->path, at->line, NULL, "malformed JSON: %s (column %d)",
+		         jerr.text, jerr.column);
+		return -EINVAL;
+	}
+	if (!json_is_object(root) || json_object_size(root) != 1) {
+		json_decref(root);
+		return fail(at, NULL, "expected one object with one key: topology, mix or job");
+	}
+	key = json_object_iter_key(json_object_iter(root));
+	value = json_object_iter_value(json_object_iter(root));
+	if (!strcmp(key, "job"))
+		rc = parse_job(ld, value);
+	else if (!strcmp(key, "mix"))
+		rc = parse_mix(ld, value);
+	else if (strcmp(key, "topology"))
+		rc = fail(at, key, "unknown record (expected topology, mix or job)");
+	else if (!first)
+		rc = fail(at, key, "must be the first record");
+	else if (json_is_string(value))
+		rc = load_topology_file(at, json_string_value(value), &ld->w->topo);
+	else
+		rc = parse_topology(at, value, &ld->w->topo);
+	json_decref(root);
+	return rc;
+}
+
+static int by_id(const void *pa, const void *pb)
+{
+	const uint64_t *a = pa, *b = pb;
+
+	return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* Job ids must be unique: the scheduler keys jobs by id. */
+static int check_ids(struct loader *ld)
+{
+	size_t n = ld->jobs.n;
+	uint64_t(*pairs)[2] = malloc(n * sizeof(*pairs));
+	int rc = 0;
+
+	if (!pairs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		pairs[i][0] = ld->jobs.v[i].id;
+		pairs[i][1] = ld->lines[i];
+	}
+	/* qsort may order equal ids either way: report the later line of the two. */
+	qsort(pairs, n, sizeof(*pairs), by_id);
+	for (size_t i = 1; i < n && !rc; i++) {
+		if (pairs[i][0] != pairs[i - 1][0])
+			continue;
+		ld->at.line =
+		        (unsigned)(pairs[i][1] > pairs[i - 1][1] ? pairs[i][1] : pairs[i - 1][1]);
+		wl_error(ld->at.err, ld->at.path, ld->at.line, "id", "duplicate id %llu",
+		         (unsigned long long)pairs[i][0]);
+		rc = -EINVAL;
+	}
+	free(pairs);
+	return rc;
+}
+
+static int read_records(struct loader *ld, FILE *f)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	int rc = 0, first = 1;
+
+	while (!rc && getline(&buf, &cap, f) > 0) {
+		ld->at.line++;
+		if (buf[strspn(buf, " \t\r\n")] == '\0')
+			continue;
+		rc = parse_record(ld, buf, first);
+		first = 0;
+	}
+	if (!rc && ferror(f)) {
+		wl_error(ld->at.err, ld->at.path, 0, NULL, "read error: %s", strerror(errno));
+		rc = -EIO;
+	}
+	free(buf);
+	if (!rc && !ld->jobs.n)
+		rc = fail(&(struct where){ld->at.path, 0, ld->at.err}, NULL, "no jobs");
+	return rc ? rc : check_ids(ld);
+}
+
+int sw_workload_json(struct sw_workload *w, const char *path, struct sw_input_error *err)
+{
+	struct loader ld = {.at = {.path = path, .err = err}, .w = w};
+	FILE *f;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	sw_topology_default(&w->topo);
+	w->n_queues = 3;
+	w->block_bytes = SW_BLOCK_BYTES_DEFAULT;
+	w->seed = 1;
+	f = fopen(path, "r");
+	if (!f) {
+		rc = -errno;
+		wl_error(err, path, 0, NULL, "%s", strerror(errno));
+		return rc;
+	}
+	rc = read_records(&ld, f);
+	fclose(f);
+	free(ld.lines);
+	if (rc) {
+		free(ld.jobs.v);
+		memset(w, 0, sizeof(*w));
+		return rc;
+	}
+	snprintf(w->name, sizeof(w->name), "%s", wl_basename(path));
+	if (!ld.users_given)
+		w->n_users = (uint32_t)ld.max_user + 1;
+	wl_jobs_give(&ld.jobs, w);
+	return 0;
+}
