@@ -253,7 +253,9 @@ static int parse_job(struct loader *ld, json_t *obj)
 	if (!json_is_object(obj))
 		return fail(at, "job", "must be an object");
 	rc = check_fields(at, obj, known);
-	rc = rc < 0 ? rc : need(at, get_size(at, obj, "id", &id), "id");
+	rc = rc < 0 ? rc
+	            : need(at, get_uint(at, obj, "id", INT64_MAX, "must not be negative", &id),
+	                   "id");
 	rc = rc < 0 ? rc
 	            : need(at, get_uint(at, obj, "user", user_max, "must not be negative", &user),
 	                   "user");

@@ -106,7 +106,7 @@ int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o)
 	memset(w, 0, sizeof(*w));
 	if (!opts_valid(o))
 		return -EINVAL;
-	rng_init(&r, o->seed, 0);
+	rng_init(&r, o->seed, WL_STREAM_DRAW);
 	for (double t = rng_exponential(&r, o->mean_interarrival); t < o->duration;
 	     t += rng_exponential(&r, o->mean_interarrival)) {
 		struct sw_job_desc *j = wl_jobs_push(&jobs);

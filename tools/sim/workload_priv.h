@@ -8,6 +8,10 @@
 /* Shuffle bytes one reducer is sized for: Hadoop's rule of thumb of about 1 GB per reducer. */
 #define WL_SHUFFLE_PER_REDUCE (1ULL << 30)
 
+/* The generator stream of the loaders that draw at random; never a job id's stream (job ids
+ * are below 2^63), so a job's placement is independent of how jobs were drawn. */
+#define WL_STREAM_DRAW UINT64_MAX
+
 /* A growing job array, so loaders can add jobs without knowing their count. */
 struct wl_jobs {
 	struct sw_job_desc *v;

@@ -175,7 +175,7 @@ static int read_jobs(FILE *f, const char *path, const struct sw_swim_opts *o, st
 	struct rng r;
 	int rc = 0;
 
-	rng_init(&r, o->seed, 0);
+	rng_init(&r, o->seed, WL_STREAM_DRAW);
 	while (!rc && (len = getline(&buf, &cap, f)) > 0) {
 		struct sw_job_desc *j;
 
