@@ -34,11 +34,11 @@ struct sw_input_error {
 struct sw_bench {
 	const char *name;
 	enum sw_job_class cls;
-	double shuffle_ratio;   /**< map output (= shuffle) bytes per input byte */
-	double output_ratio;    /**< reduce output bytes per shuffle byte */
-	double map_rate;        /**< input bytes one map task processes per second */
-	double reduce_rate;     /**< shuffled bytes one reduce task processes per second */
-	double mix_percent;     /**< share of jobs in the paper's Table 1 */
+	double shuffle_ratio; /**< map output (= shuffle) bytes per input byte */
+	double output_ratio;  /**< reduce output bytes per shuffle byte */
+	double map_rate;      /**< input bytes one map task processes per second */
+	double reduce_rate;   /**< shuffled bytes one reduce task processes per second */
+	double mix_percent;   /**< share of jobs in the paper's Table 1 */
 	struct sw_resources map_demand, reduce_demand;
 };
 
@@ -52,7 +52,7 @@ struct sw_topology {
 	uint32_t n_racks;
 	uint32_t nodes_per_rack;
 	double nic_bps;
-	double oversub;    /**< uplink = nodes_per_rack * nic_bps / oversub, unless uplink_bps set */
+	double oversub; /**< uplink = nodes_per_rack * nic_bps / oversub, unless uplink_bps set */
 	double uplink_bps; /**< 0: derive from oversub */
 	uint16_t map_slots, reduce_slots;
 	struct sw_resources node_capacity;
@@ -126,7 +126,7 @@ int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o);
 void sw_swim_opts_default(struct sw_swim_opts *o);
 /** Loads a SWIM trace (tab-separated: job id, submit s, gap s, input, shuffle, output bytes). */
 int sw_workload_swim(struct sw_workload *w, const char *path, const struct sw_swim_opts *o,
-		     struct sw_input_error *err);
+                     struct sw_input_error *err);
 
 /** A JSON Lines mix: jobs and, optionally, the topology; format in tools/sim/README.md. */
 int sw_workload_json(struct sw_workload *w, const char *path, struct sw_input_error *err);
@@ -143,7 +143,7 @@ uint32_t sw_workload_n_maps(const struct sw_workload *w, const struct sw_job_des
  * node, the other two on two distinct nodes of one other rack. spec->profile is NULL.
  */
 void sw_workload_expand(const struct sw_workload *w, const struct sw_job_desc *j,
-			struct sw_map_spec *maps, struct sw_job_spec *spec);
+                        struct sw_map_spec *maps, struct sw_job_spec *spec);
 
 #ifdef __cplusplus
 }
