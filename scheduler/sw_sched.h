@@ -192,6 +192,21 @@ int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind k
 int sw_sched_map_output(struct sw_sched *s, uint64_t job, uint32_t map, uint32_t node,
 			uint64_t bytes, double now);
 
+/** Progress of one live job, for drivers, status displays and tests. */
+struct sw_job_status {
+	uint32_t pending[SW_KINDS]; /**< not yet handed out */
+	uint32_t running[SW_KINDS]; /**< handed out, not finished */
+	uint32_t done[SW_KINDS];
+	double duration_sum[SW_KINDS]; /**< seconds over the done tasks, start (or launch when no
+					    start was reported) to finish */
+	int reduces_ready;             /**< slow-start reached: reduces may be handed out */
+	uint32_t outputs;              /**< maps whose output is registered */
+	uint64_t output_bytes;         /**< their total size */
+};
+
+/** Fills @p st for live job @p job. @return 0, -EINVAL (NULL argument), -ENOENT. */
+int sw_sched_job_status(const struct sw_sched *s, uint64_t job, struct sw_job_status *st);
+
 /** Number of live jobs (arrived, not yet finished). */
 uint32_t sw_sched_jobs_live(const struct sw_sched *s);
 

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/* Heartbeats and task events: the only calls that move tasks between states. */
+#include <errno.h>
+#include <math.h>
+
+#include "policy.h"
+
+struct decision {
+	struct sw_sched *s;
+	uint32_t node;
+	enum sw_task_kind kind;
+	double now;
+	struct sched_choice choice;
+};
+
+static bool try_pool(struct sched_pool *p, void *arg)
+{
+	struct decision *d = arg;
+
+	return d->s->policy->pick->pick(d->s, p, d->node, d->kind, d->now, &d->choice);
+}
+
+static void add_resources(struct sw_resources *r, const struct sw_resources *d, double sign)
+{
+	r->cpu += sign * d->cpu;
+	r->mem_gb += sign * d->mem_gb;
+}
+
+static void launch(struct sw_sched *s, const struct decision *d, struct sw_assignment *out)
+{
+	struct sched_job *j = d->choice.job;
+	struct sched_task *t = &j->tasks[d->kind][d->choice.task];
+	struct sched_pool *p = s->pools[j->pool];
+	struct sched_node *n = &s->nodes[d->node];
+
+	*t = (struct sched_task){.launched = d->now, .started = d->now, .node = d->node,
+				 .state = TASK_RUNNING};
+	j->pending[d->kind]--;
+	j->running[d->kind]++;
+	p->running[d->kind]++;
+	n->running[d->kind]++;
+	add_resources(&p->used, &j->demand[d->kind], 1);
+	add_resources(&n->used, &j->demand[d->kind], 1);
+	if (j->pending[d->kind] == 0)
+		pool_list_del(s, p, j, d->kind);
+	pool_refresh(s, p, d->now);
+	*out = (struct sw_assignment){
+		.job = j->id,
+		.kind = d->kind,
+		.task = d->choice.task,
+		.locality = d->choice.locality,
+		.src_node = d->choice.src_node,
+	};
+}
+
+int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double now,
+		       struct sw_assignment *out, int max)
+{
+	int n_out = 0;
+
+	if (!s || !hb || hb->node >= s->n_nodes || max < 0 || (max > 0 && !out) || !isfinite(now))
+		return -EINVAL;
+	if (s->policy->pick->heartbeat_begin)
+		s->policy->pick->heartbeat_begin(s, now);
+	for (int k = 0; k < SW_KINDS; k++) {
+		const struct sched_node *node = &s->nodes[hb->node];
+		/* Trust our own count over a report that would overfill the node. */
+		int free_slots = node->slots[k] - node->running[k];
+		struct decision d = {.s = s, .node = hb->node, .kind = k, .now = now};
+
+		if (hb->free_slots[k] < free_slots)
+			free_slots = hb->free_slots[k];
+		for (int i = 0; i < free_slots && n_out < max; i++) {
+			if (!pool_heap_walk(&s->ready[k], try_pool, &d))
+				break;
+			launch(s, &d, &out[n_out++]);
+		}
+	}
+	return n_out;
+}
+
+/* The live job @p job's task, or NULL with *rc set. */
+static struct sched_job *find_task(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+				   uint32_t task, double now, int *rc)
+{
+	struct sched_job *j;
+
+	*rc = -EINVAL;
+	if (!s || (unsigned)kind >= SW_KINDS || !isfinite(now))
+		return NULL;
+	*rc = -ENOENT;
+	j = job_table_find(&s->jobs, job);
+	if (!j || task >= j->n_tasks[kind])
+		return NULL;
+	*rc = 0;
+	return j;
+}
+
+int sw_sched_task_started(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+			  uint32_t task, double now)
+{
+	int rc;
+	struct sched_job *j = find_task(s, job, kind, task, now, &rc);
+	struct sched_task *t;
+
+	if (!j)
+		return rc;
+	t = &j->tasks[kind][task];
+	if (t->state != TASK_RUNNING || t->started_seen)
+		return -EALREADY;
+	t->started = now;
+	t->started_seen = true;
+	return 0;
+}
+
+static void map_done(struct sw_sched *s, struct sched_pool *p, struct sched_job *j)
+{
+	if (j->reduces_ready || j->done[SW_MAP] < j->slowstart_maps)
+		return;
+	j->reduces_ready = true;
+	if (j->pending[SW_REDUCE] > 0)
+		pool_list_add(s, p, j, SW_REDUCE);
+}
+
+int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+			   uint32_t task, double now)
+{
+	int rc;
+	struct sched_job *j = find_task(s, job, kind, task, now, &rc);
+	struct sched_task *t;
+	struct sched_pool *p;
+	struct sched_node *n;
+
+	if (!j)
+		return rc;
+	t = &j->tasks[kind][task];
+	if (t->state != TASK_RUNNING)
+		return -EALREADY;
+	p = s->pools[j->pool];
+	n = &s->nodes[t->node];
+	t->state = TASK_DONE;
+	j->running[kind]--;
+	j->done[kind]++;
+	j->duration_sum[kind] += now - t->started;
+	p->running[kind]--;
+	n->running[kind]--;
+	add_resources(&p->used, &j->demand[kind], -1);
+	add_resources(&n->used, &j->demand[kind], -1);
+	/* Sums of doubles drift: an idle node or pool uses exactly nothing. */
+	if (n->running[SW_MAP] + n->running[SW_REDUCE] == 0)
+		n->used = (struct sw_resources){0};
+	if (p->running[SW_MAP] + p->running[SW_REDUCE] == 0)
+		p->used = (struct sw_resources){0};
+	if (kind == SW_MAP)
+		map_done(s, p, j);
+	pool_refresh(s, p, now);
+	if (j->done[SW_MAP] + j->done[SW_REDUCE] == j->n_tasks[SW_MAP] + j->n_tasks[SW_REDUCE])
+		sched_job_remove(s, j);
+	return 0;
+}
+
+int sw_sched_map_output(struct sw_sched *s, uint64_t job, uint32_t map, uint32_t node,
+			uint64_t bytes, double now)
+{
+	int rc;
+	struct sched_job *j = find_task(s, job, SW_MAP, map, now, &rc);
+	struct sched_map *m;
+
+	if (!j)
+		return rc;
+	if (node >= s->n_nodes)
+		return -EINVAL;
+	m = &j->maps[map];
+	if (j->tasks[SW_MAP][map].state == TASK_PENDING || m->output_node != SW_NO_NODE)
+		return -EALREADY;
+	m->output_node = node;
+	m->output_bytes = bytes;
+	j->outputs++;
+	j->output_bytes += bytes;
+	return 0;
+}

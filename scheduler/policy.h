@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private: a scheduling policy is an ORDER (who gets the slot) and a PICK (which task of
+ * that pool), registered by name in policy.c. A new policy is a new order_*.c or pick_*.c
+ * file plus one line in the registry.
+ *
+ * The core owns all shared state (jobs, pools, heaps, nodes) and calls the ops at fixed
+ * points; ops read that state through sched_int.h and change only what they own: ORDER the
+ * pools' keys and weights, PICK its private state and the jobs' `delay` fields.
+ */
+#ifndef SW_POLICY_H
+#define SW_POLICY_H
+
+#include "sched_int.h"
+
+struct sched_order_ops {
+	/* The pool a new job joins. Pool ids are small: the core keeps an array of them. */
+	uint32_t (*pool_of)(const struct sw_sched *s, const struct sched_job *j);
+	/* Sets the weights of a pool the core just created (NULL: weight 1). */
+	void (*pool_init)(const struct sw_sched *s, struct sched_pool *p);
+	/*
+	 * Recomputes p->key[] after the pool gained a job, or one of its tasks launched or
+	 * finished; the core then restores the heaps.
+	 */
+	void (*update_keys)(const struct sw_sched *s, struct sched_pool *p, double now);
+};
+
+struct sched_pick_ops {
+	/* Allocates s->pick_priv (NULL: none). @return 0 or -ENOMEM. */
+	int (*init)(struct sw_sched *s);
+	void (*fini)(struct sw_sched *s);
+	/* Called once per heartbeat before any decision (NULL: nothing to do). */
+	void (*heartbeat_begin)(struct sw_sched *s, double now);
+	/* A job joined its pool (NULL: nothing to do). @return 0 or -ENOMEM (add fails). */
+	int (*job_added)(struct sw_sched *s, struct sched_job *j, double now);
+	/* Called before the core frees a job (NULL: nothing to do). */
+	void (*job_removed)(struct sw_sched *s, struct sched_job *j);
+	/*
+	 * Chooses a runnable task of @p kind from @p pool that fits @p node, or returns false
+	 * to let the next pool in ORDER try. Must not launch: the core does.
+	 */
+	bool (*pick)(struct sw_sched *s, struct sched_pool *pool, uint32_t node,
+		     enum sw_task_kind kind, double now, struct sched_choice *c);
+};
+
+struct sched_policy {
+	const char *name;
+	const struct sched_order_ops *order;
+	const struct sched_pick_ops *pick;
+};
+
+extern const struct sched_order_ops order_fifo, order_fair, order_drf, order_capacity;
+extern const struct sched_pick_ops pick_locality, pick_delay;
+
+/* The registered policy called @p name, NULL when there is none. */
+const struct sched_policy *sched_policy_find(const char *name);
+
+/* Reduces have no locality: the first job of the pool with a reduce that fits. */
+bool pick_first_reduce(struct sched_pool *pool, const struct sched_node *n,
+		       struct sched_choice *c);
+
+#endif /* SW_POLICY_H */

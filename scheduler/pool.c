@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+
+#include "policy.h"
+
+struct sched_pool *pool_get(struct sw_sched *s, uint32_t id)
+{
+	struct sched_pool *p;
+
+	if (id < s->n_pools && s->pools[id])
+		return s->pools[id];
+	if (id >= s->n_pools) {
+		uint32_t n = s->n_pools ? s->n_pools : 8;
+		struct sched_pool **v;
+
+		while (n <= id)
+			n *= 2;
+		/* Reserve now so that a pool becoming runnable never has to allocate. */
+		for (int k = 0; k < SW_KINDS; k++)
+			if (pool_heap_reserve(&s->ready[k], n) < 0)
+				return NULL;
+		v = realloc(s->pools, n * sizeof(*v));
+		if (!v)
+			return NULL;
+		for (uint32_t i = s->n_pools; i < n; i++)
+			v[i] = NULL;
+		s->pools = v;
+		s->n_pools = n;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->id = id;
+	for (int k = 0; k < SW_KINDS; k++) {
+		p->weight[k] = 1;
+		p->heap_pos[k] = SCHED_NONE;
+	}
+	if (s->policy->order->pool_init)
+		s->policy->order->pool_init(s, p);
+	s->pools[id] = p;
+	return p;
+}
+
+static bool arrives_before(const struct sched_job *a, const struct sched_job *b)
+{
+	return a->arrival < b->arrival || (a->arrival == b->arrival && a->seq < b->seq);
+}
+
+/*
+ * Jobs usually become runnable in arrival order (maps at add) or close to it (reduces after
+ * slow-start), so the insertion point is found walking back from the tail.
+ */
+void pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
+		   enum sw_task_kind kind)
+{
+	struct job_list *l = &p->runnable[kind];
+	struct sched_job *after = l->tail;
+
+	while (after && arrives_before(j, after))
+		after = after->link[kind].prev;
+	j->link[kind].prev = after;
+	j->link[kind].next = after ? after->link[kind].next : l->head;
+	if (j->link[kind].next)
+		j->link[kind].next->link[kind].prev = j;
+	else
+		l->tail = j;
+	if (after)
+		after->link[kind].next = j;
+	else
+		l->head = j;
+	j->listed[kind] = true;
+	if (p->heap_pos[kind] == SCHED_NONE)
+		pool_heap_push(&s->ready[kind], p);
+}
+
+void pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
+		   enum sw_task_kind kind)
+{
+	struct job_list *l = &p->runnable[kind];
+	struct job_link *k = &j->link[kind];
+
+	if (k->prev)
+		k->prev->link[kind].next = k->next;
+	else
+		l->head = k->next;
+	if (k->next)
+		k->next->link[kind].prev = k->prev;
+	else
+		l->tail = k->prev;
+	*k = (struct job_link){0};
+	j->listed[kind] = false;
+	if (!l->head)
+		pool_heap_remove(&s->ready[kind], p);
+}
+
+void pool_refresh(struct sw_sched *s, struct sched_pool *p, double now)
+{
+	s->policy->order->update_keys(s, p, now);
+	for (int k = 0; k < SW_KINDS; k++)
+		if (p->heap_pos[k] != SCHED_NONE)
+			pool_heap_fix(&s->ready[k], p);
+}

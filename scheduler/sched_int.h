@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to scheduler/: the state behind struct sw_sched, shared by the core and the
+ * ORDER/PICK policy parts. Nothing outside scheduler/ includes this.
+ */
+#ifndef SW_SCHED_INT_H
+#define SW_SCHED_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sw_sched.h"
+#include "locindex.h"
+#include "pool_heap.h"
+
+#define SCHED_NONE UINT32_MAX
+
+enum task_state {
+	TASK_PENDING = 0,
+	TASK_RUNNING = 1,
+	TASK_DONE = 2,
+};
+
+/* One task of either kind: what the core needs to account for it. */
+struct sched_task {
+	double launched; /* heartbeat time it was handed out */
+	double started;  /* task_started time; `launched` until then */
+	uint32_t node;   /* where it runs, to give back its slot and resources */
+	uint8_t state;
+	bool started_seen;
+};
+
+/* What only maps carry: where the input is and where the output went. */
+struct sched_map {
+	uint64_t input_bytes;
+	uint64_t output_bytes; /* registered size, 0 until map_output */
+	uint32_t output_node;  /* SW_NO_NODE until map_output */
+	uint32_t replicas[SW_MAX_REPLICAS];
+	uint8_t n_replicas;
+};
+
+struct sched_job;
+
+/* Intrusive doubly linked list of jobs in (arrival, seq) order. */
+struct job_link {
+	struct sched_job *prev, *next;
+};
+
+struct job_list {
+	struct sched_job *head, *tail;
+};
+
+/* Delay scheduling state of one job (Zaharia et al. EuroSys'10, HFS JobInfo). */
+struct delay_job {
+	enum sw_locality level; /* locality of the last map launched */
+	double waited;          /* seconds skipped since then, credited per heartbeat */
+	uint32_t skip_idx;      /* index in the skipped-this-heartbeat list, SCHED_NONE */
+};
+
+struct sched_job {
+	uint64_t id;
+	uint64_t seq; /* add order, breaks arrival ties */
+	uint32_t user, queue, pool;
+	enum sw_job_class cls;
+	double arrival, deadline;
+	bool has_profile;
+	struct sw_job_profile profile;
+
+	uint32_t n_tasks[SW_KINDS];
+	uint32_t pending[SW_KINDS], running[SW_KINDS], done[SW_KINDS];
+	struct sw_resources demand[SW_KINDS];
+	struct sched_task *tasks[SW_KINDS];
+	double duration_sum[SW_KINDS]; /* of the done[] tasks: ARIA's and Polo's averages */
+	struct sched_map *maps;
+
+	/* Pending maps by replica node and by replica rack; maps below any_cursor are taken. */
+	struct loc_index by_node, by_rack;
+	uint32_t any_cursor;
+	uint32_t next_reduce;    /* reduces launch in index order */
+	uint32_t slowstart_maps; /* finished maps needed before reduces may run */
+	bool reduces_ready;
+
+	uint64_t output_bytes;  /* sum of registered map outputs */
+	uint32_t outputs;       /* maps whose output is registered */
+
+	/* Membership in the pool's per-kind list of jobs with runnable tasks. */
+	struct job_link link[SW_KINDS];
+	bool listed[SW_KINDS];
+
+	struct delay_job delay;
+	struct sched_job *hash_next;
+};
+
+/* A set of jobs that ORDER ranks as one (a user, a queue, everything). */
+struct sched_pool {
+	uint32_t id;
+	double weight[SW_KINDS]; /* share of slots the pool is entitled to (Fair, Capacity) */
+	double key[SW_KINDS];    /* ORDER's rank per kind: lower is served first */
+	uint32_t heap_pos[SW_KINDS];
+	uint32_t running[SW_KINDS];
+	struct sw_resources used;
+	struct job_list runnable[SW_KINDS];
+	uint32_t n_jobs;
+};
+
+struct sched_node {
+	uint32_t rack;
+	uint32_t hw_pool;
+	uint16_t slots[SW_KINDS];
+	uint16_t running[SW_KINDS];
+	struct sw_resources capacity, used;
+	double nic_bps;
+};
+
+/* Live jobs by caller id: chained hash, doubled when the load passes 1. */
+struct job_table {
+	struct sched_job **buckets;
+	uint32_t mask;
+	uint32_t count;
+};
+
+/* What a PICK chose; the core launches it. */
+struct sched_choice {
+	struct sched_job *job;
+	uint32_t task;
+	enum sw_locality locality;
+	uint32_t src_node;
+};
+
+struct sched_policy;
+
+struct sw_sched {
+	const struct sched_policy *policy;
+	struct sw_sched_config cfg;
+	double *queue_capacity; /* n_queues fractions, owned */
+
+	uint32_t n_nodes, n_racks;
+	struct sched_node *nodes;
+	double *rack_uplink_bps;
+	struct sw_resources total;         /* cluster capacity, DRF's denominator */
+	struct sw_resources largest;       /* per dimension, for rejecting tasks that fit nowhere */
+	double total_slots[SW_KINDS];
+
+	struct sched_pool **pools;
+	uint32_t n_pools;
+	struct pool_heap ready[SW_KINDS]; /* pools with runnable tasks of the kind */
+
+	struct job_table jobs;
+	uint64_t next_seq;
+	void *pick_priv;
+};
+
+/* job.c: building jobs and finding their runnable tasks. */
+int job_create(const struct sw_sched *s, const struct sw_job_spec *spec,
+	       struct sched_job **out);
+void job_free(struct sched_job *j);
+bool job_map_at(const struct sw_sched *s, struct sched_job *j, uint32_t node,
+		enum sw_locality max_level, struct sched_choice *c);
+bool job_reduce_next(struct sched_job *j, struct sched_choice *c);
+bool job_fits(const struct sched_job *j, enum sw_task_kind kind, const struct sched_node *n);
+
+/* pool.c: pools, their runnable-job lists and their place in the ready heaps. */
+struct sched_pool *pool_get(struct sw_sched *s, uint32_t id);
+void pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
+		   enum sw_task_kind kind);
+void pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
+		   enum sw_task_kind kind);
+void pool_refresh(struct sw_sched *s, struct sched_pool *p, double now);
+
+/* sched.c */
+void sched_job_remove(struct sw_sched *s, struct sched_job *j);
+
+/* job_table.c */
+int job_table_init(struct job_table *t);
+void job_table_fini(struct job_table *t);
+struct sched_job *job_table_find(const struct job_table *t, uint64_t id);
+int job_table_insert(struct job_table *t, struct sched_job *j);
+void job_table_remove(struct job_table *t, struct sched_job *j);
+
+#endif /* SW_SCHED_INT_H */
