@@ -33,8 +33,8 @@ static void launch(struct sw_sched *s, const struct decision *d, struct sw_assig
 	struct sched_pool *p = s->pools[j->pool];
 	struct sched_node *n = &s->nodes[d->node];
 
-	*t = (struct sched_task){.launched = d->now, .started = d->now, .node = d->node,
-				 .state = TASK_RUNNING};
+	*t = (struct sched_task){
+	        .launched = d->now, .started = d->now, .node = d->node, .state = TASK_RUNNING};
 	j->pending[d->kind]--;
 	j->running[d->kind]++;
 	p->running[d->kind]++;
@@ -45,16 +45,16 @@ static void launch(struct sw_sched *s, const struct decision *d, struct sw_assig
 		pool_list_del(s, p, j, d->kind);
 	pool_refresh(s, p, d->now);
 	*out = (struct sw_assignment){
-		.job = j->id,
-		.kind = d->kind,
-		.task = d->choice.task,
-		.locality = d->choice.locality,
-		.src_node = d->choice.src_node,
+	        .job = j->id,
+	        .kind = d->kind,
+	        .task = d->choice.task,
+	        .locality = d->choice.locality,
+	        .src_node = d->choice.src_node,
 	};
 }
 
 int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double now,
-		       struct sw_assignment *out, int max)
+                       struct sw_assignment *out, int max)
 {
 	int n_out = 0;
 
@@ -81,7 +81,7 @@ int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double
 
 /* The live job @p job's task, or NULL with *rc set. */
 static struct sched_job *find_task(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
-				   uint32_t task, double now, int *rc)
+                                   uint32_t task, double now, int *rc)
 {
 	struct sched_job *j;
 
@@ -96,8 +96,8 @@ static struct sched_job *find_task(struct sw_sched *s, uint64_t job, enum sw_tas
 	return j;
 }
 
-int sw_sched_task_started(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
-			  uint32_t task, double now)
+int sw_sched_task_started(struct sw_sched *s, uint64_t job, enum sw_task_kind kind, uint32_t task,
+                          double now)
 {
 	int rc;
 	struct sched_job *j = find_task(s, job, kind, task, now, &rc);
@@ -122,8 +122,8 @@ static void map_done(struct sw_sched *s, struct sched_pool *p, struct sched_job 
 		pool_list_add(s, p, j, SW_REDUCE);
 }
 
-int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
-			   uint32_t task, double now)
+int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind kind, uint32_t task,
+                           double now)
 {
 	int rc;
 	struct sched_job *j = find_task(s, job, kind, task, now, &rc);
@@ -160,7 +160,7 @@ int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind k
 }
 
 int sw_sched_map_output(struct sw_sched *s, uint64_t job, uint32_t map, uint32_t node,
-			uint64_t bytes, double now)
+                        uint64_t bytes, double now)
 {
 	int rc;
 	struct sched_job *j = find_task(s, job, SW_MAP, map, now, &rc);

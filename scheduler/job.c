@@ -143,7 +143,7 @@ static uint32_t next_pending(const struct sched_job *j, const struct loc_index *
 }
 
 bool job_map_at(const struct sw_sched *s, struct sched_job *j, uint32_t node,
-		enum sw_locality max_level, struct sched_choice *c)
+                enum sw_locality max_level, struct sched_choice *c)
 {
 	uint32_t rack = s->nodes[node].rack, m;
 

@@ -22,13 +22,13 @@ static double fraction(double used, double total)
 static void drf_update_keys(const struct sw_sched *s, struct sched_pool *p, double now)
 {
 	double share = fmax(fraction(p->used.cpu, s->total.cpu),
-			    fraction(p->used.mem_gb, s->total.mem_gb));
+	                    fraction(p->used.mem_gb, s->total.mem_gb));
 
 	(void)now;
 	p->key[SW_MAP] = p->key[SW_REDUCE] = share;
 }
 
 const struct sched_order_ops order_drf = {
-	.pool_of = drf_pool_of,
-	.update_keys = drf_update_keys,
+        .pool_of = drf_pool_of,
+        .update_keys = drf_update_keys,
 };

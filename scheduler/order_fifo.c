@@ -18,6 +18,6 @@ static void fifo_update_keys(const struct sw_sched *s, struct sched_pool *p, dou
 }
 
 const struct sched_order_ops order_fifo = {
-	.pool_of = fifo_pool_of,
-	.update_keys = fifo_update_keys,
+        .pool_of = fifo_pool_of,
+        .update_keys = fifo_update_keys,
 };

@@ -39,12 +39,12 @@ static void capacity_pool_init(const struct sw_sched *s, struct sched_pool *p)
 }
 
 const struct sched_order_ops order_fair = {
-	.pool_of = pool_per_user,
-	.update_keys = share_update_keys,
+        .pool_of = pool_per_user,
+        .update_keys = share_update_keys,
 };
 
 const struct sched_order_ops order_capacity = {
-	.pool_of = pool_per_queue,
-	.pool_init = capacity_pool_init,
-	.update_keys = share_update_keys,
+        .pool_of = pool_per_queue,
+        .pool_init = capacity_pool_init,
+        .update_keys = share_update_keys,
 };

@@ -111,7 +111,7 @@ static enum sw_locality allowed_level(const struct sw_sched *s, const struct sch
 }
 
 static bool delay_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t node,
-		       enum sw_task_kind kind, double now, struct sched_choice *c)
+                       enum sw_task_kind kind, double now, struct sched_choice *c)
 {
 	const struct sched_node *n = &s->nodes[node];
 
@@ -132,10 +132,10 @@ static bool delay_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t nod
 }
 
 const struct sched_pick_ops pick_delay = {
-	.init = delay_init,
-	.fini = delay_fini,
-	.heartbeat_begin = delay_heartbeat_begin,
-	.job_added = delay_job_added,
-	.job_removed = delay_job_removed,
-	.pick = delay_pick,
+        .init = delay_init,
+        .fini = delay_fini,
+        .heartbeat_begin = delay_heartbeat_begin,
+        .job_added = delay_job_added,
+        .job_removed = delay_job_removed,
+        .pick = delay_pick,
 };

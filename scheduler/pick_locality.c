@@ -5,8 +5,7 @@
  */
 #include "policy.h"
 
-bool pick_first_reduce(struct sched_pool *pool, const struct sched_node *n,
-		       struct sched_choice *c)
+bool pick_first_reduce(struct sched_pool *pool, const struct sched_node *n, struct sched_choice *c)
 {
 	for (struct sched_job *j = pool->runnable[SW_REDUCE].head; j; j = j->link[SW_REDUCE].next)
 		if (job_fits(j, SW_REDUCE, n) && job_reduce_next(j, c))
@@ -15,7 +14,7 @@ bool pick_first_reduce(struct sched_pool *pool, const struct sched_node *n,
 }
 
 static bool locality_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t node,
-			  enum sw_task_kind kind, double now, struct sched_choice *c)
+                          enum sw_task_kind kind, double now, struct sched_choice *c)
 {
 	const struct sched_node *n = &s->nodes[node];
 
@@ -29,5 +28,5 @@ static bool locality_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t 
 }
 
 const struct sched_pick_ops pick_locality = {
-	.pick = locality_pick,
+        .pick = locality_pick,
 };

@@ -4,11 +4,11 @@
 #include "policy.h"
 
 /* The registry: name, ORDER, PICK. sw_sched_policy_names() lists them in this order. */
-#define SCHED_POLICIES(X)                                                                         \
-	X("fifo", order_fifo, pick_locality)                                                      \
-	X("fair", order_fair, pick_locality)                                                      \
-	X("drf", order_drf, pick_locality)                                                        \
-	X("capacity", order_capacity, pick_locality)                                              \
+#define SCHED_POLICIES(X)                            \
+	X("fifo", order_fifo, pick_locality)         \
+	X("fair", order_fair, pick_locality)         \
+	X("drf", order_drf, pick_locality)           \
+	X("capacity", order_capacity, pick_locality) \
 	X("delay", order_fair, pick_delay)
 
 #define AS_POLICY(name, order, pick) {name, &order, &pick},

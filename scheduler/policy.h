@@ -40,7 +40,7 @@ struct sched_pick_ops {
 	 * to let the next pool in ORDER try. Must not launch: the core does.
 	 */
 	bool (*pick)(struct sw_sched *s, struct sched_pool *pool, uint32_t node,
-		     enum sw_task_kind kind, double now, struct sched_choice *c);
+	             enum sw_task_kind kind, double now, struct sched_choice *c);
 };
 
 struct sched_policy {
@@ -56,7 +56,6 @@ extern const struct sched_pick_ops pick_locality, pick_delay;
 const struct sched_policy *sched_policy_find(const char *name);
 
 /* Reduces have no locality: the first job of the pool with a reduce that fits. */
-bool pick_first_reduce(struct sched_pool *pool, const struct sched_node *n,
-		       struct sched_choice *c);
+bool pick_first_reduce(struct sched_pool *pool, const struct sched_node *n, struct sched_choice *c);
 
 #endif /* SW_POLICY_H */

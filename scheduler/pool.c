@@ -51,7 +51,7 @@ static bool arrives_before(const struct sched_job *a, const struct sched_job *b)
  * slow-start), so the insertion point is found walking back from the tail.
  */
 void pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
-		   enum sw_task_kind kind)
+                   enum sw_task_kind kind)
 {
 	struct job_list *l = &p->runnable[kind];
 	struct sched_job *after = l->tail;
@@ -74,7 +74,7 @@ void pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j
 }
 
 void pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
-		   enum sw_task_kind kind)
+                   enum sw_task_kind kind)
 {
 	struct job_list *l = &p->runnable[kind];
 	struct job_link *k = &j->link[kind];

@@ -5,7 +5,7 @@
 #include "sched_int.h"
 
 static bool before(const struct pool_heap *h, const struct sched_pool *a,
-		   const struct sched_pool *b)
+                   const struct sched_pool *b)
 {
 	if (a->key[h->kind] != b->key[h->kind])
 		return a->key[h->kind] < b->key[h->kind];
@@ -139,8 +139,7 @@ static uint32_t frontier_pop(struct pool_heap *h, uint32_t *n)
 	return top;
 }
 
-bool pool_heap_walk(struct pool_heap *h, bool (*visit)(struct sched_pool *p, void *arg),
-		    void *arg)
+bool pool_heap_walk(struct pool_heap *h, bool (*visit)(struct sched_pool *p, void *arg), void *arg)
 {
 	uint32_t n = 0;
 

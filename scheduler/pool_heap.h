@@ -35,7 +35,6 @@ void pool_heap_remove(struct pool_heap *h, struct sched_pool *p);
 void pool_heap_fix(struct pool_heap *h, struct sched_pool *p);
 
 /* Calls @p visit on pools best first until it returns true. @return whether one did. */
-bool pool_heap_walk(struct pool_heap *h, bool (*visit)(struct sched_pool *p, void *arg),
-		    void *arg);
+bool pool_heap_walk(struct pool_heap *h, bool (*visit)(struct sched_pool *p, void *arg), void *arg);
 
 #endif /* SW_POOL_HEAP_H */

@@ -13,13 +13,13 @@
 void sw_sched_config_default(struct sw_sched_config *cfg)
 {
 	*cfg = (struct sw_sched_config){
-		.policy = "fair",
-		.n_users = 1,
-		.n_queues = 1,
-		.queue_capacity = NULL,
-		.slowstart = 0.05,
-		.node_wait = 5,
-		.rack_wait = 5,
+	        .policy = "fair",
+	        .n_users = 1,
+	        .n_queues = 1,
+	        .queue_capacity = NULL,
+	        .slowstart = 0.05,
+	        .node_wait = 5,
+	        .rack_wait = 5,
 	};
 }
 
@@ -107,13 +107,13 @@ static int copy_config(struct sw_sched *s, const struct sw_sched_config *cfg)
 		return -ENOMEM;
 	for (uint32_t q = 0; q < cfg->n_queues; q++)
 		s->queue_capacity[q] =
-			cfg->queue_capacity ? cfg->queue_capacity[q] : 1.0 / cfg->n_queues;
+		        cfg->queue_capacity ? cfg->queue_capacity[q] : 1.0 / cfg->n_queues;
 	s->cfg.queue_capacity = s->queue_capacity;
 	return 0;
 }
 
 struct sw_sched *sw_sched_create(const struct sw_cluster_spec *cluster,
-				 const struct sw_sched_config *cfg)
+                                 const struct sw_sched_config *cfg)
 {
 	struct sw_sched *s;
 	int rc = check_cluster(cluster);
@@ -259,9 +259,9 @@ int sw_sched_job_status(const struct sw_sched *s, uint64_t job, struct sw_job_st
 	if (!j)
 		return -ENOENT;
 	*st = (struct sw_job_status){
-		.reduces_ready = j->reduces_ready,
-		.outputs = j->outputs,
-		.output_bytes = j->output_bytes,
+	        .reduces_ready = j->reduces_ready,
+	        .outputs = j->outputs,
+	        .output_bytes = j->output_bytes,
 	};
 	for (int k = 0; k < SW_KINDS; k++) {
 		st->pending[k] = j->pending[k];

@@ -80,8 +80,8 @@ struct sched_job {
 	uint32_t slowstart_maps; /* finished maps needed before reduces may run */
 	bool reduces_ready;
 
-	uint64_t output_bytes;  /* sum of registered map outputs */
-	uint32_t outputs;       /* maps whose output is registered */
+	uint64_t output_bytes; /* sum of registered map outputs */
+	uint32_t outputs;      /* maps whose output is registered */
 
 	/* Membership in the pool's per-kind list of jobs with runnable tasks. */
 	struct job_link link[SW_KINDS];
@@ -137,8 +137,8 @@ struct sw_sched {
 	uint32_t n_nodes, n_racks;
 	struct sched_node *nodes;
 	double *rack_uplink_bps;
-	struct sw_resources total;         /* cluster capacity, DRF's denominator */
-	struct sw_resources largest;       /* per dimension, for rejecting tasks that fit nowhere */
+	struct sw_resources total;   /* cluster capacity, DRF's denominator */
+	struct sw_resources largest; /* per dimension, for rejecting tasks that fit nowhere */
 	double total_slots[SW_KINDS];
 
 	struct sched_pool **pools;
@@ -151,20 +151,19 @@ struct sw_sched {
 };
 
 /* job.c: building jobs and finding their runnable tasks. */
-int job_create(const struct sw_sched *s, const struct sw_job_spec *spec,
-	       struct sched_job **out);
+int job_create(const struct sw_sched *s, const struct sw_job_spec *spec, struct sched_job **out);
 void job_free(struct sched_job *j);
 bool job_map_at(const struct sw_sched *s, struct sched_job *j, uint32_t node,
-		enum sw_locality max_level, struct sched_choice *c);
+                enum sw_locality max_level, struct sched_choice *c);
 bool job_reduce_next(struct sched_job *j, struct sched_choice *c);
 bool job_fits(const struct sched_job *j, enum sw_task_kind kind, const struct sched_node *n);
 
 /* pool.c: pools, their runnable-job lists and their place in the ready heaps. */
 struct sched_pool *pool_get(struct sw_sched *s, uint32_t id);
 void pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
-		   enum sw_task_kind kind);
+                   enum sw_task_kind kind);
 void pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
-		   enum sw_task_kind kind);
+                   enum sw_task_kind kind);
 void pool_refresh(struct sw_sched *s, struct sched_pool *p, double now);
 
 /* sched.c */

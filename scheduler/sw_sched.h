@@ -82,7 +82,8 @@ struct sw_cluster_spec {
 /** One map task: its input split, where HDFS keeps the split, and the output it will write. */
 struct sw_map_spec {
 	uint64_t input_bytes;
-	uint64_t output_bytes; /**< the driver's estimate; the real size comes with the map output event */
+	/** The driver's estimate; the real size comes with the map output event. */
+	uint64_t output_bytes;
 	uint8_t n_replicas;
 	uint32_t replicas[SW_MAX_REPLICAS]; /**< node ids */
 };
@@ -93,8 +94,10 @@ struct sw_map_spec {
  */
 struct sw_job_profile {
 	double map_avg, map_max;
-	double shuffle_first_avg, shuffle_first_max; /**< first shuffle wave, not overlapped with maps */
-	double shuffle_avg, shuffle_max;             /**< typical shuffle of later waves */
+	/** First shuffle wave, not overlapped with maps. */
+	double shuffle_first_avg, shuffle_first_max;
+	/** Typical shuffle of later waves. */
+	double shuffle_avg, shuffle_max;
 	double reduce_avg, reduce_max;
 	double shuffle_input_ratio; /**< shuffle bytes / map input bytes, 0 when unknown */
 };
@@ -109,9 +112,9 @@ struct sw_job_spec {
 	uint32_t n_maps;
 	const struct sw_map_spec *maps;
 	uint32_t n_reduces;
-	struct sw_resources map_demand;    /**< per task */
-	struct sw_resources reduce_demand; /**< per task */
-	double deadline;                   /**< absolute completion-time goal, 0 for none */
+	struct sw_resources map_demand;       /**< per task */
+	struct sw_resources reduce_demand;    /**< per task */
+	double deadline;                      /**< absolute completion-time goal, 0 for none */
 	const struct sw_job_profile *profile; /**< NULL when none */
 };
 
@@ -120,18 +123,21 @@ struct sw_sched_config {
 	const char *policy; /**< a name from sw_sched_policy_names() */
 	uint32_t n_users;
 	uint32_t n_queues;
-	const double *queue_capacity; /**< n_queues guaranteed fractions summing to 1, NULL = equal */
-	double slowstart;      /**< fraction of a job's maps done before its reduces may run: 0.05 */
-	double node_wait;      /**< Delay: seconds a job waits for a node-local slot: 5 (the
-				    relaxed-fairness interval) */
-	double rack_wait;      /**< Delay: further seconds it waits for a rack-local slot: 5 */
+	/** Capacity: n_queues guaranteed fractions summing to 1, NULL = equal shares. */
+	const double *queue_capacity;
+	/** Fraction of a job's maps finished before its reduces may run: 0.05. */
+	double slowstart;
+	/** Delay: seconds a job waits for a node-local slot: 5 (the relaxed-fairness interval). */
+	double node_wait;
+	/** Delay: further seconds it waits for a rack-local slot: 5. */
+	double rack_wait;
 };
 
 /** One task handed out by a heartbeat. */
 struct sw_assignment {
 	uint64_t job;
 	enum sw_task_kind kind;
-	uint32_t task;     /**< map index or reduce index within the job */
+	uint32_t task; /**< map index or reduce index within the job */
 	enum sw_locality locality;
 	uint32_t src_node; /**< maps: the replica to read, SW_NO_NODE for reduces */
 };
@@ -156,7 +162,7 @@ const char *const *sw_sched_policy_names(void);
  *         cluster; ENOMEM).
  */
 struct sw_sched *sw_sched_create(const struct sw_cluster_spec *cluster,
-				 const struct sw_sched_config *cfg);
+                                 const struct sw_sched_config *cfg);
 
 void sw_sched_destroy(struct sw_sched *s);
 
@@ -165,43 +171,61 @@ const char *sw_sched_policy(const struct sw_sched *s);
 
 /**
  * A job arrives at @p now. Its tasks become schedulable at once (maps) or after slow-start
- * (reduces). @return 0, -EINVAL (bad replica, user or queue), -EEXIST, -ENOMEM.
+ * (reduces). Every map needs 1..SW_MAX_REPLICAS distinct replica nodes.
+ * @return 0, -EINVAL (NULL or non-finite argument, no task at all, maps NULL, a replica count
+ *         or node out of range or repeated, user or queue out of range, a negative demand or
+ *         one larger than the largest node's cpu or memory), -EEXIST (id is live), -ENOMEM.
  */
 int sw_sched_job_add(struct sw_sched *s, const struct sw_job_spec *job, double now);
 
 /**
  * A node heartbeat: returns up to @p max tasks to launch on hb->node, at most as many of each
- * kind as it has free slots and as fit its free resources. The scheduler counts them as
- * running from now on. @return the number of assignments written, or -EINVAL.
+ * kind as it has free slots and as fit its free resources, maps first. Free slots are the
+ * smaller of the report and the node's slots minus the tasks the scheduler has running there.
+ * The scheduler counts them as running from now on.
+ * @return the number of assignments written, or -EINVAL (NULL argument, unknown node,
+ *         max < 0, non-finite time).
  */
 int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double now,
-		       struct sw_assignment *out, int max);
+                       struct sw_assignment *out, int max);
 
-/** The node has started a task it was assigned; records the start time for task statistics. */
-int sw_sched_task_started(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
-			  uint32_t task, double now);
+/**
+ * The node has started a task it was assigned; records the start time for task statistics.
+ * @return 0, -EINVAL (bad kind or time), -ENOENT (unknown job or task index), -EALREADY (the
+ *         task is not running or its start was already reported).
+ */
+int sw_sched_task_started(struct sw_sched *s, uint64_t job, enum sw_task_kind kind, uint32_t task,
+                          double now);
 
 /**
  * A task finished, freeing its slot and resources. When the job's last task finishes the job
- * is removed and its id may be reused. @return 0, -ENOENT, -EALREADY.
+ * is removed and its id may be reused.
+ * @return 0, -EINVAL (bad kind or time), -ENOENT (unknown job or task index), -EALREADY (the
+ *         task is not running: never launched, or finished already).
  */
-int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
-			   uint32_t task, double now);
+int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind kind, uint32_t task,
+                           double now);
 
-/** A map's output (@p bytes, on @p node) is registered and may be shuffled. */
+/**
+ * A map's output (@p bytes, on @p node) is registered and may be shuffled. Register it before
+ * the job's last task finishes: the job is gone after that.
+ * @return 0, -EINVAL (node out of range, bad time), -ENOENT (unknown job or map index),
+ *         -EALREADY (the map was never launched, or its output is registered already).
+ */
 int sw_sched_map_output(struct sw_sched *s, uint64_t job, uint32_t map, uint32_t node,
-			uint64_t bytes, double now);
+                        uint64_t bytes, double now);
 
 /** Progress of one live job, for drivers, status displays and tests. */
 struct sw_job_status {
 	uint32_t pending[SW_KINDS]; /**< not yet handed out */
 	uint32_t running[SW_KINDS]; /**< handed out, not finished */
 	uint32_t done[SW_KINDS];
-	double duration_sum[SW_KINDS]; /**< seconds over the done tasks, start (or launch when no
-					    start was reported) to finish */
-	int reduces_ready;             /**< slow-start reached: reduces may be handed out */
-	uint32_t outputs;              /**< maps whose output is registered */
-	uint64_t output_bytes;         /**< their total size */
+	/** Seconds summed over the done tasks, from start (launch if none was reported) to finish:
+	 *  with done[] the running statistics ARIA and Polo need. */
+	double duration_sum[SW_KINDS];
+	int reduces_ready;     /**< slow-start reached: reduces may be handed out */
+	uint32_t outputs;      /**< maps whose output is registered */
+	uint64_t output_bytes; /**< their total size */
 };
 
 /** Fills @p st for live job @p job. @return 0, -EINVAL (NULL argument), -ENOENT. */

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Randomized consistency: many jobs and heartbeats under every policy, checking after each
+ * assignment that no node runs more tasks than it has slots or more than its resources,
+ * that no task is handed out twice, that reduces respect slow-start, that the source replica
+ * matches the reported locality, and that every job completes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+
+#define N_JOBS    40
+#define N_USERS   3
+#define MAX_TASKS 40
+#define STEPS     4000
+
+struct rjob {
+	struct fx_job fx;
+	uint8_t launched[SW_KINDS][MAX_TASKS];
+	uint32_t maps_done;
+};
+
+struct running {
+	uint32_t job, node, task;
+	enum sw_task_kind kind;
+};
+
+struct world {
+	struct fx_cluster c;
+	struct sw_sched *s;
+	struct rjob jobs[N_JOBS];
+	struct running run[FX_MAX_NODES * 4];
+	uint32_t n_run, n_added;
+	uint16_t node_tasks[FX_MAX_NODES][SW_KINDS];
+	struct sw_resources node_used[FX_MAX_NODES];
+	uint64_t rng;
+	double now;
+};
+
+static uint32_t rnd(struct world *w, uint32_t n)
+{
+	w->rng ^= w->rng << 13;
+	w->rng ^= w->rng >> 7;
+	w->rng ^= w->rng << 17;
+	return (uint32_t)(w->rng % n);
+}
+
+static void make_job(struct world *w, uint32_t i)
+{
+	struct fx_job *j = &w->jobs[i].fx;
+	uint32_t n_maps = 1 + rnd(w, MAX_TASKS), n_nodes = w->c.spec.n_nodes;
+
+	fx_job_init(j, 1000 + i, rnd(w, N_USERS), w->now, n_maps, rnd(w, 6), n_nodes);
+	j->spec.map_demand = (struct sw_resources){0.5 + rnd(w, 3), 1 + rnd(w, 6)};
+	j->spec.reduce_demand = (struct sw_resources){1, 0.5 * (1 + rnd(w, 4))};
+	for (uint32_t m = 0; m < n_maps; m++) {
+		uint32_t a = rnd(w, n_nodes), b = (a + 1 + rnd(w, n_nodes - 1)) % n_nodes;
+
+		if (rnd(w, 2))
+			fx_map_on(j, m, 2, a, b);
+		else
+			fx_map_on(j, m, 1, a);
+	}
+}
+
+static void check_assignment(struct world *w, uint32_t node, const struct sw_assignment *a)
+{
+	uint32_t ji = (uint32_t)(a->job - 1000);
+	struct rjob *rj;
+	const struct sw_job_spec *spec;
+	const struct sw_resources *d;
+
+	assert_true(ji < w->n_added);
+	rj = &w->jobs[ji];
+	spec = &rj->fx.spec;
+	assert_true(a->task < (a->kind == SW_MAP ? spec->n_maps : spec->n_reduces));
+	assert_int_equal(rj->launched[a->kind][a->task]++, 0);
+	if (a->kind == SW_MAP) {
+		const struct sw_map_spec *m = &spec->maps[a->task];
+		uint32_t src_rack = w->c.nodes[a->src_node].rack;
+		bool is_replica = false;
+
+		for (int r = 0; r < m->n_replicas; r++)
+			is_replica |= m->replicas[r] == a->src_node;
+		assert_true(is_replica);
+		if (a->locality == SW_LOCALITY_NODE)
+			assert_int_equal(a->src_node, node);
+		else if (a->locality == SW_LOCALITY_RACK)
+			assert_int_equal(src_rack, w->c.nodes[node].rack);
+		else
+			assert_int_not_equal(src_rack, w->c.nodes[node].rack);
+		d = &spec->map_demand;
+	} else {
+		assert_true(rj->maps_done >= (uint32_t)ceil(0.05 * spec->n_maps));
+		assert_int_equal(a->src_node, SW_NO_NODE);
+		d = &spec->reduce_demand;
+	}
+	w->node_tasks[node][a->kind]++;
+	w->node_used[node].cpu += d->cpu;
+	w->node_used[node].mem_gb += d->mem_gb;
+	assert_true(w->node_tasks[node][SW_MAP] <= w->c.nodes[node].map_slots);
+	assert_true(w->node_tasks[node][SW_REDUCE] <= w->c.nodes[node].reduce_slots);
+	assert_true(w->node_used[node].cpu <= w->c.nodes[node].capacity.cpu + 1e-9);
+	assert_true(w->node_used[node].mem_gb <= w->c.nodes[node].capacity.mem_gb + 1e-9);
+	w->run[w->n_run++] = (struct running){ji, node, a->task, a->kind};
+	if (rnd(w, 2))
+		assert_int_equal(sw_sched_task_started(w->s, a->job, a->kind, a->task, w->now), 0);
+}
+
+static void heartbeat(struct world *w, uint32_t node, bool all_free)
+{
+	struct sw_heartbeat hb = {.node = node};
+	struct sw_assignment out[8];
+	int n;
+
+	for (int k = 0; k < SW_KINDS; k++)
+		hb.free_slots[k] = all_free ? 4 : (uint16_t)rnd(w, 4);
+	n = sw_sched_heartbeat(w->s, &hb, w->now, out, 8);
+	assert_true(n >= 0);
+	for (int i = 0; i < n; i++)
+		check_assignment(w, node, &out[i]);
+}
+
+static void finish_one(struct world *w)
+{
+	uint32_t i = rnd(w, w->n_run);
+	struct running r = w->run[i];
+	struct rjob *rj = &w->jobs[r.job];
+	const struct sw_resources *d =
+	        r.kind == SW_MAP ? &rj->fx.spec.map_demand : &rj->fx.spec.reduce_demand;
+
+	w->run[i] = w->run[--w->n_run];
+	if (r.kind == SW_MAP) {
+		assert_int_equal(
+		        sw_sched_map_output(w->s, rj->fx.spec.id, r.task, r.node, 100, w->now), 0);
+		rj->maps_done++;
+	}
+	assert_int_equal(sw_sched_task_finished(w->s, rj->fx.spec.id, r.kind, r.task, w->now), 0);
+	w->node_tasks[r.node][r.kind]--;
+	w->node_used[r.node].cpu -= d->cpu;
+	w->node_used[r.node].mem_gb -= d->mem_gb;
+}
+
+static void run_policy(const char *policy, uint64_t seed)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	uint32_t n_nodes;
+
+	assert_non_null(w);
+	w->rng = seed;
+	fx_cluster_init(&w->c, 3, 4);
+	n_nodes = w->c.spec.n_nodes;
+	for (uint32_t i = 0; i < n_nodes; i += 3)
+		w->c.nodes[i].capacity = (struct sw_resources){6, 12};
+	w->s = fx_sched(&w->c, policy, N_USERS);
+	for (int step = 0;
+	     step < STEPS || w->n_added < N_JOBS || w->n_run > 0 || sw_sched_jobs_live(w->s) > 0;
+	     step++) {
+		bool draining = step >= STEPS;
+
+		assert_true(step < 20 * STEPS);
+		w->now += 0.25;
+		if (w->n_added < N_JOBS && (draining || rnd(w, 50) == 0)) {
+			make_job(w, w->n_added);
+			assert_int_equal(
+			        sw_sched_job_add(w->s, &w->jobs[w->n_added].fx.spec, w->now), 0);
+			w->n_added++;
+		}
+		heartbeat(w, rnd(w, n_nodes), draining);
+		if (w->n_run > 0 && (draining || rnd(w, 3) == 0))
+			finish_one(w);
+	}
+	for (uint32_t j = 0; j < N_JOBS; j++) {
+		const struct sw_job_spec *spec = &w->jobs[j].fx.spec;
+
+		for (uint32_t t = 0; t < spec->n_maps; t++)
+			assert_int_equal(w->jobs[j].launched[SW_MAP][t], 1);
+		for (uint32_t t = 0; t < spec->n_reduces; t++)
+			assert_int_equal(w->jobs[j].launched[SW_REDUCE][t], 1);
+	}
+	sw_sched_destroy(w->s);
+	free(w);
+}
+
+static void every_policy_keeps_slots_resources_and_tasks_consistent(void **state)
+{
+	(void)state;
+	for (const char *const *p = sw_sched_policy_names(); *p; p++)
+		for (uint64_t seed = 1; seed <= 3; seed++)
+			run_policy(*p, seed * 0x9e3779b97f4a7c15ull);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(every_policy_keeps_slots_resources_and_tasks_consistent),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
