@@ -168,12 +168,14 @@ static void extra_column_negative_time_and_empty_id_are_rejected(void **state)
 	          "2: field 'input_bytes': size out of range: '99999999999999999999'");
 }
 
-static void missing_file_is_enoent(void **state)
+static void missing_file_is_enoent_and_empty_file_has_no_jobs(void **state)
 {
 	struct sw_workload w;
 	struct sw_input_error err;
+	const char *path = tmp_write("empty.tsv", "\n");
 
 	(void)state;
+	tmp_assert_error(load(&w, path, &err), -EINVAL, &w, &err, path, " no jobs");
 	assert_int_equal(load(&w, "/nonexistent/trace.tsv", &err), -ENOENT);
 	assert_string_equal(err.msg, "/nonexistent/trace.tsv: No such file or directory");
 	assert_null(w.jobs);
@@ -191,7 +193,7 @@ int main(void)
 	        cmocka_unit_test(non_number_is_rejected),
 	        cmocka_unit_test(truncated_last_line_is_rejected),
 	        cmocka_unit_test(extra_column_negative_time_and_empty_id_are_rejected),
-	        cmocka_unit_test(missing_file_is_enoent),
+	        cmocka_unit_test(missing_file_is_enoent_and_empty_file_has_no_jobs),
 	};
 
 	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);

@@ -207,6 +207,10 @@ static int read_jobs(FILE *f, const char *path, const struct sw_swim_opts *o, st
 		wl_error(err, path, 0, NULL, "read error: %s", strerror(errno));
 		rc = -EIO;
 	}
+	if (!rc && !jobs->n) {
+		wl_error(err, path, 0, NULL, "no jobs");
+		rc = -EINVAL;
+	}
 	free(buf);
 	return rc;
 }
