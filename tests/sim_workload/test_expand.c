@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Topologies, and expanding job records into map tasks and job specs. */
+/* Topologies, and expanding job records into map tasks and job specs the scheduler takes. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -246,6 +246,34 @@ static void job_spec_carries_the_benchmarks_class_and_demands(void **state)
 	sw_workload_free(&w);
 }
 
+static void scheduler_accepts_every_expanded_job(void **state)
+{
+	struct sw_workload w;
+	struct sw_cluster_spec c;
+	struct sw_sched_config cfg;
+	struct sw_sched *s;
+
+	(void)state;
+	paper_workload(&w);
+	assert_int_equal(sw_topology_build(&w.topo, &c), 0);
+	sw_sched_config_default(&cfg);
+	cfg.n_users = w.n_users;
+	cfg.n_queues = w.n_queues;
+	s = sw_sched_create(&c, &cfg);
+	assert_non_null(s);
+	for (size_t i = 0; i < w.n_jobs; i++) {
+		struct sw_job_spec spec;
+		struct sw_map_spec *maps = expand(&w, &w.jobs[i], &spec);
+
+		assert_int_equal(sw_sched_job_add(s, &spec, spec.arrival), 0);
+		free(maps);
+	}
+	assert_int_equal(sw_sched_jobs_live(s), w.n_jobs);
+	sw_sched_destroy(s);
+	sw_topology_free(&c);
+	sw_workload_free(&w);
+}
+
 static void benchmarks_are_found_by_name(void **state)
 {
 	unsigned n;
@@ -270,6 +298,7 @@ int main(void)
 	        cmocka_unit_test(single_rack_still_gets_three_distinct_replicas),
 	        cmocka_unit_test(expansion_depends_only_on_seed_and_job_id),
 	        cmocka_unit_test(job_spec_carries_the_benchmarks_class_and_demands),
+	        cmocka_unit_test(scheduler_accepts_every_expanded_job),
 	        cmocka_unit_test(benchmarks_are_found_by_name),
 	};
 
