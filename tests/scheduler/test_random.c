@@ -3,7 +3,9 @@
  * Randomized consistency: many jobs and heartbeats under every policy, checking after each
  * assignment that no node runs more tasks than it has slots or more than its resources,
  * that no task is handed out twice, that reduces respect slow-start, that the source replica
- * matches the reported locality, and that every job completes.
+ * matches the reported locality, and that every job completes. For the policies with the
+ * locality pick, a reference model also says which job must get each slot: the earliest
+ * fitting job of the pool with the lowest key, recomputed from scratch.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,7 +21,14 @@
 struct rjob {
 	struct fx_job fx;
 	uint8_t launched[SW_KINDS][MAX_TASKS];
+	uint32_t n_launched[SW_KINDS];
 	uint32_t maps_done;
+};
+
+/* A user's pool under fair, drf and capacity (queue = user here). */
+struct upool {
+	uint32_t running[SW_KINDS];
+	struct sw_resources used;
 };
 
 struct running {
@@ -35,6 +44,10 @@ struct world {
 	uint32_t n_run, n_added;
 	uint16_t node_tasks[FX_MAX_NODES][SW_KINDS];
 	struct sw_resources node_used[FX_MAX_NODES];
+	struct upool users[N_USERS];
+	struct sw_resources total;
+	double total_slots[SW_KINDS];
+	const char *policy;
 	uint64_t rng;
 	double now;
 };
@@ -65,18 +78,95 @@ static void make_job(struct world *w, uint32_t i)
 	}
 }
 
+static const struct sw_resources *demand(const struct rjob *rj, enum sw_task_kind kind)
+{
+	return kind == SW_MAP ? &rj->fx.spec.map_demand : &rj->fx.spec.reduce_demand;
+}
+
+static bool runnable(const struct rjob *rj, enum sw_task_kind kind)
+{
+	const struct sw_job_spec *spec = &rj->fx.spec;
+	uint32_t n = kind == SW_MAP ? spec->n_maps : spec->n_reduces;
+
+	return rj->n_launched[kind] < n &&
+	       (kind == SW_MAP || rj->maps_done >= (uint32_t)ceil(0.05 * spec->n_maps));
+}
+
+static bool fits(const struct world *w, uint32_t node, const struct sw_resources *d)
+{
+	const struct sw_resources *cap = &w->c.nodes[node].capacity;
+
+	return w->node_used[node].cpu + d->cpu <= cap->cpu + 1e-9 &&
+	       w->node_used[node].mem_gb + d->mem_gb <= cap->mem_gb + 1e-9;
+}
+
+static double pool_key(const struct world *w, uint32_t user, enum sw_task_kind kind)
+{
+	const struct upool *p = &w->users[user];
+
+	if (strcmp(w->policy, "fair") == 0)
+		return p->running[kind];
+	if (strcmp(w->policy, "capacity") == 0)
+		return p->running[kind] / (1.0 / N_USERS * w->total_slots[kind]);
+	if (strcmp(w->policy, "drf") == 0)
+		return fmax(p->used.cpu / w->total.cpu, p->used.mem_gb / w->total.mem_gb);
+	return 0;
+}
+
+/* The job that must get a @p kind slot on @p node, -1 for none. */
+static int reference_choice(const struct world *w, uint32_t node, enum sw_task_kind kind)
+{
+	bool one_pool = strcmp(w->policy, "fifo") == 0;
+	double best_key = 0;
+	uint32_t best_pool = 0;
+	int best = -1;
+
+	for (uint32_t i = 0; i < w->n_added; i++) {
+		const struct rjob *rj = &w->jobs[i];
+		uint32_t pool = one_pool ? 0 : rj->fx.spec.user;
+		double key = pool_key(w, pool, kind);
+
+		if (!runnable(rj, kind) || !fits(w, node, demand(rj, kind)))
+			continue;
+		/* Jobs are added in arrival order: a later index never beats an earlier one. */
+		if (best < 0 || key < best_key || (key == best_key && pool < best_pool)) {
+			best = (int)i;
+			best_key = key;
+			best_pool = pool;
+		}
+	}
+	return best;
+}
+
+static void account(struct world *w, struct rjob *rj, uint32_t node, enum sw_task_kind kind,
+                    double sign)
+{
+	struct upool *p = &w->users[rj->fx.spec.user];
+	const struct sw_resources *d = demand(rj, kind);
+
+	w->node_tasks[node][kind] += sign > 0 ? 1 : -1;
+	w->node_used[node].cpu += sign * d->cpu;
+	w->node_used[node].mem_gb += sign * d->mem_gb;
+	p->running[kind] += sign > 0 ? 1 : -1;
+	p->used.cpu += sign * d->cpu;
+	p->used.mem_gb += sign * d->mem_gb;
+	/* Mirrors the scheduler, which zeroes an idle pool's use against rounding drift. */
+	if (p->running[SW_MAP] + p->running[SW_REDUCE] == 0)
+		p->used = (struct sw_resources){0};
+}
+
 static void check_assignment(struct world *w, uint32_t node, const struct sw_assignment *a)
 {
 	uint32_t ji = (uint32_t)(a->job - 1000);
 	struct rjob *rj;
 	const struct sw_job_spec *spec;
-	const struct sw_resources *d;
 
 	assert_true(ji < w->n_added);
 	rj = &w->jobs[ji];
 	spec = &rj->fx.spec;
 	assert_true(a->task < (a->kind == SW_MAP ? spec->n_maps : spec->n_reduces));
 	assert_int_equal(rj->launched[a->kind][a->task]++, 0);
+	rj->n_launched[a->kind]++;
 	if (a->kind == SW_MAP) {
 		const struct sw_map_spec *m = &spec->maps[a->task];
 		uint32_t src_rack = w->c.nodes[a->src_node].rack;
@@ -91,15 +181,11 @@ static void check_assignment(struct world *w, uint32_t node, const struct sw_ass
 			assert_int_equal(src_rack, w->c.nodes[node].rack);
 		else
 			assert_int_not_equal(src_rack, w->c.nodes[node].rack);
-		d = &spec->map_demand;
 	} else {
 		assert_true(rj->maps_done >= (uint32_t)ceil(0.05 * spec->n_maps));
 		assert_int_equal(a->src_node, SW_NO_NODE);
-		d = &spec->reduce_demand;
 	}
-	w->node_tasks[node][a->kind]++;
-	w->node_used[node].cpu += d->cpu;
-	w->node_used[node].mem_gb += d->mem_gb;
+	account(w, rj, node, a->kind, 1);
 	assert_true(w->node_tasks[node][SW_MAP] <= w->c.nodes[node].map_slots);
 	assert_true(w->node_tasks[node][SW_REDUCE] <= w->c.nodes[node].reduce_slots);
 	assert_true(w->node_used[node].cpu <= w->c.nodes[node].capacity.cpu + 1e-9);
@@ -111,16 +197,34 @@ static void check_assignment(struct world *w, uint32_t node, const struct sw_ass
 
 static void heartbeat(struct world *w, uint32_t node, bool all_free)
 {
+	bool model = strcmp(w->policy, "delay") != 0;
 	struct sw_heartbeat hb = {.node = node};
 	struct sw_assignment out[8];
-	int n;
+	int n, i = 0;
 
 	for (int k = 0; k < SW_KINDS; k++)
 		hb.free_slots[k] = all_free ? 4 : (uint16_t)rnd(w, 4);
 	n = sw_sched_heartbeat(w->s, &hb, w->now, out, 8);
 	assert_true(n >= 0);
-	for (int i = 0; i < n; i++)
-		check_assignment(w, node, &out[i]);
+	for (int k = 0; k < SW_KINDS; k++) {
+		uint16_t slots =
+		        k == SW_MAP ? w->c.nodes[node].map_slots : w->c.nodes[node].reduce_slots;
+		int free = slots - w->node_tasks[node][k];
+
+		if (hb.free_slots[k] < free)
+			free = hb.free_slots[k];
+		for (int f = 0; f < free; f++) {
+			int want = model ? reference_choice(w, node, k) : 0;
+			bool got = i < n && out[i].kind == (enum sw_task_kind)k;
+
+			if (model)
+				assert_int_equal(got ? (int)(out[i].job - 1000) : -1, want);
+			if (!got)
+				break;
+			check_assignment(w, node, &out[i++]);
+		}
+	}
+	assert_int_equal(i, n);
 }
 
 static void finish_one(struct world *w)
@@ -128,8 +232,6 @@ static void finish_one(struct world *w)
 	uint32_t i = rnd(w, w->n_run);
 	struct running r = w->run[i];
 	struct rjob *rj = &w->jobs[r.job];
-	const struct sw_resources *d =
-	        r.kind == SW_MAP ? &rj->fx.spec.map_demand : &rj->fx.spec.reduce_demand;
 
 	w->run[i] = w->run[--w->n_run];
 	if (r.kind == SW_MAP) {
@@ -138,9 +240,7 @@ static void finish_one(struct world *w)
 		rj->maps_done++;
 	}
 	assert_int_equal(sw_sched_task_finished(w->s, rj->fx.spec.id, r.kind, r.task, w->now), 0);
-	w->node_tasks[r.node][r.kind]--;
-	w->node_used[r.node].cpu -= d->cpu;
-	w->node_used[r.node].mem_gb -= d->mem_gb;
+	account(w, rj, r.node, r.kind, -1);
 }
 
 static void run_policy(const char *policy, uint64_t seed)
@@ -150,10 +250,17 @@ static void run_policy(const char *policy, uint64_t seed)
 
 	assert_non_null(w);
 	w->rng = seed;
+	w->policy = policy;
 	fx_cluster_init(&w->c, 3, 4);
 	n_nodes = w->c.spec.n_nodes;
 	for (uint32_t i = 0; i < n_nodes; i += 3)
 		w->c.nodes[i].capacity = (struct sw_resources){6, 12};
+	for (uint32_t i = 0; i < n_nodes; i++) {
+		w->total.cpu += w->c.nodes[i].capacity.cpu;
+		w->total.mem_gb += w->c.nodes[i].capacity.mem_gb;
+		w->total_slots[SW_MAP] += w->c.nodes[i].map_slots;
+		w->total_slots[SW_REDUCE] += w->c.nodes[i].reduce_slots;
+	}
 	w->s = fx_sched(&w->c, policy, N_USERS);
 	for (int step = 0;
 	     step < STEPS || w->n_added < N_JOBS || w->n_run > 0 || sw_sched_jobs_live(w->s) > 0;
