@@ -14,7 +14,7 @@
 #include "fixture.h"
 
 #define N_JOBS    40
-#define N_USERS   3
+#define N_USERS   12
 #define MAX_TASKS 40
 #define STEPS     4000
 
@@ -66,7 +66,7 @@ static void make_job(struct world *w, uint32_t i)
 	uint32_t n_maps = 1 + rnd(w, MAX_TASKS), n_nodes = w->c.spec.n_nodes;
 
 	fx_job_init(j, 1000 + i, rnd(w, N_USERS), w->now, n_maps, rnd(w, 6), n_nodes);
-	j->spec.map_demand = (struct sw_resources){0.5 + rnd(w, 3), 1 + rnd(w, 6)};
+	j->spec.map_demand = (struct sw_resources){0.5 + rnd(w, 6), 1 + rnd(w, 12)};
 	j->spec.reduce_demand = (struct sw_resources){1, 0.5 * (1 + rnd(w, 4))};
 	for (uint32_t m = 0; m < n_maps; m++) {
 		uint32_t a = rnd(w, n_nodes), b = (a + 1 + rnd(w, n_nodes - 1)) % n_nodes;
