@@ -33,8 +33,7 @@ static void launch(struct sw_sched *s, const struct decision *d, struct sw_assig
 	struct sched_pool *p = s->pools[j->pool];
 	struct sched_node *n = &s->nodes[d->node];
 
-	*t = (struct sched_task){
-	        .launched = d->now, .started = d->now, .node = d->node, .state = TASK_RUNNING};
+	*t = (struct sched_task){.started = d->now, .node = d->node, .state = TASK_RUNNING};
 	j->pending[d->kind]--;
 	j->running[d->kind]++;
 	p->running[d->kind]++;

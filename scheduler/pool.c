@@ -68,7 +68,6 @@ void pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j
 		after->link[kind].next = j;
 	else
 		l->head = j;
-	j->listed[kind] = true;
 	if (p->heap_pos[kind] == SCHED_NONE)
 		pool_heap_push(&s->ready[kind], p);
 }
@@ -88,7 +87,6 @@ void pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j
 	else
 		l->tail = k->prev;
 	*k = (struct job_link){0};
-	j->listed[kind] = false;
 	if (!l->head)
 		pool_heap_remove(&s->ready[kind], p);
 }

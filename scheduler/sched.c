@@ -231,7 +231,6 @@ int sw_sched_job_add(struct sw_sched *s, const struct sw_job_spec *job, double n
 		job_free(j);
 		return -ENOMEM;
 	}
-	p->n_jobs++;
 	if (j->pending[SW_MAP] > 0)
 		pool_list_add(s, p, j, SW_MAP);
 	if (j->reduces_ready && j->pending[SW_REDUCE] > 0)
@@ -245,7 +244,6 @@ void sched_job_remove(struct sw_sched *s, struct sched_job *j)
 	if (s->policy->pick->job_removed)
 		s->policy->pick->job_removed(s, j);
 	job_table_remove(&s->jobs, j);
-	s->pools[j->pool]->n_jobs--;
 	job_free(j);
 }
 

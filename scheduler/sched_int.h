@@ -23,9 +23,8 @@ enum task_state {
 
 /* One task of either kind: what the core needs to account for it. */
 struct sched_task {
-	double launched; /* heartbeat time it was handed out */
-	double started;  /* task_started time; `launched` until then */
-	uint32_t node;   /* where it runs, to give back its slot and resources */
+	double started; /* task_started time; the launching heartbeat's until then */
+	uint32_t node;  /* where it runs, to give back its slot and resources */
 	uint8_t state;
 	bool started_seen;
 };
@@ -85,7 +84,6 @@ struct sched_job {
 
 	/* Membership in the pool's per-kind list of jobs with runnable tasks. */
 	struct job_link link[SW_KINDS];
-	bool listed[SW_KINDS];
 
 	struct delay_job delay;
 	struct sched_job *hash_next;
@@ -100,7 +98,6 @@ struct sched_pool {
 	uint32_t running[SW_KINDS];
 	struct sw_resources used;
 	struct job_list runnable[SW_KINDS];
-	uint32_t n_jobs;
 };
 
 struct sched_node {
