@@ -27,8 +27,8 @@ static int check_map(const struct sw_sched *s, const struct sw_map_spec *m)
 static int build_indexes(const struct sw_sched *s, struct sched_job *j)
 {
 	uint32_t n = j->n_tasks[SW_MAP], n_node = 0, n_rack = 0;
-	struct loc_pair *nodes = malloc((n ? n : 1) * SW_MAX_REPLICAS * sizeof(*nodes));
-	struct loc_pair *racks = malloc((n ? n : 1) * SW_MAX_REPLICAS * sizeof(*racks));
+	struct loc_pair *nodes = malloc((size_t)(n ? n : 1) * SW_MAX_REPLICAS * sizeof(*nodes));
+	struct loc_pair *racks = malloc((size_t)(n ? n : 1) * SW_MAX_REPLICAS * sizeof(*racks));
 	int rc = -ENOMEM;
 
 	if (!nodes || !racks)
@@ -61,7 +61,8 @@ int job_create(const struct sw_sched *s, const struct sw_job_spec *spec, struct 
 	struct sched_job *j;
 	int rc;
 
-	if (spec->n_maps > 0 && !spec->maps)
+	/* The locality indexes count replica entries in 32 bits. */
+	if ((spec->n_maps > 0 && !spec->maps) || spec->n_maps > UINT32_MAX / SW_MAX_REPLICAS)
 		return -EINVAL;
 	for (uint32_t i = 0; i < spec->n_maps; i++) {
 		rc = check_map(s, &spec->maps[i]);

@@ -171,7 +171,8 @@ const char *sw_sched_policy(const struct sw_sched *s);
 
 /**
  * A job arrives at @p now. Its tasks become schedulable at once (maps) or after slow-start
- * (reduces). Every map needs 1..SW_MAX_REPLICAS distinct replica nodes.
+ * (reduces). Every map needs 1..SW_MAX_REPLICAS distinct replica nodes; at most
+ * UINT32_MAX / SW_MAX_REPLICAS maps.
  * @return 0, -EINVAL (NULL or non-finite argument, no task at all, maps NULL, a replica count
  *         or node out of range or repeated, user or queue out of range, a negative demand or
  *         one larger than the largest node's cpu or memory), -EEXIST (id is live), -ENOMEM.
