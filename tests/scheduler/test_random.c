@@ -3,9 +3,10 @@
  * Randomized consistency: many jobs and heartbeats under every policy, checking after each
  * assignment that no node runs more tasks than it has slots or more than its resources,
  * that no task is handed out twice, that reduces respect slow-start, that the source replica
- * matches the reported locality, and that every job completes. For the policies with the
- * locality pick, a reference model also says which job must get each slot: the earliest
- * fitting job of the pool with the lowest key, recomputed from scratch.
+ * matches the reported locality, and that every job completes. A reference model, recomputed
+ * from scratch for every slot, also says which job must get it (the earliest fitting job of
+ * the pool with the lowest key; under Delay, the first one in that order whose best map is
+ * within its allowed locality, the others before it being skipped) and at which locality.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,6 +24,10 @@ struct rjob {
 	uint8_t launched[SW_KINDS][MAX_TASKS];
 	uint32_t n_launched[SW_KINDS];
 	uint32_t maps_done;
+	/* Delay scheduling, as the scheduler should see it. */
+	enum sw_locality level;
+	double waited;
+	bool skipped;
 };
 
 /* A user's pool under fair, drf and capacity (queue = user here). */
@@ -48,6 +53,8 @@ struct world {
 	struct sw_resources total;
 	double total_slots[SW_KINDS];
 	const char *policy;
+	bool delay;
+	double last_heartbeat; /* Delay: time of the previous heartbeat, -1 before the first */
 	uint64_t rng;
 	double now;
 };
@@ -104,7 +111,7 @@ static double pool_key(const struct world *w, uint32_t user, enum sw_task_kind k
 {
 	const struct upool *p = &w->users[user];
 
-	if (strcmp(w->policy, "fair") == 0)
+	if (strcmp(w->policy, "fair") == 0 || w->delay)
 		return p->running[kind];
 	if (strcmp(w->policy, "capacity") == 0)
 		return p->running[kind] / (1.0 / N_USERS * w->total_slots[kind]);
@@ -113,29 +120,98 @@ static double pool_key(const struct world *w, uint32_t user, enum sw_task_kind k
 	return 0;
 }
 
-/* The job that must get a @p kind slot on @p node, -1 for none. */
-static int reference_choice(const struct world *w, uint32_t node, enum sw_task_kind kind)
+/* The best locality of a pending map of @p rj for @p node, by brute force. */
+static enum sw_locality best_level(const struct world *w, const struct rjob *rj, uint32_t node)
 {
-	bool one_pool = strcmp(w->policy, "fifo") == 0;
-	double best_key = 0;
-	uint32_t best_pool = 0;
-	int best = -1;
+	enum sw_locality best = SW_LOCALITY_NONE;
 
-	for (uint32_t i = 0; i < w->n_added; i++) {
-		const struct rjob *rj = &w->jobs[i];
-		uint32_t pool = one_pool ? 0 : rj->fx.spec.user;
-		double key = pool_key(w, pool, kind);
+	for (uint32_t m = 0; m < rj->fx.spec.n_maps; m++) {
+		const struct sw_map_spec *map = &rj->fx.maps[m];
 
-		if (!runnable(rj, kind) || !fits(w, node, demand(rj, kind)))
+		if (rj->launched[SW_MAP][m])
 			continue;
-		/* Jobs are added in arrival order: a later index never beats an earlier one. */
-		if (best < 0 || key < best_key || (key == best_key && pool < best_pool)) {
-			best = (int)i;
-			best_key = key;
-			best_pool = pool;
+		for (int r = 0; r < map->n_replicas; r++) {
+			enum sw_locality l = SW_LOCALITY_REMOTE;
+
+			if (map->replicas[r] == node)
+				l = SW_LOCALITY_NODE;
+			else if (w->c.nodes[map->replicas[r]].rack == w->c.nodes[node].rack)
+				l = SW_LOCALITY_RACK;
+			if (l < best)
+				best = l;
 		}
 	}
 	return best;
+}
+
+/* The paper's allowed level with default waits of 5 s + 5 s. */
+static enum sw_locality allowed_level(const struct rjob *rj)
+{
+	if (rj->level == SW_LOCALITY_NODE)
+		return rj->waited >= 10  ? SW_LOCALITY_REMOTE
+		       : rj->waited >= 5 ? SW_LOCALITY_RACK
+		                         : SW_LOCALITY_NODE;
+	if (rj->level == SW_LOCALITY_RACK)
+		return rj->waited >= 5 ? SW_LOCALITY_REMOTE : SW_LOCALITY_RACK;
+	return SW_LOCALITY_REMOTE;
+}
+
+struct candidate {
+	double key;
+	uint32_t pool, job;
+};
+
+static int candidate_cmp(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->pool != y->pool)
+		return x->pool < y->pool ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+/* The job that must get a @p kind slot on @p node, -1 for none; marks Delay's skips. */
+static int reference_choice(struct world *w, uint32_t node, enum sw_task_kind kind)
+{
+	bool one_pool = strcmp(w->policy, "fifo") == 0;
+	struct candidate c[N_JOBS];
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < w->n_added; i++) {
+		uint32_t pool = one_pool ? 0 : w->jobs[i].fx.spec.user;
+
+		/* Jobs are added in arrival order, so the index orders jobs within a pool. */
+		if (runnable(&w->jobs[i], kind))
+			c[n++] = (struct candidate){pool_key(w, pool, kind), pool, i};
+	}
+	qsort(c, n, sizeof(c[0]), candidate_cmp);
+	for (uint32_t i = 0; i < n; i++) {
+		struct rjob *rj = &w->jobs[c[i].job];
+
+		if (!fits(w, node, demand(rj, kind)))
+			continue;
+		if (!w->delay || kind == SW_REDUCE || best_level(w, rj, node) <= allowed_level(rj))
+			return (int)c[i].job;
+		rj->skipped = true;
+	}
+	return -1;
+}
+
+/* Delay: every job skipped during the previous heartbeat waited until this one. */
+static void credit_waits(struct world *w)
+{
+	double dt = w->last_heartbeat >= 0 && w->now > w->last_heartbeat
+	                    ? w->now - w->last_heartbeat
+	                    : 0;
+
+	for (uint32_t i = 0; i < w->n_added; i++) {
+		if (w->jobs[i].skipped)
+			w->jobs[i].waited += dt;
+		w->jobs[i].skipped = false;
+	}
+	w->last_heartbeat = w->now;
 }
 
 static void account(struct world *w, struct rjob *rj, uint32_t node, enum sw_task_kind kind,
@@ -165,6 +241,12 @@ static void check_assignment(struct world *w, uint32_t node, const struct sw_ass
 	rj = &w->jobs[ji];
 	spec = &rj->fx.spec;
 	assert_true(a->task < (a->kind == SW_MAP ? spec->n_maps : spec->n_reduces));
+	if (a->kind == SW_MAP) {
+		/* The job's best placed map; Delay then restarts the job's wait at that level. */
+		rj->level = best_level(w, rj, node);
+		assert_int_equal(a->locality, rj->level);
+		rj->waited = 0;
+	}
 	assert_int_equal(rj->launched[a->kind][a->task]++, 0);
 	rj->n_launched[a->kind]++;
 	if (a->kind == SW_MAP) {
@@ -197,7 +279,6 @@ static void check_assignment(struct world *w, uint32_t node, const struct sw_ass
 
 static void heartbeat(struct world *w, uint32_t node, bool all_free)
 {
-	bool model = strcmp(w->policy, "delay") != 0;
 	struct sw_heartbeat hb = {.node = node};
 	struct sw_assignment out[8];
 	int n, i = 0;
@@ -206,6 +287,8 @@ static void heartbeat(struct world *w, uint32_t node, bool all_free)
 		hb.free_slots[k] = all_free ? 4 : (uint16_t)rnd(w, 4);
 	n = sw_sched_heartbeat(w->s, &hb, w->now, out, 8);
 	assert_true(n >= 0);
+	if (w->delay)
+		credit_waits(w);
 	for (int k = 0; k < SW_KINDS; k++) {
 		uint16_t slots =
 		        k == SW_MAP ? w->c.nodes[node].map_slots : w->c.nodes[node].reduce_slots;
@@ -214,11 +297,10 @@ static void heartbeat(struct world *w, uint32_t node, bool all_free)
 		if (hb.free_slots[k] < free)
 			free = hb.free_slots[k];
 		for (int f = 0; f < free; f++) {
-			int want = model ? reference_choice(w, node, k) : 0;
+			int want = reference_choice(w, node, k);
 			bool got = i < n && out[i].kind == (enum sw_task_kind)k;
 
-			if (model)
-				assert_int_equal(got ? (int)(out[i].job - 1000) : -1, want);
+			assert_int_equal(got ? (int)(out[i].job - 1000) : -1, want);
 			if (!got)
 				break;
 			check_assignment(w, node, &out[i++]);
@@ -251,6 +333,8 @@ static void run_policy(const char *policy, uint64_t seed)
 	assert_non_null(w);
 	w->rng = seed;
 	w->policy = policy;
+	w->delay = strcmp(policy, "delay") == 0;
+	w->last_heartbeat = -1;
 	fx_cluster_init(&w->c, 3, 4);
 	n_nodes = w->c.spec.n_nodes;
 	for (uint32_t i = 0; i < n_nodes; i += 3)
