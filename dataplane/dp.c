@@ -282,6 +282,14 @@ void sw_dp_ep_peer(const struct sw_dp_ep *ep, char *buf, size_t len)
 	snprintf(buf, len, "%s", ep->peer);
 }
 
+void sw_dp_ep_describe(const struct sw_dp_ep *ep, FILE *out)
+{
+	if (ep->closed || ep->down)
+		fprintf(out, "%s endpoint to %s: closed\n", ep->ctx->ops->name, ep->peer);
+	else
+		ep->ctx->ops->describe(ep, out);
+}
+
 void sw_dp_ep_set_user(struct sw_dp_ep *ep, void *user)
 {
 	ep->user = user;
@@ -402,7 +410,7 @@ int sw_dp_poll(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, int max)
 	if (!ctx || max < 0 || (max && !ev))
 		return -EINVAL;
 	flush_grants(ctx);
-	if (q->n < (size_t)max) {
+	if (q->n < (size_t)max || max == 0) {
 		int rc = ctx->ops->progress(ctx);
 		if (rc < 0)
 			return rc;

@@ -33,6 +33,7 @@ struct dp_ops {
 	int (*progress)(struct sw_dp_ctx *ctx);
 	int (*wait)(struct sw_dp_ctx *ctx, int timeout_ms);
 	int (*fd)(struct sw_dp_ctx *ctx);
+	void (*describe)(const struct sw_dp_ep *ep, FILE *out);
 };
 
 extern const struct dp_ops dp_tcp_ops;

@@ -57,6 +57,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/uio.h>
 
 #ifdef __cplusplus
@@ -139,6 +140,11 @@ void sw_dp_ep_close(struct sw_dp_ep *ep);
 /* The peer's address "IP:port" as this side sees it (writes "" when unknown). */
 void sw_dp_ep_peer(const struct sw_dp_ep *ep, char *buf, size_t len);
 
+/* Prints what carries this endpoint's traffic, for logs and tests: tcp prints its socket
+ * pair; ucx prints ucp_ep_print_info() (the transports and devices UCX chose per lane,
+ * e.g. "posix/memory" or "rc_mlx5/mlx5_0:1"). Meaningful once a message went through. */
+void sw_dp_ep_describe(const struct sw_dp_ep *ep, FILE *out);
+
 /* An opaque pointer for the application, NULL until set. */
 void sw_dp_ep_set_user(struct sw_dp_ep *ep, void *user);
 void *sw_dp_ep_user(const struct sw_dp_ep *ep);
@@ -216,7 +222,8 @@ struct sw_dp_event {
 
 /*
  * Makes progress without blocking and stores up to max events into ev. Returns how many
- * (0 when nothing happened), or a negative code on a context-wide failure (-EIO).
+ * (0 when nothing happened), or a negative code on a context-wide failure (-EIO). With
+ * max 0 it only makes progress; events stay queued for a later call.
  */
 int sw_dp_poll(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, int max);
 

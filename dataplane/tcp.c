@@ -8,6 +8,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <netinet/tcp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -391,8 +392,9 @@ static void ep_readable(struct tcp_ep *e)
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (n <= 0) {
-			/* EOF between frames is a clean close; anything else a broken peer. */
-			bool clean = n == 0 && !e->body && e->staged == 0;
+			/* EOF between frames with nothing left to send is a clean close;
+			 * anything else means the peer broke off. */
+			bool clean = n == 0 && !e->body && e->staged == 0 && !e->txq;
 			ep_fail(e, clean ? 0 : -ECONNRESET);
 			return;
 		}
@@ -499,6 +501,18 @@ static int tcp_fd(struct sw_dp_ctx *c)
 	return tctx(c)->epfd;
 }
 
+static void tcp_describe(const struct sw_dp_ep *ep, FILE *out)
+{
+	const struct tcp_ep *e = (const struct tcp_ep *)ep;
+	struct sockaddr_in sa;
+	socklen_t l = sizeof(sa);
+	char local[SW_DP_ADDRSTRLEN] = "?";
+
+	if (getsockname(e->fd, (struct sockaddr *)&sa, &l) == 0)
+		dp_addr_str(&sa, local, sizeof(local));
+	fprintf(out, "tcp endpoint %s -> %s (kernel socket %d)\n", local, ep->peer, e->fd);
+}
+
 const struct dp_ops dp_tcp_ops = {
         .name = "tcp",
         .caps = SW_DP_CAP_FD,
@@ -517,4 +531,5 @@ const struct dp_ops dp_tcp_ops = {
         .progress = tcp_progress,
         .wait = tcp_wait,
         .fd = tcp_fd,
+        .describe = tcp_describe,
 };

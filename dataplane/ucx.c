@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Backend "ucx": UCP active messages for framed messages, ucp_get_nbx on ucp_mem_map'ed
+ * regions for one-sided reads. One ucp context + worker per sw_dp context, connections
+ * through ucp_listener/ucp_ep on socket addresses (UCX's sockcm here, rdma_cm on RDMA
+ * NICs). UCX picks the data transports (UCX_TLS): shared memory or tcp on this machine,
+ * verbs (rc/ud/dc) on RDMA NICs, without changes to this file.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucp/api/ucp.h>
+
+#include "dp_impl.h"
+
+enum { AM_MSG = 1, AM_CREDIT = 2 };
+
+enum req_kind { REQ_SEND, REQ_CTRL, REQ_RECV, REQ_GET };
+
+/* One operation UCX still owns. Lives on its endpoint's list so closing the endpoint
+ * can detach it: the completion then reports ep NULL instead of touching freed memory. */
+struct ucx_req {
+	struct ucx_req *prev, *next;
+	enum req_kind kind;
+	struct sw_dp_ctx *ctx;
+	struct sw_dp_ep *ep;
+	uint64_t hdr; /* AM header (tag or credit count): must live until completion */
+	struct ucp_dt_iov iov[SW_DP_MAX_IOV];
+	void *user;
+	void *buf;
+	size_t len;
+};
+
+struct ucx_rkey {
+	struct ucx_rkey *next;
+	ucp_rkey_h rkey;
+	size_t len;
+	unsigned char blob[];
+};
+
+struct ucx_ep {
+	struct sw_dp_ep base;
+	ucp_ep_h uep;
+	struct ucx_req *reqs;
+	struct ucx_rkey *rkeys; /* remote keys unpacked for this peer, reused per get */
+};
+
+struct ucx_ctx {
+	struct sw_dp_ctx base;
+	ucp_context_h uc;
+	ucp_worker_h w;
+	ucp_listener_h l;
+	int efd;
+};
+
+static struct ucx_ctx *uctx(struct sw_dp_ctx *c)
+{
+	return (struct ucx_ctx *)c;
+}
+
+static struct ucx_ep *uep(struct sw_dp_ep *e)
+{
+	return (struct ucx_ep *)e;
+}
+
+static int err_of(ucs_status_t s)
+{
+	switch (s) {
+	case UCS_OK:
+		return 0;
+	case UCS_ERR_NO_MEMORY:
+		return -ENOMEM;
+	case UCS_ERR_INVALID_PARAM:
+		return -EINVAL;
+	case UCS_ERR_UNREACHABLE:
+	case UCS_ERR_REJECTED:
+	case UCS_ERR_NOT_CONNECTED: /* the connection never came up */
+		return -ECONNREFUSED;
+	case UCS_ERR_BUSY:
+		return -EADDRINUSE;
+	case UCS_ERR_UNSUPPORTED:
+		return -ENOTSUP;
+	case UCS_ERR_CONNECTION_RESET:
+	case UCS_ERR_ENDPOINT_TIMEOUT:
+	case UCS_ERR_CANCELED:
+		return -ECONNRESET;
+	default:
+		fprintf(stderr, "sw_dp ucx: %s\n", ucs_status_string(s));
+		return -EIO;
+	}
+}
+
+static struct ucx_req *req_new(struct sw_dp_ep *ep, enum req_kind kind)
+{
+	struct ucx_req *r = calloc(1, sizeof(*r));
+	struct ucx_ep *e = uep(ep);
+
+	if (!r)
+		return NULL;
+	r->kind = kind;
+	r->ctx = ep->ctx;
+	r->ep = ep;
+	r->next = e->reqs;
+	if (e->reqs)
+		e->reqs->prev = r;
+	e->reqs = r;
+	return r;
+}
+
+/* Reports r's outcome and frees it. */
+static void req_done(struct ucx_req *r, ucs_status_t s)
+{
+	struct sw_dp_event ev = {.status = err_of(s), .user = r->user};
+	struct sw_dp_ep *ep = r->ep;
+
+	if (ep) {
+		struct ucx_ep *e = uep(ep);
+		if (r->prev)
+			r->prev->next = r->next;
+		else
+			e->reqs = r->next;
+		if (r->next)
+			r->next->prev = r->prev;
+	}
+	switch (r->kind) {
+	case REQ_SEND:
+		if (ep) {
+			dp_send_done(ep, r->len, r->user, ev.status);
+			break;
+		}
+		ev.type = SW_DP_EV_SEND;
+		dp_push(r->ctx, &ev);
+		break;
+	case REQ_GET:
+		ev.type = SW_DP_EV_GET;
+		if (ep && !ev.status) {
+			ep->c.rx_bytes += r->len;
+			ep->c.get_bytes += r->len;
+		}
+		ev.ep = ep && !ep->closed ? ep : NULL;
+		dp_push(r->ctx, &ev);
+		break;
+	case REQ_RECV:
+		if (!ep || s != UCS_OK || dp_push_recv(ep, r->hdr, r->buf, r->len) < 0)
+			dp_rxbuf_free(r->ctx, r->buf, r->len);
+		break;
+	case REQ_CTRL:
+		break;
+	}
+	free(r);
+}
+
+static void send_cb(void *request, ucs_status_t s, void *arg)
+{
+	req_done(arg, s);
+	ucp_request_free(request);
+}
+
+static void recv_cb(void *request, ucs_status_t s, size_t len, void *arg)
+{
+	(void)len;
+	req_done(arg, s);
+	ucp_request_free(request);
+}
+
+/* Finishes r according to what a *_nbx call returned. */
+static int req_started(struct ucx_req *r, ucs_status_ptr_t p)
+{
+	if (UCS_PTR_IS_ERR(p)) {
+		int rc = err_of(UCS_PTR_STATUS(p));
+		r->kind = REQ_CTRL; /* the caller reports the failure, not an event */
+		req_done(r, UCS_OK);
+		return rc;
+	}
+	if (p == NULL)
+		req_done(r, UCS_OK);
+	return 0;
+}
+
+static struct sw_dp_ep *ep_of(struct ucx_ctx *u, ucp_ep_h h)
+{
+	for (struct sw_dp_ep *ep = u->base.eps; ep; ep = ep->next)
+		if (uep(ep)->uep == h)
+			return ep;
+	return NULL;
+}
+
+static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                           const ucp_am_recv_param_t *param)
+{
+	struct ucx_ctx *u = arg;
+	struct sw_dp_ep *ep = NULL;
+	struct ucx_req *r;
+	ucp_request_param_t rp = {.op_attr_mask =
+	                                  UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA};
+	uint64_t tag;
+
+	if (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)
+		ep = ep_of(u, param->reply_ep);
+	if (!ep || hlen != sizeof(tag))
+		return UCS_OK; /* endpoint closed meanwhile, or not ours: dropped */
+	memcpy(&tag, header, sizeof(tag));
+	if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+		void *buf = dp_rxbuf_alloc(&u->base, len);
+		if (len && !buf)
+			return UCS_OK;
+		memcpy(buf, data, len);
+		if (dp_push_recv(ep, tag, buf, len) < 0)
+			dp_rxbuf_free(&u->base, buf, len);
+		return UCS_OK;
+	}
+	/* Rendezvous: UCX pulls the payload straight into our buffer (RDMA READ on verbs). */
+	r = req_new(ep, REQ_RECV);
+	if (!r)
+		return UCS_OK;
+	r->hdr = tag;
+	r->len = len;
+	r->buf = dp_rxbuf_alloc(&u->base, len);
+	if (!r->buf) {
+		req_done(r, UCS_ERR_NO_MEMORY);
+		return UCS_OK;
+	}
+	rp.cb.recv_am = recv_cb;
+	rp.user_data = r;
+	req_started(r, ucp_am_recv_data_nbx(u->w, data, r->buf, len, &rp));
+	return UCS_OK;
+}
+
+static ucs_status_t am_credit(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                              const ucp_am_recv_param_t *param)
+{
+	struct sw_dp_ep *ep = NULL;
+	uint64_t n;
+
+	(void)data;
+	(void)len;
+	if (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)
+		ep = ep_of(arg, param->reply_ep);
+	if (ep && hlen == sizeof(n)) {
+		memcpy(&n, header, sizeof(n));
+		dp_credit_arrived(ep, (uint32_t)n);
+	}
+	return UCS_OK;
+}
+
+static int set_am(struct ucx_ctx *u, unsigned id, ucp_am_recv_callback_t cb)
+{
+	ucp_am_handler_param_t p = {
+	        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
+	                      UCP_AM_HANDLER_PARAM_FIELD_ARG,
+	        .id = id,
+	        .cb = cb,
+	        .arg = u,
+	};
+	return err_of(ucp_worker_set_am_recv_handler(u->w, &p));
+}
+
+static int ucx_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
+{
+	struct ucx_ctx *u = uctx(c);
+	ucp_params_t up = {
+	        .field_mask = UCP_PARAM_FIELD_FEATURES,
+	        .features = UCP_FEATURE_AM | UCP_FEATURE_RMA | UCP_FEATURE_WAKEUP,
+	};
+	ucp_worker_params_t wp = {
+	        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE | UCP_WORKER_PARAM_FIELD_EVENTS,
+	        .thread_mode = UCS_THREAD_MODE_SINGLE, /* a context is single-threaded */
+	        .events = UCP_WAKEUP_RMA | UCP_WAKEUP_TX | UCP_WAKEUP_RX,
+	};
+	ucp_config_t *conf;
+	ucs_status_t s;
+	int rc;
+
+	s = ucp_config_read(NULL, NULL, &conf);
+	if (s != UCS_OK)
+		return err_of(s);
+	if (cfg->ucx_tls)
+		s = ucp_config_modify(conf, "TLS", cfg->ucx_tls);
+	/* UCX 1.13 leaves shared-memory transports out of endpoints that ask for peer-failure
+	 * handling unless they do it too (openucx/ucx#8477); we need both. */
+	if (s == UCS_OK)
+		s = ucp_config_modify(conf, "MM_ERROR_HANDLING", "y");
+	if (s == UCS_OK)
+		s = ucp_init(&up, conf, &u->uc);
+	ucp_config_release(conf);
+	if (s != UCS_OK)
+		return err_of(s);
+	s = ucp_worker_create(u->uc, &wp, &u->w);
+	if (s == UCS_OK)
+		s = ucp_worker_get_efd(u->w, &u->efd);
+	rc = err_of(s);
+	if (!rc)
+		rc = set_am(u, AM_MSG, am_msg);
+	if (!rc)
+		rc = set_am(u, AM_CREDIT, am_credit);
+	if (rc) {
+		if (u->w)
+			ucp_worker_destroy(u->w);
+		ucp_cleanup(u->uc);
+	}
+	return rc;
+}
+
+static void ucx_close(struct sw_dp_ctx *c)
+{
+	struct ucx_ctx *u = uctx(c);
+
+	if (u->l)
+		ucp_listener_destroy(u->l);
+	ucp_worker_destroy(u->w);
+	ucp_cleanup(u->uc);
+}
+
+static void on_ep_error(void *arg, ucp_ep_h h, ucs_status_t s)
+{
+	(void)h;
+	dp_ep_down(arg, err_of(s) ? err_of(s) : -ECONNRESET);
+}
+
+static int ep_create(struct sw_dp_ep *ep, ucp_ep_params_t *p)
+{
+	p->field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
+	p->err_mode = UCP_ERR_HANDLING_MODE_PEER; /* a dead peer must fail ops, not hang */
+	p->err_handler.cb = on_ep_error;
+	p->err_handler.arg = ep;
+	return err_of(ucp_ep_create(uctx(ep->ctx)->w, p, &uep(ep)->uep));
+}
+
+static void on_conn(ucp_conn_request_h req, void *arg)
+{
+	struct ucx_ctx *u = arg;
+	ucp_conn_request_attr_t a = {.field_mask = UCP_CONN_REQUEST_ATTR_FIELD_CLIENT_ADDR};
+	ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_CONN_REQUEST, .conn_request = req};
+	struct sw_dp_event ev = {.type = SW_DP_EV_ACCEPT};
+	struct sw_dp_ep *ep = dp_ep_new(&u->base);
+
+	if (!ep) {
+		ucp_listener_reject(u->l, req);
+		return;
+	}
+	if (ucp_conn_request_query(req, &a) == UCS_OK && a.client_address.ss_family == AF_INET)
+		dp_addr_str((struct sockaddr_in *)&a.client_address, ep->peer, sizeof(ep->peer));
+	if (ep_create(ep, &p) < 0) {
+		sw_dp_ep_close(ep); /* never reported: dropped quietly */
+		return;
+	}
+	ev.ep = ep;
+	dp_push(&u->base, &ev);
+}
+
+static int ucx_listen(struct sw_dp_ctx *c, const struct sockaddr_in *sa)
+{
+	struct ucx_ctx *u = uctx(c);
+	ucp_listener_params_t p = {
+	        .field_mask =
+	                UCP_LISTENER_PARAM_FIELD_SOCK_ADDR | UCP_LISTENER_PARAM_FIELD_CONN_HANDLER,
+	        .sockaddr = {.addr = (const struct sockaddr *)sa, .addrlen = sizeof(*sa)},
+	        .conn_handler = {.cb = on_conn, .arg = u},
+	};
+	ucp_listener_attr_t a = {.field_mask = UCP_LISTENER_ATTR_FIELD_SOCKADDR};
+	int rc = err_of(ucp_listener_create(u->w, &p, &u->l));
+
+	if (rc)
+		return rc;
+	rc = err_of(ucp_listener_query(u->l, &a));
+	if (rc) {
+		ucp_listener_destroy(u->l);
+		u->l = NULL;
+		return rc;
+	}
+	memcpy(&c->laddr, &a.sockaddr, sizeof(c->laddr));
+	return 0;
+}
+
+static int ucx_connect(struct sw_dp_ep *ep, const struct sockaddr_in *sa)
+{
+	ucp_ep_params_t p = {
+	        .field_mask = UCP_EP_PARAM_FIELD_FLAGS | UCP_EP_PARAM_FIELD_SOCK_ADDR,
+	        .flags = UCP_EP_PARAMS_FLAGS_CLIENT_SERVER,
+	        .sockaddr = {.addr = (const struct sockaddr *)sa, .addrlen = sizeof(*sa)},
+	};
+
+	return ep_create(ep, &p);
+}
+
+static void ucx_ep_close(struct sw_dp_ep *ep)
+{
+	struct ucx_ep *e = uep(ep);
+	struct ucx_ctx *u = uctx(ep->ctx);
+	ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+	                         .flags = UCP_EP_CLOSE_FLAG_FORCE};
+	ucs_status_ptr_t cr;
+
+	while (e->rkeys) {
+		struct ucx_rkey *k = e->rkeys;
+		e->rkeys = k->next;
+		ucp_rkey_destroy(k->rkey);
+		free(k);
+	}
+	/* Force close cancels what is in flight; progress until UCX has let go of it. */
+	cr = ucp_ep_close_nbx(e->uep, &p);
+	if (UCS_PTR_IS_PTR(cr)) {
+		while (ucp_request_check_status(cr) == UCS_INPROGRESS)
+			ucp_worker_progress(u->w);
+		ucp_request_free(cr);
+	}
+	/* Anything still pending completes later without its endpoint. */
+	for (struct ucx_req *r = e->reqs; r; r = r->next)
+		r->ep = NULL;
+	e->reqs = NULL;
+}
+
+static int am_send(struct sw_dp_ep *ep, struct ucx_req *r, unsigned id, size_t count,
+                   unsigned flags)
+{
+	ucp_request_param_t p = {
+	        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+	                        UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_DATATYPE,
+	        .cb.send = send_cb,
+	        .user_data = r,
+	        .flags = UCP_AM_SEND_FLAG_REPLY | flags,
+	        .datatype = ucp_dt_make_iov(),
+	};
+
+	return req_started(
+	        r, ucp_am_send_nbx(uep(ep)->uep, id, &r->hdr, sizeof(r->hdr), r->iov, count, &p));
+}
+
+static int ucx_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int iovcnt,
+                    void *user)
+{
+	struct ucx_req *r = req_new(ep, REQ_SEND);
+	size_t n = 0;
+
+	if (!r)
+		return -ENOMEM;
+	r->hdr = tag;
+	r->user = user;
+	for (int i = 0; i < iovcnt; i++) {
+		if (!iov[i].iov_len)
+			continue;
+		r->iov[n].buffer = iov[i].iov_base;
+		r->iov[n++].length = iov[i].iov_len;
+		r->len += iov[i].iov_len;
+	}
+	return am_send(ep, r, AM_MSG, n, 0);
+}
+
+static int ucx_grant(struct sw_dp_ep *ep, uint32_t n)
+{
+	struct ucx_req *r = req_new(ep, REQ_CTRL);
+
+	if (!r)
+		return -ENOMEM;
+	r->hdr = n;
+	return am_send(ep, r, AM_CREDIT, 0, UCP_AM_SEND_FLAG_EAGER);
+}
+
+static int ucx_mem_reg(struct sw_dp_ctx *c, struct sw_dp_mr *mr)
+{
+	struct ucx_ctx *u = uctx(c);
+	ucp_mem_map_params_t p = {
+	        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+	        .address = mr->addr,
+	        .length = mr->len,
+	};
+	ucp_mem_h mh;
+	void *blob;
+	size_t len;
+	int rc = err_of(ucp_mem_map(u->uc, &p, &mh));
+
+	if (rc)
+		return rc;
+	rc = err_of(ucp_rkey_pack(u->uc, mh, &blob, &len));
+	if (rc) {
+		ucp_mem_unmap(u->uc, mh);
+		return rc;
+	}
+	mr->rkey = malloc(len);
+	if (!mr->rkey) {
+		ucp_rkey_buffer_release(blob);
+		ucp_mem_unmap(u->uc, mh);
+		return -ENOMEM;
+	}
+	memcpy(mr->rkey, blob, len);
+	mr->rkey_len = len;
+	mr->be = mh;
+	ucp_rkey_buffer_release(blob);
+	return 0;
+}
+
+static void ucx_mem_dereg(struct sw_dp_ctx *c, struct sw_dp_mr *mr)
+{
+	ucp_mem_unmap(uctx(c)->uc, mr->be);
+	free(mr->rkey);
+}
+
+/* Unpacking a key costs an allocation and a transport lookup: do it once per peer. */
+static int rkey_of(struct ucx_ep *e, const void *blob, size_t len, ucp_rkey_h *out)
+{
+	struct ucx_rkey *k;
+	int rc;
+
+	for (k = e->rkeys; k; k = k->next) {
+		if (k->len == len && memcmp(k->blob, blob, len) == 0) {
+			*out = k->rkey;
+			return 0;
+		}
+	}
+	k = malloc(sizeof(*k) + len);
+	if (!k)
+		return -ENOMEM;
+	rc = err_of(ucp_ep_rkey_unpack(e->uep, blob, &k->rkey));
+	if (rc) {
+		free(k);
+		return rc == -EIO ? -EINVAL : rc;
+	}
+	k->len = len;
+	memcpy(k->blob, blob, len);
+	k->next = e->rkeys;
+	e->rkeys = k;
+	*out = k->rkey;
+	return 0;
+}
+
+static int ucx_get(struct sw_dp_ep *ep, void *local, size_t len, uint64_t raddr, const void *rkey,
+                   size_t rkey_len, void *user)
+{
+	ucp_request_param_t p = {
+	        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+	        .cb.send = send_cb,
+	};
+	struct ucx_req *r;
+	ucp_rkey_h rk;
+	int rc = rkey_of(uep(ep), rkey, rkey_len, &rk);
+
+	if (rc)
+		return rc;
+	r = req_new(ep, REQ_GET);
+	if (!r)
+		return -ENOMEM;
+	r->user = user;
+	r->len = len;
+	p.user_data = r;
+	return req_started(r, ucp_get_nbx(uep(ep)->uep, local, len, raddr, rk, &p));
+}
+
+static int ucx_progress(struct sw_dp_ctx *c)
+{
+	struct ucx_ctx *u = uctx(c);
+
+	/* Bounded, so a flood on one worker still returns to the caller. */
+	for (int i = 0; i < 256 && ucp_worker_progress(u->w); i++)
+		;
+	return 0;
+}
+
+static int ucx_wait(struct sw_dp_ctx *c, int timeout_ms)
+{
+	struct ucx_ctx *u = uctx(c);
+	struct pollfd pfd = {.fd = u->efd, .events = POLLIN};
+	ucs_status_t s;
+	int n;
+
+	if (ucp_worker_progress(u->w) || c->evq.n)
+		return 0;
+	s = ucp_worker_arm(u->w);
+	if (s == UCS_ERR_BUSY)
+		return 0; /* events arrived between progress and arm */
+	if (s != UCS_OK)
+		return err_of(s);
+	n = poll(&pfd, 1, timeout_ms);
+	if (n < 0)
+		return errno == EINTR ? 0 : -EIO;
+	return n ? 0 : -ETIMEDOUT;
+}
+
+static int ucx_fd(struct sw_dp_ctx *c)
+{
+	return uctx(c)->efd;
+}
+
+static void ucx_describe(const struct sw_dp_ep *ep, FILE *out)
+{
+	fprintf(out, "ucx endpoint to %s\n", ep->peer);
+	ucp_ep_print_info(((const struct ucx_ep *)ep)->uep, out);
+}
+
+const struct dp_ops dp_ucx_ops = {
+        .name = "ucx",
+        .caps = SW_DP_CAP_GET | SW_DP_CAP_FD | SW_DP_CAP_RDMA,
+        .ctx_size = sizeof(struct ucx_ctx),
+        .ep_size = sizeof(struct ucx_ep),
+        .open = ucx_open,
+        .close = ucx_close,
+        .listen = ucx_listen,
+        .connect = ucx_connect,
+        .ep_close = ucx_ep_close,
+        .send = ucx_send,
+        .grant = ucx_grant,
+        .mem_reg = ucx_mem_reg,
+        .mem_dereg = ucx_mem_dereg,
+        .get = ucx_get,
+        .progress = ucx_progress,
+        .wait = ucx_wait,
+        .fd = ucx_fd,
+        .describe = ucx_describe,
+};

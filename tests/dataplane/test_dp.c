@@ -1,0 +1,646 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The transport contract, run against one backend named on the command line
+ * (test_dp BACKEND [UCX_TLS]): every test talks to a real peer process over 127.0.0.1.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sw_dp.h"
+
+/* Tags the peer process treats specially; every other message is echoed back. They sit
+ * far above the small sequence numbers tests use as ordinary tags. */
+#define TAG_HOLD (1ull << 60) /* keep the message (and its credit) until TAG_GO */
+#define TAG_GO   (2ull << 60) /* release every held message, then echo */
+#define TAG_RKEY (3ull << 60) /* answer with the region's address and packed key */
+#define TAG_ECHO 0
+
+/* Generous bound for any single wait: a hang fails the test instead of the CI job. */
+#define WAIT_MS 20000
+
+static const char *backend;
+static const char *ucx_tls;
+
+static struct sw_dp_config config(uint32_t credits)
+{
+	struct sw_dp_config c;
+
+	sw_dp_config_init(&c);
+	c.backend = backend;
+	c.ucx_tls = ucx_tls;
+	c.credits = credits;
+	return c;
+}
+
+static void fill(unsigned char *p, size_t len, unsigned seed)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (unsigned char)(i * 131 + seed);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- the peer process ---- */
+
+#define PEER_REGION (1u << 20)
+
+struct peer_state {
+	struct sw_dp_event held[256]; /* TAG_HOLD messages: their credits stay with us */
+	int nheld;
+	unsigned char reply[512]; /* TAG_RKEY answer: region address, then packed key */
+	size_t reply_len;
+};
+
+/* Echoes each message from its receive buffer and releases it once the echo is sent. */
+static void peer_on_recv(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, struct peer_state *ps)
+{
+	struct sw_dp_event *keep;
+	struct iovec iov = {ev->data, ev->len};
+
+	if (ev->tag == TAG_HOLD && ps->nheld < 256) {
+		ps->held[ps->nheld++] = *ev;
+		return;
+	}
+	if (ev->tag == TAG_GO) {
+		for (int i = 0; i < ps->nheld; i++)
+			sw_dp_release(ctx, &ps->held[i]);
+		ps->nheld = 0;
+	}
+	if (ev->tag == TAG_RKEY)
+		iov = (struct iovec){ps->reply, ps->reply_len};
+	keep = malloc(sizeof(*keep));
+	*keep = *ev;
+	while (sw_dp_send(ev->ep, ev->tag, &iov, 1, keep) == -EAGAIN)
+		if (sw_dp_wait(ctx, WAIT_MS) == -ETIMEDOUT || sw_dp_poll(ctx, NULL, 0) < 0)
+			_exit(3);
+}
+
+static void peer_key(struct peer_state *ps, struct sw_dp_mr *mr)
+{
+	uint64_t addr = (uint64_t)(uintptr_t)sw_dp_mr_addr(mr);
+	size_t klen;
+	const void *key = sw_dp_mr_rkey(mr, &klen);
+
+	if (klen + sizeof(addr) > sizeof(ps->reply))
+		_exit(2);
+	memcpy(ps->reply, &addr, sizeof(addr));
+	memcpy(ps->reply + sizeof(addr), key, klen);
+	ps->reply_len = sizeof(addr) + klen;
+}
+
+/* Serves until its last connection closes. Exit status 0 when nothing went wrong. */
+static void peer_main(int wfd)
+{
+	struct sw_dp_config c = config(0);
+	struct sw_dp_ctx *ctx;
+	struct sw_dp_mr *mr;
+	static struct peer_state ps;
+	char addr[SW_DP_ADDRSTRLEN];
+	unsigned char *region;
+	int live = 0, served = 0;
+
+	if (sw_dp_open(&c, &ctx) || sw_dp_listen(ctx, "127.0.0.1:0") ||
+	    sw_dp_listen_addr(ctx, addr, sizeof(addr)))
+		_exit(2);
+	region = sw_dp_alloc(ctx, PEER_REGION);
+	fill(region, PEER_REGION, 7);
+	if (sw_dp_mem_reg(ctx, region, PEER_REGION, &mr))
+		_exit(2);
+	peer_key(&ps, mr);
+	if (write(wfd, addr, sizeof(addr)) != sizeof(addr))
+		_exit(2);
+	close(wfd);
+	while (!served || live) {
+		struct sw_dp_event ev[16];
+		int n = sw_dp_poll(ctx, ev, 16);
+		if (n < 0)
+			_exit(4);
+		if (n == 0 && sw_dp_wait(ctx, 60000) == -ETIMEDOUT)
+			_exit(5);
+		for (int i = 0; i < n; i++) {
+			switch (ev[i].type) {
+			case SW_DP_EV_ACCEPT:
+				live++;
+				served = 1;
+				break;
+			case SW_DP_EV_RECV:
+				peer_on_recv(ctx, &ev[i], &ps);
+				break;
+			case SW_DP_EV_SEND:
+				sw_dp_release(ctx, ev[i].user);
+				free(ev[i].user);
+				break;
+			case SW_DP_EV_CLOSED:
+				live--;
+				sw_dp_ep_close(ev[i].ep);
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	for (int i = 0; i < ps.nheld; i++)
+		sw_dp_release(ctx, &ps.held[i]);
+	sw_dp_mem_dereg(ctx, mr);
+	sw_dp_mem_evict(ctx, region, PEER_REGION);
+	sw_dp_free(ctx, region, PEER_REGION);
+	sw_dp_close(ctx);
+	_exit(0);
+}
+
+struct peer {
+	pid_t pid;
+	char addr[SW_DP_ADDRSTRLEN];
+};
+
+static void peer_start(struct peer *p)
+{
+	int fds[2];
+
+	assert_int_equal(pipe(fds), 0);
+	p->pid = fork();
+	assert_true(p->pid >= 0);
+	if (p->pid == 0) {
+		close(fds[0]);
+		peer_main(fds[1]);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], p->addr, sizeof(p->addr)), sizeof(p->addr));
+	close(fds[0]);
+}
+
+/* Waits (bounded) for the peer to exit and returns its exit status, or -signal. */
+static int peer_join(struct peer *p)
+{
+	int64_t end = now_ms() + WAIT_MS;
+	int st;
+
+	while (waitpid(p->pid, &st, WNOHANG) == 0) {
+		if (now_ms() > end) {
+			kill(p->pid, SIGKILL);
+			waitpid(p->pid, &st, 0);
+			return -1000;
+		}
+		usleep(1000);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+}
+
+/* ---- helpers for the test side ---- */
+
+/* Polls until an event of `type` for ep arrives (or any type when type is 0). Other
+ * events go to the caller's handler-less bin: SEND completions are counted. */
+static void next_event(struct sw_dp_ctx *ctx, enum sw_dp_ev_type type, struct sw_dp_event *out,
+                       int *sends_done)
+{
+	int64_t end = now_ms() + WAIT_MS;
+
+	for (;;) {
+		struct sw_dp_event ev;
+		int n = sw_dp_poll(ctx, &ev, 1);
+		assert_true(n >= 0);
+		if (n == 1) {
+			if (ev.type == SW_DP_EV_SEND && type != SW_DP_EV_SEND) {
+				assert_int_equal(ev.status, 0);
+				if (sends_done)
+					(*sends_done)++;
+				continue;
+			}
+			if (!type || ev.type == type) {
+				*out = ev;
+				return;
+			}
+			fail_msg("unexpected event %d (status %d)", ev.type, ev.status);
+		}
+		assert_true(now_ms() < end);
+		sw_dp_wait(ctx, 100);
+	}
+}
+
+static void send_retrying(struct sw_dp_ctx *ctx, struct sw_dp_ep *ep, uint64_t tag,
+                          const struct iovec *iov, int n, void *user)
+{
+	int64_t end = now_ms() + WAIT_MS;
+	int rc;
+
+	while ((rc = sw_dp_send(ep, tag, iov, n, user)) == -EAGAIN) {
+		assert_true(now_ms() < end);
+		sw_dp_wait(ctx, 100);
+		assert_true(sw_dp_poll(ctx, NULL, 0) >= 0);
+	}
+	assert_int_equal(rc, 0);
+}
+
+struct conn {
+	struct peer peer;
+	struct sw_dp_ctx *ctx;
+	struct sw_dp_ep *ep;
+};
+
+static void conn_open(struct conn *c, uint32_t credits)
+{
+	struct sw_dp_config cfg = config(credits);
+
+	peer_start(&c->peer);
+	assert_int_equal(sw_dp_open(&cfg, &c->ctx), 0);
+	assert_int_equal(sw_dp_connect(c->ctx, c->peer.addr, &c->ep), 0);
+}
+
+static void conn_close(struct conn *c)
+{
+	sw_dp_ep_close(c->ep);
+	sw_dp_close(c->ctx);
+	assert_int_equal(peer_join(&c->peer), 0);
+}
+
+/* Sends msg and checks the echo: same tag, same bytes. */
+static void round_trip(struct conn *c, uint64_t tag, unsigned char *msg, size_t len)
+{
+	struct iovec iov = {msg, len};
+	struct sw_dp_event ev;
+	int sent = 0;
+
+	send_retrying(c->ctx, c->ep, tag, &iov, 1, msg);
+	next_event(c->ctx, SW_DP_EV_RECV, &ev, &sent);
+	assert_int_equal(ev.tag, tag);
+	assert_int_equal(ev.len, len);
+	assert_true(len == 0 || memcmp(ev.data, msg, len) == 0);
+	sw_dp_release(c->ctx, &ev);
+}
+
+/* ---- tests ---- */
+
+static void round_trip_keeps_every_byte_from_0_bytes_to_64_MiB(void **state)
+{
+	static const size_t sizes[] = {0,     1,     15,     16,       17,        4095,
+	                               65536, 65537, 262161, 1u << 20, 16u << 20, 64u << 20};
+	struct sw_dp_counters cnt;
+	unsigned char *buf = malloc(64u << 20);
+	uint64_t total = 0;
+	struct conn c;
+
+	(void)state;
+	conn_open(&c, 0);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		fill(buf, sizes[i], (unsigned)i);
+		round_trip(&c, 1000 + i, buf, sizes[i]);
+		total += sizes[i];
+	}
+	/* Every send completed before its echo came back, so the counters are final. */
+	sw_dp_ep_counters(c.ep, &cnt);
+	assert_int_equal(cnt.tx_bytes, total);
+	assert_int_equal(cnt.rx_bytes, total);
+	assert_int_equal(cnt.rx_msgs, sizeof(sizes) / sizeof(sizes[0]));
+	free(buf);
+	conn_close(&c);
+}
+
+/* Checks and releases the echoes that arrived; returns how many. */
+static int drain_in_order(struct sw_dp_ctx *ctx, const uint32_t *vals, int *next_rx)
+{
+	struct sw_dp_event ev[32];
+	int n = sw_dp_poll(ctx, ev, 32), got = 0;
+
+	assert_true(n >= 0);
+	for (int i = 0; i < n; i++) {
+		if (ev[i].type == SW_DP_EV_SEND) {
+			assert_int_equal(ev[i].status, 0);
+			continue;
+		}
+		assert_int_equal(ev[i].type, SW_DP_EV_RECV);
+		assert_int_equal(ev[i].tag, *next_rx);
+		assert_int_equal(ev[i].len, 1 + *next_rx % 4);
+		assert_memory_equal(ev[i].data, &vals[*next_rx], ev[i].len);
+		(*next_rx)++;
+		got++;
+		sw_dp_release(ctx, &ev[i]);
+	}
+	return got;
+}
+
+static void many_small_messages_arrive_in_order_with_their_tags(void **state)
+{
+	enum { N = 20000 };
+	struct sw_dp_counters cnt;
+	uint32_t *vals = malloc(N * sizeof(*vals));
+	int next_tx = 0, next_rx = 0;
+	int64_t end = now_ms() + WAIT_MS;
+	struct conn c;
+
+	(void)state;
+	conn_open(&c, 0);
+	/* Both sides hold messages until they are echoed, so the sender must keep reading:
+	 * releasing echoes is what gives the peer the credits it needs to echo. */
+	while (next_rx < N) {
+		int rc = 0;
+		while (next_tx < N && rc == 0) {
+			struct iovec iov = {&vals[next_tx], 1 + next_tx % 4};
+			vals[next_tx] = (uint32_t)next_tx * 2654435761u;
+			rc = sw_dp_send(c.ep, next_tx, &iov, 1, NULL);
+			if (rc == 0)
+				next_tx++;
+		}
+		assert_true(rc == 0 || rc == -EAGAIN);
+		if (drain_in_order(c.ctx, vals, &next_rx) == 0) {
+			assert_true(now_ms() < end);
+			sw_dp_wait(c.ctx, 100);
+		}
+	}
+	sw_dp_ep_counters(c.ep, &cnt);
+	assert_int_equal(cnt.rx_msgs, N);
+	assert_int_equal(cnt.tx_bytes, cnt.rx_bytes);
+	printf("# %d messages, %llu sends refused for want of credit\n", N,
+	       (unsigned long long)cnt.credit_stalls);
+	free(vals);
+	conn_close(&c);
+}
+
+static void sender_gets_EAGAIN_when_credits_run_out_and_resumes_after_release(void **state)
+{
+	enum { CREDITS = 4 };
+	unsigned char msg[32];
+	struct iovec iov = {msg, sizeof(msg)};
+	struct sw_dp_counters cnt;
+	struct sw_dp_ep *ctl;
+	struct sw_dp_event ev;
+	struct conn c;
+	int64_t end;
+	int rc;
+
+	(void)state;
+	fill(msg, sizeof(msg), 3);
+	conn_open(&c, CREDITS);
+	assert_int_equal(sw_dp_connect(c.ctx, c.peer.addr, &ctl), 0);
+	for (int i = 0; i < CREDITS; i++)
+		assert_int_equal(sw_dp_send(c.ep, TAG_HOLD, &iov, 1, NULL), 0);
+	assert_int_equal(sw_dp_ep_credits(c.ep), 0);
+	assert_int_equal(sw_dp_send(c.ep, TAG_HOLD, &iov, 1, NULL), -EAGAIN);
+	/* The peer holds all four, so no credit can come back however long we progress. */
+	for (int i = 0; i < 50; i++) {
+		sw_dp_poll(c.ctx, NULL, 0);
+		sw_dp_wait(c.ctx, 10);
+	}
+	assert_int_equal(sw_dp_send(c.ep, TAG_HOLD, &iov, 1, NULL), -EAGAIN);
+	sw_dp_ep_counters(c.ep, &cnt);
+	assert_int_equal(cnt.credit_stalls, 2);
+	/* Releasing them on the peer (told over a second connection) gives credits back. */
+	assert_int_equal(sw_dp_send(ctl, TAG_GO, &iov, 1, NULL), 0);
+	end = now_ms() + WAIT_MS;
+	while ((rc = sw_dp_send(c.ep, TAG_ECHO, &iov, 1, NULL)) == -EAGAIN) {
+		struct sw_dp_event drop[8];
+		int n = sw_dp_poll(c.ctx, drop, 8);
+		for (int i = 0; i < n; i++)
+			sw_dp_release(c.ctx, &drop[i]);
+		assert_true(now_ms() < end);
+		sw_dp_wait(c.ctx, 100);
+	}
+	assert_int_equal(rc, 0);
+	next_event(c.ctx, SW_DP_EV_RECV, &ev, NULL);
+	sw_dp_release(c.ctx, &ev);
+	sw_dp_ep_close(ctl);
+	conn_close(&c);
+}
+
+static void get_reads_a_registered_remote_region_or_reports_ENOTSUP(void **state)
+{
+	unsigned char *local = malloc(PEER_REGION), *expect = malloc(PEER_REGION);
+	struct sw_dp_counters cnt;
+	struct sw_dp_event ev;
+	uint64_t raddr;
+	struct conn c;
+	int rc;
+
+	(void)state;
+	conn_open(&c, 0);
+	round_trip(&c, 5, NULL, 0); /* the connection is fully up */
+	assert_int_equal(sw_dp_send(c.ep, TAG_RKEY, NULL, 0, NULL), 0);
+	next_event(c.ctx, SW_DP_EV_RECV, &ev, NULL);
+	assert_true(ev.len >= sizeof(raddr));
+	memcpy(&raddr, ev.data, sizeof(raddr));
+	fill(expect, PEER_REGION, 7);
+	rc = sw_dp_get(c.ep, local, 4096, raddr + 100, (char *)ev.data + 8, ev.len - 8, local);
+	if (!(sw_dp_caps(c.ctx) & SW_DP_CAP_GET)) {
+		assert_int_equal(rc, -ENOTSUP);
+		assert_int_equal(ev.len, sizeof(raddr)); /* tcp keys are empty */
+		sw_dp_release(c.ctx, &ev);
+		goto out;
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(sw_dp_get(c.ep, local + 4096, PEER_REGION - 4096, raddr + 4096,
+	                           (char *)ev.data + 8, ev.len - 8, expect),
+	                 0);
+	sw_dp_release(c.ctx, &ev);
+	for (int done = 0; done < 2; done++) {
+		struct sw_dp_event g;
+		next_event(c.ctx, SW_DP_EV_GET, &g, NULL);
+		assert_int_equal(g.status, 0);
+		assert_true(g.user == local || g.user == expect);
+	}
+	assert_memory_equal(local, expect + 100, 4096);
+	assert_memory_equal(local + 4096, expect + 4096, PEER_REGION - 4096);
+	sw_dp_ep_counters(c.ep, &cnt);
+	assert_int_equal(cnt.get_bytes, PEER_REGION);
+out:
+	free(local);
+	free(expect);
+	conn_close(&c);
+}
+
+static void killed_peer_ends_transfers_with_ECONNRESET_not_a_hang(void **state)
+{
+	size_t len = 16u << 20;
+	unsigned char *buf = malloc(len);
+	struct iovec iov = {buf, len};
+	struct sw_dp_event ev;
+	int64_t end = now_ms() + WAIT_MS;
+	int closed = 0, failed_sends = 0;
+	struct conn c;
+
+	(void)state;
+	fill(buf, len, 9);
+	conn_open(&c, 0);
+	round_trip(&c, 1, buf, 1024);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(sw_dp_send(c.ep, TAG_HOLD, &iov, 1, NULL), 0);
+	kill(c.peer.pid, SIGKILL);
+	while (!closed) {
+		int n = sw_dp_poll(c.ctx, &ev, 1);
+		assert_true(n >= 0);
+		assert_true(now_ms() < end);
+		if (n == 0) {
+			sw_dp_wait(c.ctx, 100);
+			continue;
+		}
+		if (ev.type == SW_DP_EV_SEND && ev.status)
+			failed_sends++;
+		if (ev.type == SW_DP_EV_CLOSED) {
+			assert_true(ev.status == -ECONNRESET);
+			closed = 1;
+		}
+	}
+	assert_int_equal(sw_dp_send(c.ep, 1, &iov, 1, NULL), -ENOTCONN);
+	printf("# peer killed: %d of 8 in-flight 16 MiB sends failed, closed with %s\n",
+	       failed_sends, sw_dp_strerror(-ECONNRESET));
+	sw_dp_ep_close(c.ep);
+	sw_dp_close(c.ctx);
+	assert_int_equal(peer_join(&c.peer), -SIGKILL);
+	free(buf);
+}
+
+static int sum_peers(struct sw_dp_ep *ep, const char *peer, const struct sw_dp_counters *c,
+                     void *arg)
+{
+	uint64_t *sum = arg;
+
+	(void)ep;
+	assert_true(strncmp(peer, "127.0.0.1:", 10) == 0);
+	sum[0] += c->tx_bytes;
+	sum[1] += c->rx_bytes;
+	return 0;
+}
+
+static void counters_split_by_peer_add_up_to_the_context_total(void **state)
+{
+	unsigned char msg[3000];
+	struct sw_dp_counters total;
+	struct sw_dp_ep *second;
+	uint64_t sum[2] = {0, 0};
+	struct conn c;
+	char name[SW_DP_ADDRSTRLEN];
+
+	(void)state;
+	fill(msg, sizeof(msg), 1);
+	conn_open(&c, 0);
+	round_trip(&c, 1, msg, 1000);
+	assert_int_equal(sw_dp_connect(c.ctx, c.peer.addr, &second), 0);
+	{
+		struct conn c2 = c;
+		c2.ep = second;
+		round_trip(&c2, 2, msg, 3000);
+	}
+	sw_dp_foreach_peer(c.ctx, sum_peers, sum);
+	sw_dp_counters(c.ctx, &total);
+	assert_int_equal(sum[0], 4000);
+	assert_int_equal(sum[1], 4000);
+	assert_int_equal(total.tx_bytes, 4000);
+	/* A closed endpoint's bytes stay in the context total. */
+	sw_dp_ep_peer(second, name, sizeof(name));
+	assert_string_equal(name, c.peer.addr);
+	sw_dp_ep_describe(second, stdout);
+	sw_dp_ep_close(second);
+	sw_dp_counters(c.ctx, &total);
+	assert_int_equal(total.rx_bytes, 4000);
+	conn_close(&c);
+}
+
+static void connecting_to_a_closed_port_reports_ECONNREFUSED(void **state)
+{
+	struct sw_dp_config cfg = config(0);
+	struct sw_dp_ctx *ctx, *tmp;
+	struct sw_dp_ep *ep;
+	struct sw_dp_event ev;
+	char addr[SW_DP_ADDRSTRLEN];
+
+	(void)state;
+	/* A port that was just free: listen on it, then close the listener. */
+	assert_int_equal(sw_dp_open(&cfg, &tmp), 0);
+	assert_int_equal(sw_dp_listen(tmp, "127.0.0.1:0"), 0);
+	assert_int_equal(sw_dp_listen_addr(tmp, addr, sizeof(addr)), 0);
+	sw_dp_close(tmp);
+	assert_int_equal(sw_dp_open(&cfg, &ctx), 0);
+	assert_int_equal(sw_dp_connect(ctx, addr, &ep), 0);
+	next_event(ctx, SW_DP_EV_CLOSED, &ev, NULL);
+	assert_true(ev.ep == ep);
+	assert_true(ev.status == -ECONNREFUSED || ev.status == -ECONNRESET);
+	printf("# connect to closed port: %s\n", sw_dp_strerror(ev.status));
+	sw_dp_ep_close(ep);
+	sw_dp_close(ctx);
+}
+
+static void bad_arguments_get_clear_error_codes(void **state)
+{
+	struct sw_dp_config cfg = config(0);
+	struct sw_dp_ctx *ctx;
+	struct sw_dp_ep *ep;
+
+	(void)state;
+	cfg.backend = "carrier-pigeon";
+	assert_int_equal(sw_dp_open(&cfg, &ctx), -ENOENT);
+	cfg = config(0);
+	assert_int_equal(sw_dp_open(&cfg, &ctx), 0);
+	assert_int_equal(sw_dp_connect(ctx, "127.0.0.1", &ep), -EINVAL);
+	assert_int_equal(sw_dp_connect(ctx, "localhost:80", &ep), -EINVAL);
+	assert_int_equal(sw_dp_connect(ctx, "127.0.0.1:99999", &ep), -EINVAL);
+	assert_int_equal(sw_dp_listen(ctx, "1.2.3:0"), -EINVAL);
+	assert_string_equal(sw_dp_strerror(-EAGAIN), "no send credit left: poll and retry");
+	sw_dp_close(ctx);
+}
+
+static void device_discovery_answers_no_rdma_devices_without_an_rdma_nic(void **state)
+{
+	struct sw_dp_device d[8];
+	struct sw_dp_config cfg;
+	struct sw_dp_ctx *ctx;
+	int n = sw_dp_devices(d, 8);
+
+	(void)state;
+	if (access("/sys/class/infiniband", F_OK) != 0) {
+		assert_int_equal(n, -ENODEV);
+		printf("# devices: %s\n", sw_dp_strerror(n));
+		/* No backend named: the context falls back to tcp. */
+		sw_dp_config_init(&cfg);
+		assert_int_equal(sw_dp_open(&cfg, &ctx), 0);
+		assert_string_equal(sw_dp_backend(ctx), "tcp");
+		sw_dp_close(ctx);
+		return;
+	}
+	assert_true(n > 0);
+	for (int i = 0; i < n && i < 8; i++)
+		printf("# %s port %u: %llu Mbit/s %s\n", d[i].name, d[i].port,
+		       (unsigned long long)d[i].speed_mbps, d[i].active ? "active" : "down");
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(round_trip_keeps_every_byte_from_0_bytes_to_64_MiB),
+	        cmocka_unit_test(many_small_messages_arrive_in_order_with_their_tags),
+	        cmocka_unit_test(sender_gets_EAGAIN_when_credits_run_out_and_resumes_after_release),
+	        cmocka_unit_test(get_reads_a_registered_remote_region_or_reports_ENOTSUP),
+	        cmocka_unit_test(killed_peer_ends_transfers_with_ECONNRESET_not_a_hang),
+	        cmocka_unit_test(counters_split_by_peer_add_up_to_the_context_total),
+	        cmocka_unit_test(connecting_to_a_closed_port_reports_ECONNREFUSED),
+	        cmocka_unit_test(bad_arguments_get_clear_error_codes),
+	        cmocka_unit_test(device_discovery_answers_no_rdma_devices_without_an_rdma_nic),
+	};
+	char name[128];
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s BACKEND [UCX_TLS]\n", argv[0]);
+		return 2;
+	}
+	backend = argv[1];
+	ucx_tls = argc > 2 ? argv[2] : NULL;
+	signal(SIGPIPE, SIG_IGN);
+	snprintf(name, sizeof(name), "dataplane[%s%s%s]", backend, ucx_tls ? " UCX_TLS=" : "",
+	         ucx_tls ? ucx_tls : "");
+	return cmocka_run_group_tests_name(name, tests, NULL, NULL);
+}
