@@ -362,7 +362,8 @@ static int parse(struct tcp_ep *e)
 			e->parsed = e->staged = 0;
 			return 0;
 		}
-		memcpy(buf, e->stage + e->parsed, h.len);
+		if (h.len)
+			memcpy(buf, e->stage + e->parsed, h.len);
 		e->parsed += h.len;
 		if (deliver(e, &h, buf) < 0) {
 			dp_rxbuf_free(c, buf, h.len);

@@ -206,7 +206,8 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 		void *buf = dp_rxbuf_alloc(&u->base, len);
 		if (len && !buf)
 			return UCS_OK;
-		memcpy(buf, data, len);
+		if (len)
+			memcpy(buf, data, len);
 		if (dp_push_recv(ep, tag, buf, len) < 0)
 			dp_rxbuf_free(&u->base, buf, len);
 		return UCS_OK;
@@ -257,6 +258,22 @@ static int set_am(struct ucx_ctx *u, unsigned id, ucp_am_recv_callback_t cb)
 	return err_of(ucp_worker_set_am_recv_handler(u->w, &p));
 }
 
+/* Whether a UCX_TLS value can enable a shared-memory transport ("sm", "posix", "sysv",
+ * "shm" aliases, "all", or a "^..." exclusion list). NULL: the environment's, else all. */
+static bool may_use_shm(const char *tls)
+{
+	static const char *const shm[] = {"sm", "shm", "posix", "sysv", "mm", "all"};
+
+	if (!tls)
+		tls = getenv("UCX_TLS"); /* what ucp_config_read() saw */
+	if (!tls || tls[0] == '^')
+		return true;
+	for (size_t i = 0; i < sizeof(shm) / sizeof(shm[0]); i++)
+		if (strstr(tls, shm[i]))
+			return true;
+	return false;
+}
+
 static int ucx_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 {
 	struct ucx_ctx *u = uctx(c);
@@ -279,8 +296,9 @@ static int ucx_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 	if (cfg->ucx_tls)
 		s = ucp_config_modify(conf, "TLS", cfg->ucx_tls);
 	/* UCX 1.13 leaves shared-memory transports out of endpoints that ask for peer-failure
-	 * handling unless they do it too (openucx/ucx#8477); we need both. */
-	if (s == UCS_OK)
+	 * handling unless they do it too (openucx/ucx#8477); we need both. UCX warns about
+	 * the setting when no shared-memory transport is enabled, so only then. */
+	if (s == UCS_OK && may_use_shm(cfg->ucx_tls))
 		s = ucp_config_modify(conf, "MM_ERROR_HANDLING", "y");
 	if (s == UCS_OK)
 		s = ucp_init(&up, conf, &u->uc);

@@ -102,7 +102,8 @@ static void peer_key(struct peer_state *ps, struct sw_dp_mr *mr)
 	if (klen + sizeof(addr) > sizeof(ps->reply))
 		_exit(2);
 	memcpy(ps->reply, &addr, sizeof(addr));
-	memcpy(ps->reply + sizeof(addr), key, klen);
+	if (klen) /* tcp has no keys */
+		memcpy(ps->reply + sizeof(addr), key, klen);
 	ps->reply_len = sizeof(addr) + klen;
 }
 
