@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Invariants of whole simulated runs on a small hand-built mix: every job completes, bytes are
+ * conserved, the uplink samples account for every cross-rack byte, and runs are deterministic.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sw_sim.h"
+
+#define MB (1ULL << 20)
+#define N_JOBS 24
+
+struct mix {
+	struct sw_workload w;
+	struct sw_job_desc jobs[N_JOBS];
+};
+
+/* Three racks of four nodes with 4:1 uplinks; jobs of every class, small enough to run fast,
+ * big enough to overlap and contend for the uplinks. */
+static void make_mix(struct mix *m)
+{
+	unsigned n_bench, i;
+
+	memset(m, 0, sizeof(*m));
+	sw_topology_default(&m->w.topo);
+	m->w.topo.n_racks = 3;
+	m->w.topo.nodes_per_rack = 4;
+	m->w.topo.nic_bps = 1e9;
+	m->w.topo.oversub = 4;
+	strcpy(m->w.name, "test-mix");
+	m->w.n_users = 4;
+	m->w.n_queues = 2;
+	m->w.block_bytes = 64 * MB;
+	m->w.seed = 7;
+	m->w.n_jobs = N_JOBS;
+	m->w.jobs = m->jobs;
+	sw_bench_table(&n_bench);
+	for (i = 0; i < N_JOBS; i++) {
+		struct sw_job_desc *j = &m->jobs[i];
+		const struct sw_bench *b;
+
+		j->id = 1000 + i;
+		j->arrival = 7.5 * i;
+		j->user = i % 4;
+		j->queue = i % 2;
+		j->bench = (uint16_t)(i % n_bench);
+		b = &sw_bench_table(NULL)[j->bench];
+		j->input_bytes = (1 + (i * 7) % 12) * 50 * MB + i * 12345;
+		j->shuffle_bytes = (uint64_t)(j->input_bytes * b->shuffle_ratio);
+		j->output_bytes = (uint64_t)(j->shuffle_bytes * b->output_ratio) + i;
+		j->n_reduces = 1 + i % 5;
+	}
+}
+
+static void run(const struct mix *m, const char *policy, struct sw_sim_result *r)
+{
+	struct sw_sim_config c;
+	struct sw_input_error err;
+	int rc;
+
+	sw_sim_config_default(&c);
+	c.sched.policy = policy;
+	rc = sw_sim_run(&m->w, &c, r, &err);
+	if (rc)
+		fail_msg("policy %s: sw_sim_run: %d: %s", policy, rc, err.msg);
+}
+
+static void every_job_completes_after_it_arrives(void **state)
+{
+	struct mix m;
+	struct sw_sim_result r;
+	double last = 0;
+	size_t i;
+
+	(void)state;
+	make_mix(&m);
+	run(&m, "fair", &r);
+	assert_int_equal(r.n_jobs, N_JOBS);
+	for (i = 0; i < N_JOBS; i++) {
+		assert_int_equal(r.jobs[i].id, m.jobs[i].id);
+		assert_true(r.jobs[i].arrival == m.jobs[i].arrival);
+		assert_true(r.jobs[i].finish > r.jobs[i].arrival);
+		last = fmax(last, r.jobs[i].finish);
+	}
+	assert_true(r.end == last);
+	assert_true(r.events > 0);
+	sw_sim_result_free(&r);
+}
+
+static void bytes_are_conserved_per_job(void **state)
+{
+	struct mix m;
+	struct sw_sim_result r;
+	uint64_t shuffled = 0, produced = 0;
+	size_t i;
+
+	(void)state;
+	make_mix(&m);
+	run(&m, "fair", &r);
+	for (i = 0; i < N_JOBS; i++) {
+		const struct sw_job_record *j = &r.jobs[i];
+		int k;
+
+		assert_int_equal(j->map_output_bytes, m.jobs[i].shuffle_bytes);
+		assert_int_equal(j->bytes[SW_TRAFFIC_SHUFFLE], j->map_output_bytes);
+		assert_int_equal(j->bytes[SW_TRAFFIC_MAP_INPUT], m.jobs[i].input_bytes);
+		/* Three replicas: the local one and a two-node pipeline on another rack. */
+		assert_int_equal(j->bytes[SW_TRAFFIC_OUTPUT], 3 * m.jobs[i].output_bytes);
+		assert_int_equal(j->xrack[SW_TRAFFIC_OUTPUT], m.jobs[i].output_bytes);
+		for (k = 0; k < SW_TRAFFICS; k++)
+			assert_true(j->xrack[k] <= j->bytes[k]);
+		assert_int_equal(j->maps_at[0] + j->maps_at[1] + j->maps_at[2], j->n_maps);
+		shuffled += j->bytes[SW_TRAFFIC_SHUFFLE];
+		produced += j->map_output_bytes;
+	}
+	assert_int_equal(shuffled, produced);
+	sw_sim_result_free(&r);
+}
+
+/* The samples integrate the uplinks' load: summed back into bytes they must give every byte
+ * the records say crossed a rack (each crosses one outbound and one inbound uplink). */
+static void uplink_samples_account_for_every_cross_rack_byte(void **state)
+{
+	struct mix m;
+	struct sw_sim_result r;
+	double up_bps = 4 * 1e9 / 4, out = 0, in = 0, xrack = 0;
+	uint32_t s, k;
+	size_t i;
+
+	(void)state;
+	make_mix(&m);
+	run(&m, "fair", &r);
+	assert_int_equal(r.n_racks, 3);
+	assert_true(r.n_samples >= (uint32_t)(r.end / r.sample_interval));
+	for (s = 0; s < r.n_samples; s++) {
+		double span = s + 1 < r.n_samples ? r.sample_interval
+						  : r.end - r.sample_interval * (r.n_samples - 1);
+
+		for (k = 0; k < r.n_racks; k++) {
+			float fo = r.uplink_out[s * r.n_racks + k], fi = r.uplink_in[s * r.n_racks + k];
+
+			assert_true(fo >= 0 && fo <= 1 + 1e-5);
+			assert_true(fi >= 0 && fi <= 1 + 1e-5);
+			out += fo * up_bps / 8 * span;
+			in += fi * up_bps / 8 * span;
+		}
+	}
+	for (i = 0; i < N_JOBS; i++)
+		for (k = 0; k < SW_TRAFFICS; k++)
+			xrack += (double)r.jobs[i].xrack[k];
+	assert_true(xrack > 0);
+	assert_true(fabs(out - xrack) <= 1e-4 * xrack);
+	assert_true(fabs(in - xrack) <= 1e-4 * xrack);
+	sw_sim_result_free(&r);
+}
+
+static void two_runs_give_identical_records_and_samples(void **state)
+{
+	struct mix m;
+	struct sw_sim_result a, b;
+
+	(void)state;
+	make_mix(&m);
+	run(&m, "fair", &a);
+	run(&m, "fair", &b);
+	assert_int_equal(a.n_jobs, b.n_jobs);
+	assert_int_equal(a.n_samples, b.n_samples);
+	assert_int_equal(a.events, b.events);
+	assert_memory_equal(a.jobs, b.jobs, a.n_jobs * sizeof(*a.jobs));
+	assert_memory_equal(a.uplink_out, b.uplink_out, a.n_samples * a.n_racks * sizeof(float));
+	assert_memory_equal(a.uplink_in, b.uplink_in, a.n_samples * a.n_racks * sizeof(float));
+	assert_memory_equal(&a.end, &b.end, sizeof(a.end));
+	sw_sim_result_free(&a);
+	sw_sim_result_free(&b);
+}
+
+static void every_policy_completes_the_mix(void **state)
+{
+	const char *const *names = sw_sched_policy_names();
+	struct mix m;
+	size_t i, k;
+
+	(void)state;
+	make_mix(&m);
+	for (k = 0; names[k]; k++) {
+		struct sw_sim_result r;
+
+		run(&m, names[k], &r);
+		for (i = 0; i < N_JOBS; i++)
+			assert_true(r.jobs[i].finish > r.jobs[i].arrival);
+		sw_sim_result_free(&r);
+	}
+	assert_true(k > 0);
+}
+
+static void without_out_of_band_heartbeats_jobs_still_complete(void **state)
+{
+	struct mix m;
+	struct sw_sim_config c;
+	struct sw_sim_result r;
+	struct sw_input_error err;
+	size_t i;
+
+	(void)state;
+	make_mix(&m);
+	sw_sim_config_default(&c);
+	c.oob_heartbeat = 0;
+	c.parallel_copies = 1;
+	assert_int_equal(sw_sim_run(&m.w, &c, &r, &err), 0);
+	for (i = 0; i < N_JOBS; i++)
+		assert_int_equal(r.jobs[i].bytes[SW_TRAFFIC_SHUFFLE], m.jobs[i].shuffle_bytes);
+	sw_sim_result_free(&r);
+}
+
+static void bad_configuration_is_an_error_with_a_message(void **state)
+{
+	struct mix m;
+	struct sw_sim_config c;
+	struct sw_sim_result r;
+	struct sw_input_error err;
+
+	(void)state;
+	make_mix(&m);
+	sw_sim_config_default(&c);
+	c.heartbeat = 0;
+	assert_int_equal(sw_sim_run(&m.w, &c, &r, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "heartbeat"));
+	assert_null(r.jobs);
+	sw_sim_config_default(&c);
+	c.sched.policy = "no-such-policy";
+	assert_true(sw_sim_run(&m.w, &c, &r, &err) < 0);
+	assert_non_null(strstr(err.msg, "no-such-policy"));
+	assert_null(r.jobs);
+	m.jobs[3].bench = 999;
+	sw_sim_config_default(&c);
+	assert_int_equal(sw_sim_run(&m.w, &c, &r, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "1003"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_job_completes_after_it_arrives),
+		cmocka_unit_test(bytes_are_conserved_per_job),
+		cmocka_unit_test(uplink_samples_account_for_every_cross_rack_byte),
+		cmocka_unit_test(two_runs_give_identical_records_and_samples),
+		cmocka_unit_test(every_policy_completes_the_mix),
+		cmocka_unit_test(without_out_of_band_heartbeats_jobs_still_complete),
+		cmocka_unit_test(bad_configuration_is_an_error_with_a_message),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The event loop of the simulated cluster. Three queues feed it: network flow completions
+ * (sim_net), timed events (arrivals, compute completions, utilisation samples) and node
+ * heartbeats. At equal times flows come first, then events, then heartbeats, each queue in its
+ * own strict order (start order, scheduling order, node id), so a run is a pure function of
+ * its workload and configuration.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_engine.h"
+
+enum { EV_ARRIVAL, EV_COMPUTE, EV_SAMPLE };
+
+/* With tasks pending but none running, the scheduler must launch something within its
+ * locality waits; an hour of simulated time without any is a scheduler that never will. */
+#define STALL_SECONDS 3600.0
+
+void sw_sim_config_default(struct sw_sim_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	sw_sched_config_default(&c->sched);
+	c->heartbeat = 3;
+	c->oob_heartbeat = 1;
+	c->sample_interval = 10;
+	c->parallel_copies = 5;
+}
+
+int sim_fail(struct sim *s, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err->msg, sizeof(s->err->msg), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* ---- timed events ---- */
+
+static int event_before(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct sim *s = ctx;
+	const struct sim_event *ea = &s->events[a], *eb = &s->events[b];
+
+	if (ea->t != eb->t)
+		return ea->t < eb->t;
+	return ea->seq < eb->seq;
+}
+
+static int schedule(struct sim *s, double t, uint32_t type, uint32_t arg, struct sim_task *task)
+{
+	struct sim_event *e;
+	uint32_t id;
+
+	if (s->free_event == SIM_HEAP_NONE) {
+		uint32_t ncap = s->n_events_cap ? 2 * s->n_events_cap : 1024, i;
+		struct sim_event *ne = realloc(s->events, (size_t)ncap * sizeof(*ne));
+
+		if (!ne || sim_heap_reserve(&s->ev_heap, ncap)) {
+			if (ne)
+				s->events = ne;
+			return sim_fail(s, -ENOMEM, "out of memory for events at t=%.3f s", s->now);
+		}
+		s->events = ne;
+		for (i = ncap; i-- > s->n_events_cap;) {
+			ne[i].arg = s->free_event;
+			s->free_event = i;
+		}
+		s->n_events_cap = ncap;
+	}
+	id = s->free_event;
+	e = &s->events[id];
+	s->free_event = e->arg;
+	*e = (struct sim_event){.t = t, .seq = s->seq++, .type = type, .arg = arg, .task = task};
+	sim_heap_push(&s->ev_heap, id); /* cannot fail: reserved above */
+	return 0;
+}
+
+int sim_schedule_compute(struct sim *s, struct sim_task *task, double t)
+{
+	return schedule(s, t, EV_COMPUTE, 0, task);
+}
+
+/* ---- heartbeats ---- */
+
+static int node_before(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct sim *s = ctx;
+
+	if (s->nodes[a].hb_t != s->nodes[b].hb_t)
+		return s->nodes[a].hb_t < s->nodes[b].hb_t;
+	return a < b;
+}
+
+static void hb_set(struct sim *s, uint32_t node, double t)
+{
+	s->nodes[node].hb_t = t;
+	if (sim_heap_contains(&s->hb_heap, node))
+		sim_heap_fix(&s->hb_heap, node);
+	else
+		sim_heap_push(&s->hb_heap, node); /* cannot fail: reserved for every node */
+}
+
+/* Puts a parked node back on its heartbeat grid at the first beat not before now. */
+static void hb_wake(struct sim *s, uint32_t node)
+{
+	struct sim_node *n = &s->nodes[node];
+	double k = ceil((s->now - n->hb_base) / s->c->heartbeat);
+
+	if (sim_heap_contains(&s->hb_heap, node))
+		return;
+	n->hb_k = k > 0 ? (uint64_t)k : 0;
+	if (n->hb_base + (double)n->hb_k * s->c->heartbeat < s->now)
+		n->hb_k++;
+	hb_set(s, node, n->hb_base + (double)n->hb_k * s->c->heartbeat);
+}
+
+void sim_slot_freed(struct sim *s, uint32_t node, enum sw_task_kind kind)
+{
+	struct sim_node *n = &s->nodes[node];
+
+	n->free[kind]++;
+	if (!s->c->oob_heartbeat) {
+		hb_wake(s, node);
+		return;
+	}
+	/* Hadoop's out-of-band heartbeat: the TaskTracker reports at once, and its next regular
+	 * heartbeat comes one interval after this one. */
+	if (sim_heap_contains(&s->hb_heap, node) && n->hb_t == s->now)
+		return;
+	n->hb_base = s->now;
+	n->hb_k = 0;
+	hb_set(s, node, s->now);
+}
+
+/*
+ * A heartbeat that cannot launch anything (no job live, or no free slot) is not sent to the
+ * scheduler, and the node leaves the heartbeat queue until that changes: a job arrival or a
+ * freed slot puts it back on the same grid of beats, so every beat that could launch a task
+ * happens exactly when it would have.
+ */
+static int heartbeat(struct sim *s, uint32_t node)
+{
+	struct sim_node *n = &s->nodes[node];
+	struct sw_heartbeat hb = {.node = node, .free_slots = {n->free[SW_MAP], n->free[SW_REDUCE]}};
+	int got, i, rc;
+
+	sim_heap_remove(&s->hb_heap, node);
+	if (!sw_sched_jobs_live(s->sched)) {
+		s->idle_parked++;
+		return 0;
+	}
+	if (!n->free[SW_MAP] && !n->free[SW_REDUCE])
+		return 0;
+	got = sw_sched_heartbeat(s->sched, &hb, s->now, s->assign, s->assign_max);
+	if (got < 0)
+		return sim_fail(s, got, "heartbeat of node %u at t=%.3f s: sw_sched_heartbeat failed: %s",
+				node, s->now, strerror(-got));
+	for (i = 0; i < got && i < s->assign_max; i++) {
+		rc = sim_task_launch(s, node, &s->assign[i]);
+		if (rc)
+			return rc;
+	}
+	n->hb_k++;
+	hb_set(s, node, n->hb_base + (double)n->hb_k * s->c->heartbeat);
+	return 0;
+}
+
+/* ---- arrivals ---- */
+
+static int arrivals(struct sim *s)
+{
+	uint32_t i;
+	int rc;
+
+	rc = sim_job_arrive(s, s->next_arrival++);
+	if (rc)
+		return rc;
+	s->last_progress = s->now;
+	if (s->idle_parked) {
+		s->idle_parked = 0;
+		for (i = 0; i < s->cluster.n_nodes; i++)
+			hb_wake(s, i);
+	}
+	if (s->next_arrival < s->w->n_jobs)
+		return schedule(s, s->w->jobs[s->next_arrival].arrival, EV_ARRIVAL, 0, NULL);
+	return 0;
+}
+
+/* ---- utilisation samples ---- */
+
+static int sample(struct sim *s, double span)
+{
+	struct sw_sim_result *r = s->r;
+	uint32_t k, nr = r->n_racks;
+
+	if (r->n_samples == s->samples_cap) {
+		uint32_t ncap = s->samples_cap ? 2 * s->samples_cap : 256;
+		float *o = realloc(r->uplink_out, (size_t)ncap * nr * sizeof(*o));
+		float *in;
+
+		if (o)
+			r->uplink_out = o;
+		in = o ? realloc(r->uplink_in, (size_t)ncap * nr * sizeof(*in)) : NULL;
+		if (!in)
+			return sim_fail(s, -ENOMEM, "out of memory for samples at t=%.3f s", s->now);
+		r->uplink_in = in;
+		s->samples_cap = ncap;
+	}
+	for (k = 0; k < nr; k++) {
+		uint32_t lo = sim_net_link(s->net, SIM_LINK_UP_OUT, k);
+		uint32_t li = sim_net_link(s->net, SIM_LINK_UP_IN, k);
+		double bo = sim_net_link_bytes(s->net, lo, s->now);
+		double bi = sim_net_link_bytes(s->net, li, s->now);
+		double cap = sim_net_link_capacity(s->net, lo) * span;
+
+		r->uplink_out[(size_t)r->n_samples * nr + k] = (float)((bo - s->prev_out[k]) / cap);
+		r->uplink_in[(size_t)r->n_samples * nr + k] = (float)((bi - s->prev_in[k]) / cap);
+		s->prev_out[k] = bo;
+		s->prev_in[k] = bi;
+	}
+	r->n_samples++;
+	s->last_sample = s->now;
+	return 0;
+}
+
+static void progress(struct sim *s)
+{
+	if (s->c->progress)
+		s->c->progress(s->c->progress_arg, s->now, s->jobs_done, s->w->n_jobs);
+}
+
+static int event(struct sim *s, uint32_t id)
+{
+	struct sim_event e = s->events[id];
+	int rc;
+
+	sim_heap_remove(&s->ev_heap, id);
+	s->events[id].arg = s->free_event;
+	s->free_event = id;
+	switch (e.type) {
+	case EV_ARRIVAL:
+		return arrivals(s);
+	case EV_COMPUTE:
+		return sim_task_compute_done(s, e.task);
+	default:
+		rc = sample(s, s->c->sample_interval);
+		progress(s);
+		if (rc)
+			return rc;
+		return schedule(s, s->now + s->c->sample_interval, EV_SAMPLE, 0, NULL);
+	}
+}
+
+/* ---- the loop ---- */
+
+static double top_time(const struct sim *s, uint32_t *ev, uint32_t *hb)
+{
+	double te = INFINITY, th = INFINITY;
+
+	*ev = sim_heap_top(&s->ev_heap);
+	*hb = sim_heap_top(&s->hb_heap);
+	if (*ev != SIM_HEAP_NONE)
+		te = s->events[*ev].t;
+	if (*hb != SIM_HEAP_NONE)
+		th = s->nodes[*hb].hb_t;
+	return fmin(te, th);
+}
+
+static int stalled(struct sim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->w->n_jobs && !s->live[i]; i++)
+		;
+	if (i == s->w->n_jobs)
+		return sim_fail(s, -EDEADLK, "no event left at t=%.3f s with %zu jobs unfinished",
+				s->now, s->w->n_jobs - s->jobs_done);
+	return sim_fail(s, -EDEADLK,
+			"job %llu (arrived at t=%.3f s) stalled: policy '%s' launched no task "
+			"for %.0f s of simulated time with nothing running (t=%.3f s)",
+			(unsigned long long)s->w->jobs[i].id, s->w->jobs[i].arrival,
+			sw_sched_policy(s->sched), STALL_SECONDS, s->now);
+}
+
+static int loop(struct sim *s)
+{
+	while (s->jobs_done < s->w->n_jobs) {
+		uint32_t ev, hb, flow = SIM_FLOW_NONE;
+		double t = top_time(s, &ev, &hb), tf = sim_net_next(s->net, &flow);
+		int rc;
+
+		/* Rates change only between instants: every start and end at one time is in. */
+		if (sim_net_dirty(s->net) && fmin(t, tf) > s->now) {
+			sim_net_update(s->net, s->now);
+			tf = sim_net_next(s->net, &flow);
+		}
+		if (isinf(t) && isinf(tf))
+			return stalled(s);
+		if (!s->running && sw_sched_jobs_live(s->sched) &&
+		    s->now - s->last_progress > STALL_SECONDS)
+			return stalled(s);
+		s->r->events++;
+		if (tf <= t) {
+			s->now = tf;
+			rc = sim_flow_done(s, sim_net_flow_owner(s->net, flow));
+		} else {
+			s->now = t;
+			if (ev != SIM_HEAP_NONE && s->events[ev].t == t)
+				rc = event(s, ev);
+			else
+				rc = heartbeat(s, hb);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- setup ---- */
+
+static int check(const struct sw_workload *w, const struct sw_sim_config *c,
+		 struct sw_input_error *err)
+{
+	unsigned n_bench, b;
+	size_t i;
+
+	if (!(c->heartbeat > 0) || !isfinite(c->heartbeat) || !(c->sample_interval > 0) ||
+	    !isfinite(c->sample_interval) || !c->parallel_copies) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "simulator config: heartbeat (%g) and sample_interval (%g) must be > 0 and "
+			 "parallel_copies (%u) >= 1",
+			 c->heartbeat, c->sample_interval, c->parallel_copies);
+		return -EINVAL;
+	}
+	sw_bench_table(&n_bench);
+	for (b = 0; b < n_bench; b++) {
+		const struct sw_bench *bench = &sw_bench_table(NULL)[b];
+
+		if (!(bench->map_rate > 0) || !(bench->reduce_rate > 0)) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "benchmark %s: map_rate and reduce_rate must be > 0", bench->name);
+			return -EINVAL;
+		}
+	}
+	if (w->n_jobs > UINT32_MAX) {
+		snprintf(err->msg, sizeof(err->msg), "workload %s: %zu jobs, at most %u", w->name,
+			 w->n_jobs, UINT32_MAX);
+		return -EINVAL;
+	}
+	for (i = 0; i < w->n_jobs; i++) {
+		const struct sw_job_desc *j = &w->jobs[i];
+
+		if (j->bench >= n_bench || !isfinite(j->arrival) ||
+		    (i && j->arrival < w->jobs[i - 1].arrival)) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "workload %s: job %llu: benchmark %u unknown or arrival %g out of "
+				 "order",
+				 w->name, (unsigned long long)j->id, j->bench, j->arrival);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int rack_index(struct sim *s)
+{
+	uint32_t nr = s->cluster.n_racks, nn = s->cluster.n_nodes, i;
+
+	s->rack_first = calloc((size_t)nr + 1, sizeof(*s->rack_first));
+	s->rack_nodes = calloc(nn, sizeof(*s->rack_nodes));
+	if (!s->rack_first || !s->rack_nodes)
+		return -ENOMEM;
+	for (i = 0; i < nn; i++)
+		s->rack_first[s->cluster.nodes[i].rack + 1]++;
+	for (i = 0; i < nr; i++)
+		s->rack_first[i + 1] += s->rack_first[i];
+	/* Counting sort keeps each rack's nodes in ascending order. */
+	for (i = 0; i < nn; i++)
+		s->rack_nodes[s->rack_first[s->cluster.nodes[i].rack]++] = i;
+	for (i = nr; i > 0; i--)
+		s->rack_first[i] = s->rack_first[i - 1];
+	s->rack_first[0] = 0;
+	return 0;
+}
+
+static int setup(struct sim *s)
+{
+	const struct sw_workload *w = s->w;
+	struct sw_sched_config cfg = s->c->sched;
+	uint32_t i, nn;
+	int rc;
+
+	rc = sw_topology_build(&w->topo, &s->cluster);
+	if (rc)
+		return sim_fail(s, rc, "workload %s: bad topology", w->name);
+	nn = s->cluster.n_nodes;
+	/* The workload names its users and queues; a config with fewer gets the workload's. */
+	if (cfg.n_users < w->n_users)
+		cfg.n_users = w->n_users;
+	if (!cfg.queue_capacity && cfg.n_queues < w->n_queues)
+		cfg.n_queues = w->n_queues;
+	s->sched = sw_sched_create(&s->cluster, &cfg);
+	if (!s->sched) {
+		rc = errno ? -errno : -EINVAL;
+		return sim_fail(s, rc, "scheduler '%s': cannot create: %s",
+				cfg.policy ? cfg.policy : "(null)", strerror(-rc));
+	}
+	s->net = sim_net_create(&s->cluster);
+	s->nodes = calloc(nn, sizeof(*s->nodes));
+	s->live = calloc(w->n_jobs ? w->n_jobs : 1, sizeof(*s->live));
+	s->prev_out = calloc(s->cluster.n_racks, sizeof(*s->prev_out));
+	s->prev_in = calloc(s->cluster.n_racks, sizeof(*s->prev_in));
+	s->r->jobs = calloc(w->n_jobs ? w->n_jobs : 1, sizeof(*s->r->jobs));
+	if (!s->net || !s->nodes || !s->live || !s->prev_out || !s->prev_in || !s->r->jobs ||
+	    rack_index(s) || sim_heap_reserve(&s->hb_heap, nn))
+		return sim_fail(s, -ENOMEM, "out of memory setting up %u nodes and %zu jobs", nn,
+				w->n_jobs);
+	for (i = 0; i < nn; i++) {
+		const struct sw_node_spec *ns = &s->cluster.nodes[i];
+		int slots = ns->map_slots + ns->reduce_slots;
+
+		s->nodes[i].rack = ns->rack;
+		s->nodes[i].free[SW_MAP] = ns->map_slots;
+		s->nodes[i].free[SW_REDUCE] = ns->reduce_slots;
+		/* Phases spread evenly over one interval, as TaskTrackers started at random. */
+		s->nodes[i].hb_base = s->c->heartbeat * i / nn;
+		if (slots > s->assign_max)
+			s->assign_max = slots;
+	}
+	s->idle_parked = nn; /* no job is live before the first arrival */
+	s->assign = calloc(s->assign_max ? s->assign_max : 1, sizeof(*s->assign));
+	if (!s->assign)
+		return sim_fail(s, -ENOMEM, "out of memory setting up");
+	s->r->n_jobs = w->n_jobs;
+	s->r->sample_interval = s->c->sample_interval;
+	s->r->n_racks = s->cluster.n_racks;
+	if (!w->n_jobs)
+		return 0;
+	rc = schedule(s, w->jobs[0].arrival, EV_ARRIVAL, 0, NULL);
+	return rc ? rc : schedule(s, s->c->sample_interval, EV_SAMPLE, 0, NULL);
+}
+
+static void teardown(struct sim *s)
+{
+	size_t i;
+
+	for (i = 0; s->live && i < s->w->n_jobs; i++)
+		sim_job_free(s->live[i]);
+	free(s->live);
+	sw_sched_destroy(s->sched);
+	sim_net_destroy(s->net);
+	sw_topology_free(&s->cluster);
+	free(s->nodes);
+	free(s->rack_first);
+	free(s->rack_nodes);
+	free(s->events);
+	free(s->assign);
+	free(s->prev_out);
+	free(s->prev_in);
+	sim_heap_fini(&s->ev_heap);
+	sim_heap_fini(&s->hb_heap);
+}
+
+int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c,
+	       struct sw_sim_result *r, struct sw_input_error *err)
+{
+	struct sim s = {.w = w, .c = c, .r = r, .err = err, .free_event = SIM_HEAP_NONE};
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	err->msg[0] = '\0';
+	rc = check(w, c, err);
+	if (rc)
+		return rc;
+	sim_heap_init(&s.ev_heap, event_before, &s);
+	sim_heap_init(&s.hb_heap, node_before, &s);
+	rc = setup(&s);
+	if (!rc)
+		rc = loop(&s);
+	if (!rc) {
+		r->end = s.now;
+		/* The last, partial interval, measured over its own length. */
+		if (s.now > s.last_sample)
+			rc = sample(&s, s.now - s.last_sample);
+		progress(&s);
+	}
+	teardown(&s);
+	if (rc)
+		sw_sim_result_free(r);
+	return rc;
+}
+
+void sw_sim_result_free(struct sw_sim_result *r)
+{
+	free(r->jobs);
+	free(r->uplink_out);
+	free(r->uplink_in);
+	memset(r, 0, sizeof(*r));
+}

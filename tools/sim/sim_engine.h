@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * State of one sw_sim_run (private to tools/sim): the event queues and clock (sim.c) and the
+ * task phases that move data over the network (task.c).
+ */
+#ifndef SIM_ENGINE_H
+#define SIM_ENGINE_H
+
+#include <stdint.h>
+
+#include "sim_heap.h"
+#include "sim_net.h"
+#include "sw_sim.h"
+
+/** What a task is doing; a task's flows and compute event tell it apart by this. */
+enum sim_phase {
+	SIM_PENDING = 0, /* not launched */
+	SIM_INPUT,       /* map: reading a remote input split */
+	SIM_COMPUTE,     /* map or reduce: computing */
+	SIM_SHUFFLE,     /* reduce: fetching map outputs */
+	SIM_WRITE,       /* reduce: writing the replicas of its output */
+	SIM_DONE,
+};
+
+struct sim_job;
+
+/** A transfer a task waits for: the owner of one network flow. */
+struct sim_xfer {
+	struct sim_task *task;
+	uint32_t src;  /* node the bytes come from */
+	uint32_t flow; /* SIM_FLOW_NONE when idle */
+};
+
+/** Per source node, what a running reducer still has to fetch from it. */
+struct sim_src {
+	uint64_t pending; /* bytes of registered outputs not yet in a flow */
+	uint32_t slot;    /* 1 + index of the xfer fetching from it, 0 when none */
+	uint32_t queued;  /* in the reducer's queue of sources to fetch from */
+};
+
+/** A running reducer's shuffle: allocated at launch, freed when the reduce finishes. */
+struct sim_shuffle {
+	struct sim_src *src; /* n_nodes */
+	uint32_t *queue;     /* ring of source nodes waiting for a free xfer */
+	uint32_t q_head, q_len;
+	uint32_t active; /* xfers with a flow */
+	uint32_t n_xfers;
+	struct sim_xfer xfers[]; /* parallel_copies (at least 2: output pipeline) */
+};
+
+struct sim_task {
+	struct sim_job *job;
+	uint32_t idx;
+	uint8_t kind;  /* enum sw_task_kind */
+	uint8_t phase; /* enum sim_phase */
+	uint8_t waits; /* flows still to finish in SIM_WRITE */
+	uint32_t node;
+	uint32_t run_pos;        /* reduces: position in job->running */
+	uint64_t shuffled;       /* reduces: bytes taken from map outputs */
+	struct sim_xfer input;   /* maps: the remote input read */
+	struct sim_shuffle *shf; /* reduces, while running */
+};
+
+struct sim_job {
+	uint32_t idx; /* index in the workload: the scheduler's job id and the record's slot */
+	const struct sw_job_desc *desc;
+	const struct sw_bench *bench;
+	struct sw_job_record *rec;
+	struct sw_map_spec *maps;
+	struct sim_task *tasks; /* n_maps maps, then n_reduces reduces */
+	uint32_t n_maps, n_reduces, maps_done, reduces_done;
+	uint32_t *outputs, n_outputs; /* maps in the order their outputs registered */
+	uint32_t *running, n_running; /* reduces in SIM_SHUFFLE */
+};
+
+struct sim_node {
+	double hb_t;    /* next heartbeat, when in the heartbeat heap */
+	double hb_base; /* heartbeats fall on hb_base + k * heartbeat */
+	uint64_t hb_k;
+	uint16_t free[SW_KINDS];
+	uint32_t rack;
+};
+
+struct sim_event {
+	double t;
+	uint64_t seq;
+	uint32_t type; /* enum in sim.c */
+	uint32_t arg;
+	struct sim_task *task;
+};
+
+struct sim {
+	const struct sw_workload *w;
+	const struct sw_sim_config *c;
+	struct sw_cluster_spec cluster;
+	struct sw_sched *sched;
+	struct sim_net *net;
+	struct sim_node *nodes;
+	uint32_t *rack_nodes, *rack_first; /* nodes of rack r: rack_nodes[rack_first[r]..[r+1]) */
+	double now;
+	struct sim_event *events;
+	uint32_t n_events_cap, free_event;
+	uint64_t seq;
+	struct sim_heap ev_heap, hb_heap;
+	struct sim_job **live; /* by workload index */
+	struct sw_sim_result *r;
+	struct sw_input_error *err;
+	size_t next_arrival, jobs_done;
+	uint64_t running; /* tasks launched and not finished */
+	double last_progress;
+	uint32_t idle_parked; /* nodes parked because no job was live */
+	struct sw_assignment *assign;
+	int assign_max;
+	double *prev_out, *prev_in, last_sample;
+	uint32_t samples_cap;
+};
+
+/** Sets err->msg and returns @p rc (a negative errno). */
+int sim_fail(struct sim *s, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/** Queues a compute completion of @p task at @p t. */
+int sim_schedule_compute(struct sim *s, struct sim_task *task, double t);
+/** A task on @p node finished at s->now: its slot is free; heartbeats follow. */
+void sim_slot_freed(struct sim *s, uint32_t node, enum sw_task_kind kind);
+
+int sim_job_arrive(struct sim *s, size_t idx);
+int sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment *a);
+int sim_task_compute_done(struct sim *s, struct sim_task *t);
+int sim_flow_done(struct sim *s, struct sim_xfer *x);
+void sim_job_free(struct sim_job *j);
+
+#endif /* SIM_ENGINE_H */

@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Task phases of the simulated cluster: a map reads its split (a flow when the replica is on
+ * another node), computes and registers its output; a reduce fetches its partition of every
+ * map output (at most parallel_copies flows at once, one per source node, each carrying all
+ * that node's pending partitions), computes, and writes its output to three replicas.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_engine.h"
+
+static const char *const kind_name[SW_KINDS] = {"map", "reduce"};
+
+static uint64_t job_id(const struct sim_task *t)
+{
+	return t->job->desc->id;
+}
+
+static int sched_fail(struct sim *s, int rc, const char *call, const struct sim_task *t)
+{
+	return sim_fail(s, rc, "job %llu: %s for %s %u at t=%.3f s failed: %s",
+			(unsigned long long)job_id(t), call, kind_name[t->kind], t->idx, s->now,
+			strerror(-rc));
+}
+
+static uint32_t rack_of(const struct sim *s, uint32_t node)
+{
+	return s->nodes[node].rack;
+}
+
+/* Counts @p bytes of traffic @p kind moved from @p src to @p dst for the job's record. */
+static void account(struct sim *s, struct sim_job *j, enum sw_traffic kind, uint32_t src,
+		    uint32_t dst, uint64_t bytes)
+{
+	j->rec->bytes[kind] += bytes;
+	if (rack_of(s, src) != rack_of(s, dst))
+		j->rec->xrack[kind] += bytes;
+}
+
+static int xfer_start(struct sim *s, struct sim_xfer *x, uint32_t src, uint32_t dst,
+		      uint64_t bytes)
+{
+	int rc = sim_net_flow_start(s->net, src, dst, bytes, s->now, x, &x->flow);
+
+	if (rc)
+		return sim_fail(s, rc, "job %llu: cannot start a flow of %llu bytes at t=%.3f s",
+				(unsigned long long)job_id(x->task), (unsigned long long)bytes,
+				s->now);
+	x->src = src;
+	return 0;
+}
+
+/* Share @p r of @p total split over @p n parts; the first total % n parts get one byte more,
+ * so the parts sum to total exactly. */
+static uint64_t share(uint64_t total, uint32_t r, uint32_t n)
+{
+	return total / n + (r < total % n);
+}
+
+/* ---- jobs ---- */
+
+void sim_job_free(struct sim_job *j)
+{
+	uint32_t i;
+
+	if (!j)
+		return;
+	for (i = 0; i < j->n_reduces; i++) {
+		struct sim_shuffle *shf = j->tasks[j->n_maps + i].shf;
+
+		if (shf) {
+			free(shf->src);
+			free(shf->queue);
+			free(shf);
+		}
+	}
+	free(j->maps);
+	free(j->tasks);
+	free(j->outputs);
+	free(j->running);
+	free(j);
+}
+
+int sim_job_arrive(struct sim *s, size_t idx)
+{
+	const struct sw_job_desc *d = &s->w->jobs[idx];
+	struct sw_job_spec spec;
+	struct sim_job *j = calloc(1, sizeof(*j));
+	unsigned n_bench;
+	uint32_t i;
+	int rc;
+
+	if (!j)
+		return sim_fail(s, -ENOMEM, "job %llu: out of memory at arrival",
+				(unsigned long long)d->id);
+	j->idx = (uint32_t)idx;
+	j->desc = d;
+	j->bench = &sw_bench_table(&n_bench)[d->bench];
+	j->rec = &s->r->jobs[idx];
+	j->n_maps = sw_workload_n_maps(s->w, d);
+	j->n_reduces = d->n_reduces;
+	j->maps = calloc(j->n_maps, sizeof(*j->maps));
+	j->tasks = calloc((size_t)j->n_maps + j->n_reduces, sizeof(*j->tasks));
+	j->outputs = calloc(j->n_maps, sizeof(*j->outputs));
+	j->running = calloc(j->n_reduces ? j->n_reduces : 1, sizeof(*j->running));
+	if (!j->maps || !j->tasks || !j->outputs || !j->running) {
+		sim_job_free(j);
+		return sim_fail(s, -ENOMEM, "job %llu: out of memory at arrival",
+				(unsigned long long)d->id);
+	}
+	for (i = 0; i < j->n_maps + j->n_reduces; i++) {
+		struct sim_task *t = &j->tasks[i];
+
+		t->job = j;
+		t->kind = i < j->n_maps ? SW_MAP : SW_REDUCE;
+		t->idx = i < j->n_maps ? i : i - j->n_maps;
+		t->input.task = t;
+		t->input.flow = SIM_FLOW_NONE;
+	}
+	sw_workload_expand(s->w, d, j->maps, &spec);
+	spec.id = idx;
+	*j->rec = (struct sw_job_record){
+		.id = d->id,
+		.user = d->user,
+		.cls = j->bench->cls,
+		.bench = d->bench,
+		.arrival = d->arrival,
+		.n_maps = j->n_maps,
+		.n_reduces = j->n_reduces,
+	};
+	rc = sw_sched_job_add(s->sched, &spec, s->now);
+	if (rc < 0) {
+		sim_job_free(j);
+		return sim_fail(s, rc, "job %llu: sw_sched_job_add at t=%.3f s failed: %s",
+				(unsigned long long)d->id, s->now, strerror(-rc));
+	}
+	s->live[idx] = j;
+	return 0;
+}
+
+static void job_end(struct sim *s, struct sim_job *j)
+{
+	j->rec->finish = s->now;
+	s->live[j->idx] = NULL;
+	s->jobs_done++;
+	sim_job_free(j);
+}
+
+/* The task has finished at s->now: tell the scheduler, free its slot. */
+static int task_end(struct sim *s, struct sim_task *t)
+{
+	int rc = sw_sched_task_finished(s->sched, t->job->idx, t->kind, t->idx, s->now);
+
+	if (rc < 0)
+		return sched_fail(s, rc, "sw_sched_task_finished", t);
+	t->phase = SIM_DONE;
+	s->running--;
+	s->last_progress = s->now;
+	sim_slot_freed(s, t->node, t->kind);
+	return 0;
+}
+
+static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rate)
+{
+	t->phase = SIM_COMPUTE;
+	return sim_schedule_compute(s, t, s->now + (double)bytes / rate);
+}
+
+/* ---- reduce: shuffle ---- */
+
+static int shuffle_create(struct sim *s, struct sim_task *t)
+{
+	uint32_t n = s->cluster.n_nodes;
+	uint32_t nx = s->c->parallel_copies > 2 ? s->c->parallel_copies : 2, i;
+	struct sim_shuffle *shf = calloc(1, sizeof(*shf) + nx * sizeof(shf->xfers[0]));
+
+	if (!shf)
+		return -ENOMEM;
+	shf->src = calloc(n, sizeof(*shf->src));
+	shf->queue = calloc(n, sizeof(*shf->queue));
+	shf->n_xfers = nx;
+	t->shf = shf;
+	if (!shf->src || !shf->queue)
+		return -ENOMEM; /* freed with the job */
+	for (i = 0; i < nx; i++) {
+		shf->xfers[i].task = t;
+		shf->xfers[i].flow = SIM_FLOW_NONE;
+	}
+	return 0;
+}
+
+/* Starts fetches from queued sources while fewer than parallel_copies are running. */
+static int shuffle_pump(struct sim *s, struct sim_task *t)
+{
+	struct sim_shuffle *shf = t->shf;
+	uint32_t n = s->cluster.n_nodes, k;
+
+	while (shf->q_len && shf->active < s->c->parallel_copies) {
+		uint32_t src = shf->queue[shf->q_head];
+		struct sim_src *sp = &shf->src[src];
+		int rc;
+
+		shf->q_head = (shf->q_head + 1) % n;
+		shf->q_len--;
+		sp->queued = 0;
+		for (k = 0; shf->xfers[k].flow != SIM_FLOW_NONE; k++)
+			;
+		rc = xfer_start(s, &shf->xfers[k], src, t->node, sp->pending);
+		if (rc)
+			return rc;
+		sp->slot = k + 1;
+		sp->pending = 0;
+		shf->active++;
+	}
+	return 0;
+}
+
+/* Gives reducer @p t its partition of map @p m's output. */
+static void shuffle_take(struct sim *s, struct sim_task *t, uint32_t m)
+{
+	struct sim_job *j = t->job;
+	uint32_t src = j->tasks[m].node;
+	uint64_t bytes = share(j->maps[m].output_bytes, t->idx, j->n_reduces);
+	struct sim_shuffle *shf = t->shf;
+	struct sim_src *sp = &shf->src[src];
+
+	if (!bytes)
+		return;
+	t->shuffled += bytes;
+	account(s, j, SW_TRAFFIC_SHUFFLE, src, t->node, bytes);
+	if (src == t->node)
+		return; /* on the local disk: nothing crosses the network */
+	if (sp->slot) {
+		sim_net_flow_grow(s->net, shf->xfers[sp->slot - 1].flow, bytes, s->now);
+		return;
+	}
+	sp->pending += bytes;
+	if (!sp->queued) {
+		sp->queued = 1;
+		shf->queue[(shf->q_head + shf->q_len) % s->cluster.n_nodes] = src;
+		shf->q_len++;
+	}
+}
+
+static void running_remove(struct sim_job *j, struct sim_task *t)
+{
+	struct sim_task *last = &j->tasks[j->n_maps + j->running[--j->n_running]];
+
+	j->running[t->run_pos] = last->idx;
+	last->run_pos = t->run_pos;
+}
+
+/* Moves reducer @p t to its compute phase once every map is done and every byte fetched. */
+static int shuffle_check(struct sim *s, struct sim_task *t)
+{
+	struct sim_job *j = t->job;
+
+	if (j->maps_done < j->n_maps || t->shf->active || t->shf->q_len)
+		return 0;
+	running_remove(j, t);
+	return compute(s, t, t->shuffled, j->bench->reduce_rate);
+}
+
+/* Feeds the outputs registered since @p from to reducer @p t and starts fetches. */
+static int shuffle_feed(struct sim *s, struct sim_task *t, uint32_t from)
+{
+	uint32_t i;
+	int rc;
+
+	for (i = from; i < t->job->n_outputs; i++)
+		shuffle_take(s, t, t->job->outputs[i]);
+	rc = shuffle_pump(s, t);
+	return rc ? rc : shuffle_check(s, t);
+}
+
+/* ---- reduce: output ---- */
+
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/*
+ * HDFS's placement for a writer inside the cluster: the first replica on the writer's node,
+ * the second on a node A of another rack, the third on another node B of A's rack. The choice
+ * hashes (seed, job, reduce) so it does not depend on event order. With one rack, A and B are
+ * other nodes of the writer's rack. @return how many of A and B exist (0..2).
+ */
+static unsigned pipeline(const struct sim *s, const struct sim_task *t, uint32_t *a, uint32_t *b)
+{
+	uint32_t w = t->node, wr = rack_of(s, w), n_racks = s->cluster.n_racks, rack, first, cnt;
+	uint64_t h = mix64(s->w->seed ^ mix64(((uint64_t)t->job->idx << 32) | t->idx));
+	uint32_t ia, ib;
+
+	rack = n_racks > 1 ? (wr + 1 + (uint32_t)(h % (n_racks - 1))) % n_racks : wr;
+	first = s->rack_first[rack];
+	cnt = s->rack_first[rack + 1] - first;
+	h = mix64(h);
+	/* Candidates are the rack's nodes other than the writer (it is in the rack only when
+	 * there is one rack). */
+	if (rack == wr)
+		cnt--;
+	if (!cnt)
+		return 0;
+	ia = (uint32_t)(h % cnt);
+	*a = s->rack_nodes[first + ia];
+	if (rack == wr && *a >= w)
+		*a = s->rack_nodes[first + ia + 1];
+	if (cnt < 2)
+		return 1;
+	ib = (ia + 1 + (uint32_t)(mix64(h) % (cnt - 1))) % cnt;
+	*b = s->rack_nodes[first + ib];
+	if (rack == wr && *b >= w)
+		*b = s->rack_nodes[first + ib + 1];
+	return 2;
+}
+
+static int reduce_done(struct sim *s, struct sim_task *t)
+{
+	struct sim_job *j = t->job;
+	int rc = task_end(s, t);
+
+	if (rc)
+		return rc;
+	free(t->shf->src);
+	free(t->shf->queue);
+	free(t->shf);
+	t->shf = NULL;
+	if (++j->reduces_done == j->n_reduces && j->maps_done == j->n_maps)
+		job_end(s, j);
+	return 0;
+}
+
+static int reduce_write(struct sim *s, struct sim_task *t)
+{
+	struct sim_job *j = t->job;
+	uint64_t bytes = share(j->desc->output_bytes, t->idx, j->n_reduces);
+	uint32_t a = 0, b = 0;
+	unsigned n = bytes ? pipeline(s, t, &a, &b) : 0;
+	int rc;
+
+	t->phase = SIM_WRITE;
+	if (!bytes)
+		return reduce_done(s, t);
+	j->rec->bytes[SW_TRAFFIC_OUTPUT] += bytes; /* the local replica */
+	if (!n)
+		return reduce_done(s, t);
+	account(s, j, SW_TRAFFIC_OUTPUT, t->node, a, bytes);
+	rc = xfer_start(s, &t->shf->xfers[0], t->node, a, bytes);
+	if (rc)
+		return rc;
+	t->waits = 1;
+	if (n == 2) {
+		account(s, j, SW_TRAFFIC_OUTPUT, a, b, bytes);
+		rc = xfer_start(s, &t->shf->xfers[1], a, b, bytes);
+		if (rc)
+			return rc;
+		t->waits = 2;
+	}
+	return 0;
+}
+
+/* ---- maps ---- */
+
+static int map_done(struct sim *s, struct sim_task *t)
+{
+	struct sim_job *j = t->job;
+	uint64_t out = j->maps[t->idx].output_bytes;
+	uint32_t i;
+	int rc;
+
+	j->rec->map_output_bytes += out;
+	rc = sw_sched_map_output(s->sched, j->idx, t->idx, t->node, out, s->now);
+	if (rc < 0)
+		return sched_fail(s, rc, "sw_sched_map_output", t);
+	rc = task_end(s, t);
+	if (rc)
+		return rc;
+	j->maps_done++;
+	j->outputs[j->n_outputs++] = t->idx;
+	/* Backwards: a reducer that finishes its shuffle leaves the list by swap-remove. */
+	for (i = j->n_running; i-- > 0;) {
+		rc = shuffle_feed(s, &j->tasks[j->n_maps + j->running[i]], j->n_outputs - 1);
+		if (rc)
+			return rc;
+	}
+	if (j->maps_done == j->n_maps && j->reduces_done == j->n_reduces)
+		job_end(s, j);
+	return 0;
+}
+
+/* ---- events ---- */
+
+int sim_task_compute_done(struct sim *s, struct sim_task *t)
+{
+	if (t->kind == SW_MAP)
+		return map_done(s, t);
+	return reduce_write(s, t);
+}
+
+int sim_flow_done(struct sim *s, struct sim_xfer *x)
+{
+	struct sim_task *t = x->task;
+	struct sim_shuffle *shf = t->shf;
+
+	sim_net_flow_end(s->net, x->flow, s->now);
+	x->flow = SIM_FLOW_NONE;
+	if (t->phase == SIM_INPUT)
+		return compute(s, t, t->job->maps[t->idx].input_bytes, t->job->bench->map_rate);
+	if (t->phase == SIM_WRITE)
+		return --t->waits ? 0 : reduce_done(s, t);
+	shf->src[x->src].slot = 0;
+	shf->active--;
+	return shuffle_feed(s, t, t->job->n_outputs);
+}
+
+static enum sw_locality locality(const struct sim *s, uint32_t node, const struct sw_assignment *a)
+{
+	if (a->src_node == SW_NO_NODE)
+		return a->locality < SW_LOCALITY_NONE ? a->locality : SW_LOCALITY_REMOTE;
+	if (a->src_node == node)
+		return SW_LOCALITY_NODE;
+	return rack_of(s, a->src_node) == rack_of(s, node) ? SW_LOCALITY_RACK : SW_LOCALITY_REMOTE;
+}
+
+static int map_launch(struct sim *s, struct sim_task *t, const struct sw_assignment *a)
+{
+	struct sim_job *j = t->job;
+	uint64_t in = j->maps[t->idx].input_bytes;
+
+	j->rec->maps_at[locality(s, t->node, a)]++;
+	if (a->src_node == SW_NO_NODE || a->src_node == t->node || !in) {
+		j->rec->bytes[SW_TRAFFIC_MAP_INPUT] += in;
+		return compute(s, t, in, j->bench->map_rate);
+	}
+	account(s, j, SW_TRAFFIC_MAP_INPUT, a->src_node, t->node, in);
+	t->phase = SIM_INPUT;
+	return xfer_start(s, &t->input, a->src_node, t->node, in);
+}
+
+static int reduce_launch(struct sim *s, struct sim_task *t)
+{
+	struct sim_job *j = t->job;
+
+	if (shuffle_create(s, t))
+		return sim_fail(s, -ENOMEM, "job %llu: out of memory starting reduce %u",
+				(unsigned long long)j->desc->id, t->idx);
+	t->phase = SIM_SHUFFLE;
+	t->run_pos = j->n_running;
+	j->running[j->n_running++] = t->idx;
+	return shuffle_feed(s, t, 0);
+}
+
+int sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment *a)
+{
+	struct sim_job *j = a->job < s->w->n_jobs ? s->live[a->job] : NULL;
+	uint32_t n = a->kind == SW_MAP ? (j ? j->n_maps : 0) : (j ? j->n_reduces : 0);
+	struct sim_task *t;
+	int rc;
+
+	if (!j || (a->kind != SW_MAP && a->kind != SW_REDUCE) || a->task >= n ||
+	    (a->kind == SW_MAP && a->src_node != SW_NO_NODE && a->src_node >= s->cluster.n_nodes))
+		return sim_fail(s, -EPROTO,
+				"heartbeat of node %u at t=%.3f s: the scheduler assigned an "
+				"unknown task (job %llu, kind %d, task %u)",
+				node, s->now, (unsigned long long)a->job, (int)a->kind, a->task);
+	t = &j->tasks[a->kind == SW_MAP ? a->task : j->n_maps + a->task];
+	if (t->phase != SIM_PENDING || !s->nodes[node].free[a->kind])
+		return sim_fail(s, -EPROTO,
+				"job %llu: heartbeat of node %u at t=%.3f s: the scheduler assigned "
+				"%s %u, which %s",
+				(unsigned long long)j->desc->id, node, s->now, kind_name[a->kind],
+				a->task, t->phase != SIM_PENDING ? "was already launched"
+								 : "does not fit a free slot");
+	s->nodes[node].free[a->kind]--;
+	t->node = node;
+	s->running++;
+	s->last_progress = s->now;
+	rc = sw_sched_task_started(s->sched, j->idx, t->kind, t->idx, s->now);
+	if (rc < 0)
+		return sched_fail(s, rc, "sw_sched_task_started", t);
+	return t->kind == SW_MAP ? map_launch(s, t, a) : reduce_launch(s, t);
+}
