@@ -15,7 +15,7 @@
 
 #include "sw_sim.h"
 
-#define MB (1ULL << 20)
+#define MB     (1ULL << 20)
 #define N_JOBS 24
 
 struct mix {
@@ -142,10 +142,11 @@ static void uplink_samples_account_for_every_cross_rack_byte(void **state)
 	assert_true(r.n_samples >= (uint32_t)(r.end / r.sample_interval));
 	for (s = 0; s < r.n_samples; s++) {
 		double span = s + 1 < r.n_samples ? r.sample_interval
-						  : r.end - r.sample_interval * (r.n_samples - 1);
+		                                  : r.end - r.sample_interval * (r.n_samples - 1);
 
 		for (k = 0; k < r.n_racks; k++) {
-			float fo = r.uplink_out[s * r.n_racks + k], fi = r.uplink_in[s * r.n_racks + k];
+			float fo = r.uplink_out[s * r.n_racks + k],
+			      fi = r.uplink_in[s * r.n_racks + k];
 
 			assert_true(fo >= 0 && fo <= 1 + 1e-5);
 			assert_true(fi >= 0 && fi <= 1 + 1e-5);
@@ -248,13 +249,13 @@ static void bad_configuration_is_an_error_with_a_message(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(every_job_completes_after_it_arrives),
-		cmocka_unit_test(bytes_are_conserved_per_job),
-		cmocka_unit_test(uplink_samples_account_for_every_cross_rack_byte),
-		cmocka_unit_test(two_runs_give_identical_records_and_samples),
-		cmocka_unit_test(every_policy_completes_the_mix),
-		cmocka_unit_test(without_out_of_band_heartbeats_jobs_still_complete),
-		cmocka_unit_test(bad_configuration_is_an_error_with_a_message),
+	        cmocka_unit_test(every_job_completes_after_it_arrives),
+	        cmocka_unit_test(bytes_are_conserved_per_job),
+	        cmocka_unit_test(uplink_samples_account_for_every_cross_rack_byte),
+	        cmocka_unit_test(two_runs_give_identical_records_and_samples),
+	        cmocka_unit_test(every_policy_completes_the_mix),
+	        cmocka_unit_test(without_out_of_band_heartbeats_jobs_still_complete),
+	        cmocka_unit_test(bad_configuration_is_an_error_with_a_message),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -148,7 +148,8 @@ void sim_slot_freed(struct sim *s, uint32_t node, enum sw_task_kind kind)
 static int heartbeat(struct sim *s, uint32_t node)
 {
 	struct sim_node *n = &s->nodes[node];
-	struct sw_heartbeat hb = {.node = node, .free_slots = {n->free[SW_MAP], n->free[SW_REDUCE]}};
+	struct sw_heartbeat hb = {.node = node,
+	                          .free_slots = {n->free[SW_MAP], n->free[SW_REDUCE]}};
 	int got, i, rc;
 
 	sim_heap_remove(&s->hb_heap, node);
@@ -160,8 +161,9 @@ static int heartbeat(struct sim *s, uint32_t node)
 		return 0;
 	got = sw_sched_heartbeat(s->sched, &hb, s->now, s->assign, s->assign_max);
 	if (got < 0)
-		return sim_fail(s, got, "heartbeat of node %u at t=%.3f s: sw_sched_heartbeat failed: %s",
-				node, s->now, strerror(-got));
+		return sim_fail(s, got,
+		                "heartbeat of node %u at t=%.3f s: sw_sched_heartbeat failed: %s",
+		                node, s->now, strerror(-got));
 	for (i = 0; i < got && i < s->assign_max; i++) {
 		rc = sim_task_launch(s, node, &s->assign[i]);
 		if (rc)
@@ -209,7 +211,8 @@ static int sample(struct sim *s, double span)
 			r->uplink_out = o;
 		in = o ? realloc(r->uplink_in, (size_t)ncap * nr * sizeof(*in)) : NULL;
 		if (!in)
-			return sim_fail(s, -ENOMEM, "out of memory for samples at t=%.3f s", s->now);
+			return sim_fail(s, -ENOMEM, "out of memory for samples at t=%.3f s",
+			                s->now);
 		r->uplink_in = in;
 		s->samples_cap = ncap;
 	}
@@ -281,12 +284,12 @@ static int stalled(struct sim *s)
 		;
 	if (i == s->w->n_jobs)
 		return sim_fail(s, -EDEADLK, "no event left at t=%.3f s with %zu jobs unfinished",
-				s->now, s->w->n_jobs - s->jobs_done);
+		                s->now, s->w->n_jobs - s->jobs_done);
 	return sim_fail(s, -EDEADLK,
-			"job %llu (arrived at t=%.3f s) stalled: policy '%s' launched no task "
-			"for %.0f s of simulated time with nothing running (t=%.3f s)",
-			(unsigned long long)s->w->jobs[i].id, s->w->jobs[i].arrival,
-			sw_sched_policy(s->sched), STALL_SECONDS, s->now);
+	                "job %llu (arrived at t=%.3f s) stalled: policy '%s' launched no task "
+	                "for %.0f s of simulated time with nothing running (t=%.3f s)",
+	                (unsigned long long)s->w->jobs[i].id, s->w->jobs[i].arrival,
+	                sw_sched_policy(s->sched), STALL_SECONDS, s->now);
 }
 
 static int loop(struct sim *s)
@@ -326,17 +329,18 @@ static int loop(struct sim *s)
 /* ---- setup ---- */
 
 static int check(const struct sw_workload *w, const struct sw_sim_config *c,
-		 struct sw_input_error *err)
+                 struct sw_input_error *err)
 {
 	unsigned n_bench, b;
 	size_t i;
 
 	if (!(c->heartbeat > 0) || !isfinite(c->heartbeat) || !(c->sample_interval > 0) ||
 	    !isfinite(c->sample_interval) || !c->parallel_copies) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "simulator config: heartbeat (%g) and sample_interval (%g) must be > 0 and "
-			 "parallel_copies (%u) >= 1",
-			 c->heartbeat, c->sample_interval, c->parallel_copies);
+		snprintf(
+		        err->msg, sizeof(err->msg),
+		        "simulator config: heartbeat (%g) and sample_interval (%g) must be > 0 and "
+		        "parallel_copies (%u) >= 1",
+		        c->heartbeat, c->sample_interval, c->parallel_copies);
 		return -EINVAL;
 	}
 	sw_bench_table(&n_bench);
@@ -345,13 +349,13 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 
 		if (!(bench->map_rate > 0) || !(bench->reduce_rate > 0)) {
 			snprintf(err->msg, sizeof(err->msg),
-				 "benchmark %s: map_rate and reduce_rate must be > 0", bench->name);
+			         "benchmark %s: map_rate and reduce_rate must be > 0", bench->name);
 			return -EINVAL;
 		}
 	}
 	if (w->n_jobs > UINT32_MAX) {
 		snprintf(err->msg, sizeof(err->msg), "workload %s: %zu jobs, at most %u", w->name,
-			 w->n_jobs, UINT32_MAX);
+		         w->n_jobs, UINT32_MAX);
 		return -EINVAL;
 	}
 	for (i = 0; i < w->n_jobs; i++) {
@@ -360,9 +364,9 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 		if (j->bench >= n_bench || !isfinite(j->arrival) ||
 		    (i && j->arrival < w->jobs[i - 1].arrival)) {
 			snprintf(err->msg, sizeof(err->msg),
-				 "workload %s: job %llu: benchmark %u unknown or arrival %g out of "
-				 "order",
-				 w->name, (unsigned long long)j->id, j->bench, j->arrival);
+			         "workload %s: job %llu: benchmark %u unknown or arrival %g out of "
+			         "order",
+			         w->name, (unsigned long long)j->id, j->bench, j->arrival);
 			return -EINVAL;
 		}
 	}
@@ -410,7 +414,7 @@ static int setup(struct sim *s)
 	if (!s->sched) {
 		rc = errno ? -errno : -EINVAL;
 		return sim_fail(s, rc, "scheduler '%s': cannot create: %s",
-				cfg.policy ? cfg.policy : "(null)", strerror(-rc));
+		                cfg.policy ? cfg.policy : "(null)", strerror(-rc));
 	}
 	s->net = sim_net_create(&s->cluster);
 	s->nodes = calloc(nn, sizeof(*s->nodes));
@@ -421,7 +425,7 @@ static int setup(struct sim *s)
 	if (!s->net || !s->nodes || !s->live || !s->prev_out || !s->prev_in || !s->r->jobs ||
 	    rack_index(s) || sim_heap_reserve(&s->hb_heap, nn))
 		return sim_fail(s, -ENOMEM, "out of memory setting up %u nodes and %zu jobs", nn,
-				w->n_jobs);
+		                w->n_jobs);
 	for (i = 0; i < nn; i++) {
 		const struct sw_node_spec *ns = &s->cluster.nodes[i];
 		int slots = ns->map_slots + ns->reduce_slots;
@@ -468,8 +472,8 @@ static void teardown(struct sim *s)
 	sim_heap_fini(&s->hb_heap);
 }
 
-int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c,
-	       struct sw_sim_result *r, struct sw_input_error *err)
+int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c, struct sw_sim_result *r,
+               struct sw_input_error *err)
 {
 	struct sim s = {.w = w, .c = c, .r = r, .err = err, .free_event = SIM_HEAP_NONE};
 	int rc;

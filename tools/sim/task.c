@@ -21,8 +21,8 @@ static uint64_t job_id(const struct sim_task *t)
 static int sched_fail(struct sim *s, int rc, const char *call, const struct sim_task *t)
 {
 	return sim_fail(s, rc, "job %llu: %s for %s %u at t=%.3f s failed: %s",
-			(unsigned long long)job_id(t), call, kind_name[t->kind], t->idx, s->now,
-			strerror(-rc));
+	                (unsigned long long)job_id(t), call, kind_name[t->kind], t->idx, s->now,
+	                strerror(-rc));
 }
 
 static uint32_t rack_of(const struct sim *s, uint32_t node)
@@ -32,22 +32,21 @@ static uint32_t rack_of(const struct sim *s, uint32_t node)
 
 /* Counts @p bytes of traffic @p kind moved from @p src to @p dst for the job's record. */
 static void account(struct sim *s, struct sim_job *j, enum sw_traffic kind, uint32_t src,
-		    uint32_t dst, uint64_t bytes)
+                    uint32_t dst, uint64_t bytes)
 {
 	j->rec->bytes[kind] += bytes;
 	if (rack_of(s, src) != rack_of(s, dst))
 		j->rec->xrack[kind] += bytes;
 }
 
-static int xfer_start(struct sim *s, struct sim_xfer *x, uint32_t src, uint32_t dst,
-		      uint64_t bytes)
+static int xfer_start(struct sim *s, struct sim_xfer *x, uint32_t src, uint32_t dst, uint64_t bytes)
 {
 	int rc = sim_net_flow_start(s->net, src, dst, bytes, s->now, x, &x->flow);
 
 	if (rc)
 		return sim_fail(s, rc, "job %llu: cannot start a flow of %llu bytes at t=%.3f s",
-				(unsigned long long)job_id(x->task), (unsigned long long)bytes,
-				s->now);
+		                (unsigned long long)job_id(x->task), (unsigned long long)bytes,
+		                s->now);
 	x->src = src;
 	return 0;
 }
@@ -94,7 +93,7 @@ int sim_job_arrive(struct sim *s, size_t idx)
 
 	if (!j)
 		return sim_fail(s, -ENOMEM, "job %llu: out of memory at arrival",
-				(unsigned long long)d->id);
+		                (unsigned long long)d->id);
 	j->idx = (uint32_t)idx;
 	j->desc = d;
 	j->bench = &sw_bench_table(&n_bench)[d->bench];
@@ -108,7 +107,7 @@ int sim_job_arrive(struct sim *s, size_t idx)
 	if (!j->maps || !j->tasks || !j->outputs || !j->running) {
 		sim_job_free(j);
 		return sim_fail(s, -ENOMEM, "job %llu: out of memory at arrival",
-				(unsigned long long)d->id);
+		                (unsigned long long)d->id);
 	}
 	for (i = 0; i < j->n_maps + j->n_reduces; i++) {
 		struct sim_task *t = &j->tasks[i];
@@ -122,19 +121,19 @@ int sim_job_arrive(struct sim *s, size_t idx)
 	sw_workload_expand(s->w, d, j->maps, &spec);
 	spec.id = idx;
 	*j->rec = (struct sw_job_record){
-		.id = d->id,
-		.user = d->user,
-		.cls = j->bench->cls,
-		.bench = d->bench,
-		.arrival = d->arrival,
-		.n_maps = j->n_maps,
-		.n_reduces = j->n_reduces,
+	        .id = d->id,
+	        .user = d->user,
+	        .cls = j->bench->cls,
+	        .bench = d->bench,
+	        .arrival = d->arrival,
+	        .n_maps = j->n_maps,
+	        .n_reduces = j->n_reduces,
 	};
 	rc = sw_sched_job_add(s->sched, &spec, s->now);
 	if (rc < 0) {
 		sim_job_free(j);
 		return sim_fail(s, rc, "job %llu: sw_sched_job_add at t=%.3f s failed: %s",
-				(unsigned long long)d->id, s->now, strerror(-rc));
+		                (unsigned long long)d->id, s->now, strerror(-rc));
 	}
 	s->live[idx] = j;
 	return 0;
@@ -449,7 +448,7 @@ static int reduce_launch(struct sim *s, struct sim_task *t)
 
 	if (shuffle_create(s, t))
 		return sim_fail(s, -ENOMEM, "job %llu: out of memory starting reduce %u",
-				(unsigned long long)j->desc->id, t->idx);
+		                (unsigned long long)j->desc->id, t->idx);
 	t->phase = SIM_SHUFFLE;
 	t->run_pos = j->n_running;
 	j->running[j->n_running++] = t->idx;
@@ -466,17 +465,18 @@ int sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment *a)
 	if (!j || (a->kind != SW_MAP && a->kind != SW_REDUCE) || a->task >= n ||
 	    (a->kind == SW_MAP && a->src_node != SW_NO_NODE && a->src_node >= s->cluster.n_nodes))
 		return sim_fail(s, -EPROTO,
-				"heartbeat of node %u at t=%.3f s: the scheduler assigned an "
-				"unknown task (job %llu, kind %d, task %u)",
-				node, s->now, (unsigned long long)a->job, (int)a->kind, a->task);
+		                "heartbeat of node %u at t=%.3f s: the scheduler assigned an "
+		                "unknown task (job %llu, kind %d, task %u)",
+		                node, s->now, (unsigned long long)a->job, (int)a->kind, a->task);
 	t = &j->tasks[a->kind == SW_MAP ? a->task : j->n_maps + a->task];
 	if (t->phase != SIM_PENDING || !s->nodes[node].free[a->kind])
-		return sim_fail(s, -EPROTO,
-				"job %llu: heartbeat of node %u at t=%.3f s: the scheduler assigned "
-				"%s %u, which %s",
-				(unsigned long long)j->desc->id, node, s->now, kind_name[a->kind],
-				a->task, t->phase != SIM_PENDING ? "was already launched"
-								 : "does not fit a free slot");
+		return sim_fail(
+		        s, -EPROTO,
+		        "job %llu: heartbeat of node %u at t=%.3f s: the scheduler assigned "
+		        "%s %u, which %s",
+		        (unsigned long long)j->desc->id, node, s->now, kind_name[a->kind], a->task,
+		        t->phase != SIM_PENDING ? "was already launched"
+		                                : "does not fit a free slot");
 	s->nodes[node].free[a->kind]--;
 	t->node = node;
 	s->running++;
