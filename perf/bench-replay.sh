@@ -1,0 +1,50 @@
+#!/bin/bash
+# Simulator benchmark: replays the SWIM FB-2009 day (5,894 jobs, 600 nodes) under each
+# scheduler on one core, three times each, and prints the median wall time against the 10 s
+# target, events per second and peak memory; then replays growing prefixes of the day to show
+# that memory follows the jobs in flight, not the length of the trace.
+# usage: perf/bench-replay.sh [BUILD_DIR]   (default: build-release, configured if missing)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-release}
+trace=${SW_SWIM_TRACE:-../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv}
+runs=3
+target_s=10
+[ -d "$build" ] || meson setup "$build" --buildtype=release >/dev/null
+meson compile -C "$build" swctl >/dev/null
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Prints "wall_s events peak_mib" for one single-core replay of $1 under scheduler $2.
+replay_once() {
+	local out start end
+	start=$(date +%s.%N)
+	out=$("$build/tools/swctl/swctl" replay --mix "$1" --schedulers "$2" --baseline "$2" \
+		--jobs 1 --quiet --no-plot --warmup 0 --out "$tmp/out")
+	end=$(date +%s.%N)
+	echo "$(calc "$end - $start") $(awk '/ events in /{print $4}' <<<"$out") \
+$(awk '/peak resident memory/{print $4}' <<<"$out")"
+}
+
+calc() { awk "BEGIN { print $1 }"; }
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+echo "FB-2009 day replay, $runs runs per scheduler, single core (target: under ${target_s} s)"
+printf '%-10s %10s %12s %14s %12s\n' scheduler "median s" "vs target" "events/s" "peak MiB"
+for sched in fifo fair drf delay capacity; do
+	: >"$tmp/runs"
+	for _ in $(seq $runs); do replay_once "$trace" "$sched" >>"$tmp/runs"; done
+	wall=$(cut -d' ' -f1 "$tmp/runs" | median)
+	events=$(cut -d' ' -f2 "$tmp/runs" | median)
+	mem=$(cut -d' ' -f3 "$tmp/runs" | median)
+	printf '%-10s %10.2f %12.2f %14.0f %12.1f\n' "$sched" "$wall" \
+		"$(calc "$wall / $target_s")" "$(calc "$events / $wall")" "$mem"
+done
+
+echo
+echo "memory against trace length (fair): peak MiB for the first quarter, half and all of the day"
+total=$(wc -l <"$trace")
+for frac in 4 2 1; do
+	head -n $((total / frac)) "$trace" >"$tmp/prefix.tsv"
+	printf '  %5d jobs: %s MiB\n' $((total / frac)) "$(replay_once "$tmp/prefix.tsv" fair | cut -d' ' -f3)"
+done

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+/* swctl's commands; each returns the process exit status. */
+#ifndef SWCTL_COMMANDS_H
+#define SWCTL_COMMANDS_H
+
+int cmd_replay(int argc, char **argv);
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "load.h"
+
+void load_opts_default(struct load_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mix = "mix2";
+	o->duration = 5;
+	o->time_scale = 1;
+	o->size_scale = 1;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int load_paper(const struct load_opts *o, struct sw_workload *w, struct sw_input_error *err)
+{
+	struct sw_paper_opts po;
+
+	sw_paper_opts_default(&po);
+	po.mix = (enum sw_paper_mix)(o->mix[3] - '0');
+	po.duration = o->duration * 3600.0;
+	if (o->seed)
+		po.seed = o->seed;
+	if (o->users)
+		po.n_users = o->users;
+	if (po.duration <= 0) {
+		snprintf(err->msg, sizeof(err->msg), "--duration must be positive");
+		return -EINVAL;
+	}
+	return sw_workload_paper(w, &po);
+}
+
+static int load_swim(const struct load_opts *o, struct sw_workload *w, struct sw_input_error *err)
+{
+	struct sw_swim_opts so;
+
+	sw_swim_opts_default(&so);
+	so.time_scale = o->time_scale;
+	so.size_scale = o->size_scale;
+	if (o->seed)
+		so.seed = o->seed;
+	if (o->users)
+		so.n_users = o->users;
+	return sw_workload_swim(w, o->mix, &so, err);
+}
+
+int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_input_error *err)
+{
+	int rc;
+
+	err->msg[0] = '\0';
+	if (!strcmp(o->mix, "mix1") || !strcmp(o->mix, "mix2") || !strcmp(o->mix, "mix3"))
+		rc = load_paper(o, w, err);
+	else if (ends_with(o->mix, ".tsv"))
+		rc = load_swim(o, w, err);
+	else if (ends_with(o->mix, ".jsonl"))
+		rc = sw_workload_json(w, o->mix, err);
+	else {
+		snprintf(err->msg, sizeof(err->msg),
+		         "--mix %s: not mix1, mix2, mix3, a .tsv SWIM trace or a .jsonl job mix",
+		         o->mix);
+		return -EINVAL;
+	}
+	if (rc < 0) {
+		if (!err->msg[0])
+			snprintf(err->msg, sizeof(err->msg), "%s: %s", o->mix, strerror(-rc));
+		return rc;
+	}
+	if (o->oversub > 0) {
+		w->topo.oversub = o->oversub;
+		w->topo.uplink_bps = 0;
+	}
+	return 0;
+}

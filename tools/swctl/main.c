@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* swctl: the shufflewatch command-line front end. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+        {"replay", cmd_replay, "replay a job mix on a simulated cluster and compare schedulers"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: swctl COMMAND [options]   (swctl COMMAND --help for its options)\n\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "swctl: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

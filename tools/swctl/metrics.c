@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+
+const char *metrics_group_name(int group)
+{
+	static const char *const names[METRICS_GROUPS] = {"light", "medium", "heavy", "all"};
+
+	return names[group];
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of sorted values. */
+static double percentile(const double *sorted, uint32_t n, double p)
+{
+	uint32_t rank;
+
+	if (n == 0)
+		return 0;
+	rank = (uint32_t)(p * n + 0.999999);
+	if (rank < 1)
+		rank = 1;
+	return sorted[(rank > n ? n : rank) - 1];
+}
+
+static void summarise_turnaround(struct metrics_group *g, double *t)
+{
+	double sum = 0;
+
+	for (uint32_t i = 0; i < g->jobs; i++)
+		sum += t[i];
+	qsort(t, g->jobs, sizeof(*t), cmp_double);
+	g->turnaround_mean = g->jobs ? sum / g->jobs : 0;
+	g->turnaround_p50 = percentile(t, g->jobs, 0.50);
+	g->turnaround_p90 = percentile(t, g->jobs, 0.90);
+	g->turnaround_p99 = percentile(t, g->jobs, 0.99);
+}
+
+static void add_job(struct metrics_group *g, const struct sw_job_record *j)
+{
+	for (int k = 0; k < SW_TRAFFICS; k++) {
+		g->bytes[k] += j->bytes[k];
+		g->xrack[k] += j->xrack[k];
+		g->xrack_total += j->xrack[k];
+	}
+}
+
+int metrics_compute(const struct sw_sim_result *r, double start, double end, struct metrics *m)
+{
+	double *turnaround[METRICS_GROUPS];
+	double hours = (end - start) / 3600.0;
+
+	memset(m, 0, sizeof(*m));
+	m->window_start = start;
+	m->window_end = end;
+	for (int g = 0; g < METRICS_GROUPS; g++)
+		turnaround[g] = calloc(r->n_jobs ? r->n_jobs : 1, sizeof(double));
+	for (int g = 0; g < METRICS_GROUPS; g++) {
+		if (!turnaround[g]) {
+			for (int i = 0; i < METRICS_GROUPS; i++)
+				free(turnaround[i]);
+			return -ENOMEM;
+		}
+	}
+
+	for (size_t i = 0; i < r->n_jobs; i++) {
+		const struct sw_job_record *j = &r->jobs[i];
+		int groups[2] = {j->cls, SW_CLASSES};
+
+		for (int k = 0; k < 2; k++) {
+			struct metrics_group *g = &m->group[groups[k]];
+
+			if (j->finish >= start && j->finish < end)
+				g->completed++;
+			if (j->arrival < start || j->arrival >= end)
+				continue;
+			turnaround[groups[k]][g->jobs++] = j->finish - j->arrival;
+			add_job(g, j);
+		}
+	}
+	for (int g = 0; g < METRICS_GROUPS; g++) {
+		m->group[g].jobs_per_hour = hours > 0 ? m->group[g].completed / hours : 0;
+		summarise_turnaround(&m->group[g], turnaround[g]);
+		free(turnaround[g]);
+	}
+	return 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Summaries of one replay: throughput over the steady-state window, turnaround percentiles and
+ * cross-rack traffic, for all jobs and per job class.
+ */
+#ifndef SWCTL_METRICS_H
+#define SWCTL_METRICS_H
+
+#include "sw_sim.h"
+
+/* Index SW_CLASSES holds all jobs together. */
+#define METRICS_GROUPS (SW_CLASSES + 1)
+
+struct metrics_group {
+	uint32_t jobs;        /* arrived within the window */
+	uint32_t completed;   /* finished within the window */
+	double jobs_per_hour; /* completed / window hours */
+	double turnaround_mean, turnaround_p50, turnaround_p90, turnaround_p99;
+	uint64_t bytes[SW_TRAFFICS]; /* all bytes moved, by source */
+	uint64_t xrack[SW_TRAFFICS]; /* cross-rack bytes, by source */
+	uint64_t xrack_total;
+};
+
+struct metrics {
+	double window_start, window_end; /* seconds */
+	struct metrics_group group[METRICS_GROUPS];
+};
+
+/*
+ * Jobs count towards throughput when they finish inside [start, end), and towards turnaround
+ * and traffic when they arrive inside it: ramp-up and ramp-down are left out, as the
+ * ShuffleWatcher paper does. Returns 0 or -ENOMEM.
+ */
+int metrics_compute(const struct sw_sim_result *r, double start, double end, struct metrics *m);
+
+/* Name of a metrics group: "light", "medium", "heavy" or "all". */
+const char *metrics_group_name(int group);
+
+#endif

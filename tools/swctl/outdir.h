@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A set of output files that appear together or not at all: each is written under a hidden
+ * temporary name and renamed into place only when every file has been written, so a failed
+ * run leaves no partial results behind.
+ */
+#ifndef SWCTL_OUTDIR_H
+#define SWCTL_OUTDIR_H
+
+#include <stdio.h>
+
+#define OUTDIR_MAX_FILES 64
+
+struct outdir {
+	char dir[512];
+	int n;
+	char final[OUTDIR_MAX_FILES][768];
+	char temp[OUTDIR_MAX_FILES][768];
+};
+
+/* Creates @p dir (and parents) if needed. Returns 0 or -errno. */
+int outdir_init(struct outdir *o, const char *dir);
+
+/* Opens a new file @p name for writing under its temporary name; NULL with errno set. */
+FILE *outdir_open(struct outdir *o, const char *name);
+
+/* Path the file @p name will have once committed. */
+const char *outdir_path(const struct outdir *o, const char *name, char *buf, size_t len);
+
+/* Renames every file into place. Returns 0 or -errno. */
+int outdir_commit(struct outdir *o);
+
+/* Removes every temporary file. */
+void outdir_abort(struct outdir *o);
+
+#endif

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <jansson.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "output.h"
+
+static const char *const traffic_names[SW_TRAFFICS] = {"shuffle", "map_input", "output"};
+
+static json_t *traffic_json(const uint64_t v[SW_TRAFFICS])
+{
+	json_t *o = json_object();
+	uint64_t total = 0;
+
+	for (int k = 0; k < SW_TRAFFICS; k++) {
+		json_object_set_new(o, traffic_names[k], json_integer((json_int_t)v[k]));
+		total += v[k];
+	}
+	json_object_set_new(o, "total", json_integer((json_int_t)total));
+	return o;
+}
+
+static json_t *group_json(const struct metrics_group *g, const struct metrics_group *base)
+{
+	return json_pack("{s:i, s:i, s:f, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:{s:f, s:f, s:f}}",
+	                 "jobs", (json_int_t)g->jobs, "completed", (json_int_t)g->completed,
+	                 "jobs_per_hour", g->jobs_per_hour, "turnaround_s", "mean",
+	                 g->turnaround_mean, "p50", g->turnaround_p50, "p90", g->turnaround_p90,
+	                 "p99", g->turnaround_p99, "bytes", traffic_json(g->bytes), "xrack_bytes",
+	                 traffic_json(g->xrack), "vs_baseline", "throughput",
+	                 report_ratio(g->jobs_per_hour, base->jobs_per_hour), "turnaround",
+	                 report_ratio(g->turnaround_mean, base->turnaround_mean), "xrack",
+	                 report_ratio((double)g->xrack_total, (double)base->xrack_total));
+}
+
+static json_t *results_json(const struct report *rep)
+{
+	const struct sw_topology *t = &rep->w->topo;
+	json_t *root, *runs = json_array();
+
+	for (int i = 0; i < rep->n; i++) {
+		const struct runner_job *r = &rep->runs[i];
+		json_t *groups = json_object();
+
+		for (int g = 0; g < METRICS_GROUPS; g++)
+			json_object_set_new(
+			        groups, metrics_group_name(g),
+			        group_json(&rep->m[i].group[g], &rep->m[rep->baseline].group[g]));
+		json_array_append_new(runs,
+		                      json_pack("{s:s, s:f, s:i, s:f, s:o}", "scheduler",
+		                                r->cfg.sched.policy, "simulated_s", r->result.end,
+		                                "events", (json_int_t)r->result.events, "wall_s",
+		                                r->wall, "classes", groups));
+	}
+	root = json_pack("{s:s, s:i, s:i, s:{s:i, s:i, s:f, s:f, s:f}, s:s, s:[f, f], s:o}", "mix",
+	                 rep->mix, "jobs", (json_int_t)rep->w->n_jobs, "users",
+	                 (json_int_t)rep->w->n_users, "topology", "racks", (json_int_t)t->n_racks,
+	                 "nodes_per_rack", (json_int_t)t->nodes_per_rack, "nic_bps", t->nic_bps,
+	                 "oversub", t->oversub, "uplink_bps", t->uplink_bps, "baseline",
+	                 rep->runs[rep->baseline].cfg.sched.policy, "window_s",
+	                 rep->m[0].window_start, rep->m[0].window_end, "schedulers", runs);
+	return root;
+}
+
+static int write_json(struct outdir *o, const struct report *rep)
+{
+	json_t *root = results_json(rep);
+	FILE *f = root ? outdir_open(o, "results.json") : NULL;
+	int rc = 0;
+
+	if (!root)
+		return -ENOMEM;
+	if (!f || json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) < 0)
+		rc = -EIO;
+	json_decref(root);
+	if (f && fclose(f) != 0)
+		rc = -EIO;
+	return rc;
+}
+
+static int write_summary_csv(struct outdir *o, const struct report *rep)
+{
+	FILE *f = outdir_open(o, "results.csv");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "scheduler,class,jobs,completed,jobs_per_hour,turnaround_mean_s,"
+	           "turnaround_p50_s,turnaround_p90_s,turnaround_p99_s,xrack_shuffle_bytes,"
+	           "xrack_map_input_bytes,xrack_output_bytes,xrack_total_bytes,"
+	           "throughput_vs_baseline,turnaround_vs_baseline,xrack_vs_baseline\n");
+	for (int i = 0; i < rep->n; i++) {
+		for (int gi = 0; gi < METRICS_GROUPS; gi++) {
+			const struct metrics_group *g = &rep->m[i].group[gi];
+			const struct metrics_group *b = &rep->m[rep->baseline].group[gi];
+
+			fprintf(f,
+			        "%s,%s,%u,%u,%.3f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%llu,%llu,%.4f,"
+			        "%.4f,%.4f\n",
+			        rep->runs[i].cfg.sched.policy, metrics_group_name(gi), g->jobs,
+			        g->completed, g->jobs_per_hour, g->turnaround_mean,
+			        g->turnaround_p50, g->turnaround_p90, g->turnaround_p99,
+			        (unsigned long long)g->xrack[0], (unsigned long long)g->xrack[1],
+			        (unsigned long long)g->xrack[2], (unsigned long long)g->xrack_total,
+			        report_ratio(g->jobs_per_hour, b->jobs_per_hour),
+			        report_ratio(g->turnaround_mean, b->turnaround_mean),
+			        report_ratio((double)g->xrack_total, (double)b->xrack_total));
+		}
+	}
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+static int write_jobs_csv(struct outdir *o, const struct report *rep)
+{
+	unsigned n_bench;
+	const struct sw_bench *bench = sw_bench_table(&n_bench);
+	FILE *f = outdir_open(o, "jobs.csv");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "scheduler,job,user,class,bench,arrival_s,finish_s,turnaround_s,maps,reduces,"
+	           "maps_node_local,maps_rack_local,maps_remote,map_output_bytes,shuffle_bytes,"
+	           "xrack_shuffle_bytes,xrack_map_input_bytes,xrack_output_bytes\n");
+	for (int i = 0; i < rep->n; i++) {
+		const struct sw_sim_result *r = &rep->runs[i].result;
+
+		for (size_t k = 0; k < r->n_jobs; k++) {
+			const struct sw_job_record *j = &r->jobs[k];
+
+			fprintf(f,
+			        "%s,%llu,%u,%s,%s,%.3f,%.3f,%.3f,%u,%u,%u,%u,%u,%llu,%llu,%llu,"
+			        "%llu,%llu\n",
+			        rep->runs[i].cfg.sched.policy, (unsigned long long)j->id, j->user,
+			        metrics_group_name(j->cls),
+			        j->bench < n_bench ? bench[j->bench].name : "?", j->arrival,
+			        j->finish, j->finish - j->arrival, j->n_maps, j->n_reduces,
+			        j->maps_at[0], j->maps_at[1], j->maps_at[2],
+			        (unsigned long long)j->map_output_bytes,
+			        (unsigned long long)j->bytes[SW_TRAFFIC_SHUFFLE],
+			        (unsigned long long)j->xrack[SW_TRAFFIC_SHUFFLE],
+			        (unsigned long long)j->xrack[SW_TRAFFIC_MAP_INPUT],
+			        (unsigned long long)j->xrack[SW_TRAFFIC_OUTPUT]);
+		}
+	}
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+/* Mean and maximum over racks of one sample row. */
+static void row_stats(const float *row, uint32_t n, double *mean, double *max)
+{
+	double sum = 0, m = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		sum += row[i];
+		if (row[i] > m)
+			m = row[i];
+	}
+	*mean = n ? sum / n : 0;
+	*max = m;
+}
+
+static int write_uplink_csv(struct outdir *o, const struct runner_job *run)
+{
+	const struct sw_sim_result *r = &run->result;
+	char name[128];
+	FILE *f;
+
+	snprintf(name, sizeof(name), "uplink-%s.csv", run->cfg.sched.policy);
+	f = outdir_open(o, name);
+	if (!f)
+		return -errno;
+	fprintf(f, "time_s,mean_out,max_out,mean_in,max_in");
+	for (uint32_t k = 0; k < r->n_racks; k++)
+		fprintf(f, ",rack%u_out,rack%u_in", k, k);
+	fputc('\n', f);
+	for (uint32_t s = 0; s < r->n_samples; s++) {
+		const float *out = &r->uplink_out[(size_t)s * r->n_racks];
+		const float *in = &r->uplink_in[(size_t)s * r->n_racks];
+		double mo, xo, mi, xi;
+
+		row_stats(out, r->n_racks, &mo, &xo);
+		row_stats(in, r->n_racks, &mi, &xi);
+		fprintf(f, "%.0f,%.4f,%.4f,%.4f,%.4f", (s + 1) * r->sample_interval, mo, xo, mi,
+		        xi);
+		for (uint32_t k = 0; k < r->n_racks; k++)
+			fprintf(f, ",%.4f,%.4f", out[k], in[k]);
+		fputc('\n', f);
+	}
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+/*
+ * One panel per scheduler, stacked on a shared time axis: cross-rack utilisation averaged over
+ * the racks' uplinks, and the busiest uplink, like the ShuffleWatcher paper's Figure 1.
+ */
+static int write_plot_script(struct outdir *o, const struct report *rep)
+{
+	FILE *f = outdir_open(o, "uplink.gp");
+
+	if (!f)
+		return -errno;
+	fprintf(f,
+	        "# Renders uplink.png from uplink-*.csv: gnuplot uplink.gp\n"
+	        "set terminal pngcairo size 1200,%d font ',10'\n"
+	        "set output 'uplink.png'\n"
+	        "set datafile separator ','\n"
+	        "set multiplot layout %d,1 title 'Cross-rack uplink utilisation (outbound), %s'\n"
+	        "set yrange [0:105]\nset ylabel '%%'\nset key top right\n"
+	        "set xlabel 'time (h)'\n",
+	        160 + 180 * rep->n, rep->n, rep->mix);
+	for (int i = 0; i < rep->n; i++) {
+		const char *p = rep->runs[i].cfg.sched.policy;
+
+		fprintf(f,
+		        "set title '%s'\n"
+		        "plot 'uplink-%s.csv' using ($1/3600):($3*100) every ::1 with lines lc "
+		        "rgb '#c0c0e0' title 'busiest rack', \\\n"
+		        "     '' using ($1/3600):($2*100) every ::1 with lines lc rgb '#0030a0' lw "
+		        "1.5 "
+		        "title 'mean over racks'\n",
+		        p, p);
+	}
+	fprintf(f, "unset multiplot\n");
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+int output_write(struct outdir *o, const struct report *rep)
+{
+	int rc = write_json(o, rep);
+
+	if (!rc)
+		rc = write_summary_csv(o, rep);
+	if (!rc)
+		rc = write_jobs_csv(o, rep);
+	for (int i = 0; i < rep->n && !rc; i++)
+		rc = write_uplink_csv(o, &rep->runs[i]);
+	if (!rc)
+		rc = write_plot_script(o, rep);
+	return rc;
+}
+
+int output_plot(const struct outdir *o)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (chdir(o->dir) < 0)
+			_exit(126);
+		execlp("gnuplot", "gnuplot", "uplink.gp", (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return -ENOENT;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+}

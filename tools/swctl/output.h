@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* Machine-readable replay results: results.json, results.csv, jobs.csv, uplink-*.csv. */
+#ifndef SWCTL_OUTPUT_H
+#define SWCTL_OUTPUT_H
+
+#include "outdir.h"
+#include "report.h"
+
+/* Writes every result file into @p o (not yet committed). Returns 0 or -errno. */
+int output_write(struct outdir *o, const struct report *rep);
+
+/* Renders uplink.png in the committed directory with gnuplot. Returns 0 or -errno. */
+int output_plot(const struct outdir *o);
+
+#endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+#include <sys/resource.h>
+
+#include "report.h"
+
+#define GB 1e9
+
+double report_ratio(double value, double base)
+{
+	return base != 0 ? value / base : 0;
+}
+
+/* Peak resident set of this process so far (Linux reports ru_maxrss in KiB). */
+static double peak_rss_mib(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss / 1024.0 : 0;
+}
+
+static void print_group(FILE *f, const struct report *rep, int group)
+{
+	const struct metrics_group *base = &rep->m[rep->baseline].group[group];
+
+	fprintf(f, "\n%s jobs: %u arrived in the window\n", metrics_group_name(group), base->jobs);
+	fprintf(f, "%-11s %8s %7s | %9s %7s %8s %8s %8s | %9s %7s %8s %8s %8s\n", "scheduler",
+	        "jobs/h", "vs", "turn. s", "vs", "p50", "p90", "p99", "xrack GB", "vs", "shuffle",
+	        "map-in", "output");
+	for (int i = 0; i < rep->n; i++) {
+		const struct metrics_group *g = &rep->m[i].group[group];
+
+		fprintf(f,
+		        "%-11s %8.1f %7.2f | %9.0f %7.2f %8.0f %8.0f %8.0f | %9.1f %7.2f %8.1f "
+		        "%8.1f %8.1f\n",
+		        rep->runs[i].cfg.sched.policy, g->jobs_per_hour,
+		        report_ratio(g->jobs_per_hour, base->jobs_per_hour), g->turnaround_mean,
+		        report_ratio(g->turnaround_mean, base->turnaround_mean), g->turnaround_p50,
+		        g->turnaround_p90, g->turnaround_p99, g->xrack_total / GB,
+		        report_ratio((double)g->xrack_total, (double)base->xrack_total),
+		        g->xrack[SW_TRAFFIC_SHUFFLE] / GB, g->xrack[SW_TRAFFIC_MAP_INPUT] / GB,
+		        g->xrack[SW_TRAFFIC_OUTPUT] / GB);
+	}
+}
+
+void report_print(FILE *f, const struct report *rep)
+{
+	const struct sw_topology *t = &rep->w->topo;
+	const struct metrics *m0 = &rep->m[0];
+
+	fprintf(f, "replay of %s: %zu jobs, %u users; %u racks x %u nodes, %.0f Mbit/s NICs, ",
+	        rep->mix, rep->w->n_jobs, rep->w->n_users, t->n_racks, t->nodes_per_rack,
+	        t->nic_bps / 1e6);
+	if (t->uplink_bps > 0)
+		fprintf(f, "%.0f Mbit/s uplinks\n", t->uplink_bps / 1e6);
+	else
+		fprintf(f, "%.0f:1 oversubscribed uplinks\n", t->oversub);
+	fprintf(f, "steady-state window %.2f h to %.2f h; \"vs\" columns are ratios to %s\n",
+	        m0->window_start / 3600, m0->window_end / 3600,
+	        rep->runs[rep->baseline].cfg.sched.policy);
+	print_group(f, rep, SW_CLASSES);
+	for (int g = SW_CLASSES - 1; g >= 0; g--)
+		print_group(f, rep, g);
+	fprintf(f, "\n");
+	for (int i = 0; i < rep->n; i++) {
+		const struct runner_job *r = &rep->runs[i];
+
+		fprintf(f, "%-11s simulated %.1f h: %llu events in %.2f s (%.2fM events/s)\n",
+		        r->cfg.sched.policy, r->result.end / 3600,
+		        (unsigned long long)r->result.events, r->wall,
+		        r->wall > 0 ? r->result.events / r->wall / 1e6 : 0);
+	}
+}

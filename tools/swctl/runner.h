@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Runs one workload under several schedulers, one simulation per core at a time. */
+#ifndef SWCTL_RUNNER_H
+#define SWCTL_RUNNER_H
+
+#include "sw_sim.h"
+
+struct runner_job {
+	struct sw_sim_config cfg; /* cfg.sched.policy names the scheduler */
+	struct sw_sim_result result;
+	struct sw_input_error err;
+	int rc;
+	double wall; /* seconds the run took */
+};
+
+/*
+ * Runs every job on @p w with up to @p workers threads (the library keeps no global state, so
+ * runs are independent). Shows progress on stderr when @p progress is set and stderr is a
+ * terminal. Returns 0 when every run succeeded, else the first failure's code.
+ */
+int runner_run(const struct sw_workload *w, struct runner_job *jobs, int n, int workers,
+               int progress);
+
+#endif
