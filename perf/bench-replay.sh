@@ -22,7 +22,7 @@ replay_once() {
 	out=$("$build/tools/swctl/swctl" replay --mix "$1" --schedulers "$2" --baseline "$2" \
 		--jobs 1 --quiet --no-plot --warmup 0 --out "$tmp/out")
 	end=$(date +%s.%N)
-	echo "$(calc "$end - $start") $(awk '/ events in /{print $4}' <<<"$out") \
+	echo "$(calc "$end - $start") $(awk '/ events in /{for (i = 1; i < NF; i++) if ($(i+1) == "events") print $i}' <<<"$out") \
 $(awk '/peak resident memory/{print $4}' <<<"$out")"
 }
 

@@ -41,39 +41,49 @@ const char *outdir_path(const struct outdir *o, const char *name, char *buf, siz
 	return buf;
 }
 
+static const char *temp_path(const struct outdir *o, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/.%s.%d.tmp", o->dir, name, (int)getpid());
+	return buf;
+}
+
 FILE *outdir_open(struct outdir *o, const char *name)
 {
+	char path[768];
 	FILE *f;
 
-	if (o->n == OUTDIR_MAX_FILES) {
-		errno = EMFILE;
+	if (o->n == OUTDIR_MAX_FILES || strlen(name) >= sizeof(o->name[0])) {
+		errno = o->n == OUTDIR_MAX_FILES ? EMFILE : ENAMETOOLONG;
 		return NULL;
 	}
-	snprintf(o->final[o->n], sizeof(o->final[0]), "%s/%s", o->dir, name);
-	snprintf(o->temp[o->n], sizeof(o->temp[0]), "%s/.%s.%d.tmp", o->dir, name, (int)getpid());
-	f = fopen(o->temp[o->n], "w");
+	f = fopen(temp_path(o, name, path, sizeof(path)), "w");
 	if (f)
-		o->n++;
+		strcpy(o->name[o->n++], name);
 	return f;
 }
 
 int outdir_commit(struct outdir *o)
 {
+	char from[768], to[768];
+
 	for (int i = 0; i < o->n; i++) {
-		if (rename(o->temp[i], o->final[i]) < 0) {
+		if (rename(temp_path(o, o->name[i], from, sizeof(from)),
+		           outdir_path(o, o->name[i], to, sizeof(to))) < 0) {
 			int rc = -errno;
 
 			outdir_abort(o);
 			return rc;
 		}
-		o->temp[i][0] = '\0';
+		o->name[i][0] = '\0';
 	}
 	return 0;
 }
 
 void outdir_abort(struct outdir *o)
 {
+	char path[768];
+
 	for (int i = 0; i < o->n; i++)
-		if (o->temp[i][0])
-			unlink(o->temp[i]);
+		if (o->name[i][0])
+			unlink(temp_path(o, o->name[i], path, sizeof(path)));
 }

@@ -14,8 +14,7 @@
 struct outdir {
 	char dir[512];
 	int n;
-	char final[OUTDIR_MAX_FILES][768];
-	char temp[OUTDIR_MAX_FILES][768];
+	char name[OUTDIR_MAX_FILES][128]; /* files opened so far, "" once renamed */
 };
 
 /* Creates @p dir (and parents) if needed. Returns 0 or -errno. */

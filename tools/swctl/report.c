@@ -69,4 +69,5 @@ void report_print(FILE *f, const struct report *rep)
 		        (unsigned long long)r->result.events, r->wall,
 		        r->wall > 0 ? r->result.events / r->wall / 1e6 : 0);
 	}
+	fprintf(f, "peak resident memory %.1f MiB\n", peak_rss_mib());
 }
