@@ -206,7 +206,7 @@ static int write_plot_script(struct outdir *o, const struct report *rep)
 	        "set output 'uplink.png'\n"
 	        "set datafile separator ','\n"
 	        "set multiplot layout %d,1 title 'Cross-rack uplink utilisation (outbound), %s'\n"
-	        "set yrange [0:105]\nset ylabel '%%'\nset key top right\n"
+	        "set yrange [0:105]\nset ylabel '%%'\nset key outside right top\n"
 	        "set xlabel 'time (h)'\n",
 	        160 + 180 * rep->n, rep->n, rep->mix);
 	for (int i = 0; i < rep->n; i++) {
