@@ -320,6 +320,7 @@ int sw_dp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int i
 		return -EMSGSIZE;
 	if (ep->credits == 0) {
 		ep->c.credit_stalls++;
+		ep->stalled = true;
 		return -EAGAIN;
 	}
 	rc = ep->ctx->ops->send(ep, tag, iov, iovcnt, user);
@@ -331,6 +332,10 @@ int sw_dp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int i
 void dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n)
 {
 	ep->credits += n;
+	if (ep->stalled && n) {
+		ep->stalled = false;
+		ep->ctx->credit_woke = true;
+	}
 }
 
 void dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status)
@@ -427,8 +432,10 @@ int sw_dp_poll(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, int max)
 
 int sw_dp_wait(struct sw_dp_ctx *ctx, int timeout_ms)
 {
-	if (ctx->evq.n)
+	if (ctx->evq.n || ctx->credit_woke) {
+		ctx->credit_woke = false;
 		return 0;
+	}
 	flush_grants(ctx);
 	return ctx->ops->wait(ctx, timeout_ms);
 }

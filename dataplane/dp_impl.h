@@ -41,15 +41,24 @@ extern const struct dp_ops dp_tcp_ops;
 extern const struct dp_ops dp_ucx_ops;
 #endif
 
-/* Fixed-size receive buffers on the context's NUMA node, carved from slabs. */
+/* Receive buffers on the context's NUMA node: small ones carved from slabs, large ones
+ * (rounded up to DP_BIG_ALIGN) kept after use for the next message of the same class. */
 #define DP_POOL_BUF  (64u << 10)
 #define DP_POOL_SLAB (4u << 20)
+#define DP_BIG_ALIGN (64u << 10)
+#define DP_BIG_KEEP  16
+#define DP_BIG_BYTES (256u << 20)
 struct dp_pool {
 	int numa_node;
 	void **free;
 	size_t nfree, cap;
 	void **slabs;
 	size_t nslabs;
+	struct {
+		void *p;
+		size_t cls;
+	} big[DP_BIG_KEEP];
+	size_t nbig, big_bytes;
 };
 
 /* A registration: also the public struct sw_dp_mr, owned by the registration cache. */
@@ -83,6 +92,7 @@ struct sw_dp_ctx {
 	struct dp_regcache rc;
 	struct sw_dp_ep *eps;         /* live endpoints, doubly linked */
 	struct sw_dp_counters closed; /* summed counters of endpoints already closed */
+	bool credit_woke; /* credits came back to a stalled endpoint: wait must not sleep */
 	bool listening;
 	struct sockaddr_in laddr;
 };
@@ -96,6 +106,7 @@ struct sw_dp_ep {
 	unsigned rx_held;       /* RECV events not yet released: they pin the memory */
 	bool closed;            /* sw_dp_ep_close() was called */
 	bool down;              /* connection ended (CLOSED event pushed) */
+	bool stalled;           /* a send was refused for want of credit */
 	struct sw_dp_counters c;
 	char peer[SW_DP_ADDRSTRLEN];
 };

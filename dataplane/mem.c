@@ -46,6 +46,8 @@ int dp_pool_init(struct dp_pool *p, int numa_node)
 
 void dp_pool_fini(struct dp_pool *p)
 {
+	for (size_t i = 0; i < p->nbig; i++)
+		dp_numa_free(p->numa_node, p->big[i].p, p->big[i].cls);
 	for (size_t i = 0; i < p->nslabs; i++)
 		dp_numa_free(p->numa_node, p->slabs[i], DP_POOL_SLAB);
 	free(p->slabs);
@@ -78,6 +80,42 @@ static int pool_grow(struct dp_pool *p)
 	return 0;
 }
 
+static size_t big_class(size_t len)
+{
+	return (len + DP_BIG_ALIGN - 1) & ~(size_t)(DP_BIG_ALIGN - 1);
+}
+
+/* Large messages reuse buffers: a fresh 16 MiB buffer costs 4096 page faults (jemalloc
+ * hands allocations above 8 MiB straight back to the kernel), which measured at a third
+ * of the tcp backend's throughput for 16 MiB messages. */
+static void *big_get(struct dp_pool *p, size_t len)
+{
+	size_t cls = big_class(len);
+
+	for (size_t i = p->nbig; i-- > 0;) {
+		if (p->big[i].cls == cls) {
+			void *b = p->big[i].p;
+			p->big_bytes -= cls;
+			p->big[i] = p->big[--p->nbig];
+			return b;
+		}
+	}
+	return dp_numa_alloc(p->numa_node, cls);
+}
+
+static void big_put(struct dp_pool *p, void *b, size_t len)
+{
+	size_t cls = big_class(len);
+
+	if (p->nbig == DP_BIG_KEEP || p->big_bytes + cls > DP_BIG_BYTES) {
+		dp_numa_free(p->numa_node, b, cls);
+		return;
+	}
+	p->big[p->nbig].p = b;
+	p->big[p->nbig++].cls = cls;
+	p->big_bytes += cls;
+}
+
 void *dp_rxbuf_alloc(struct sw_dp_ctx *ctx, size_t len)
 {
 	struct dp_pool *p = &ctx->pool;
@@ -85,7 +123,7 @@ void *dp_rxbuf_alloc(struct sw_dp_ctx *ctx, size_t len)
 	if (len == 0)
 		return NULL;
 	if (len > DP_POOL_BUF)
-		return malloc(len);
+		return big_get(p, len);
 	if (!p->nfree && pool_grow(p) < 0)
 		return NULL;
 	return p->free[--p->nfree];
@@ -98,7 +136,7 @@ void dp_rxbuf_free(struct sw_dp_ctx *ctx, void *buf, size_t len)
 	if (!buf)
 		return;
 	if (len > DP_POOL_BUF)
-		free(buf);
+		big_put(p, buf, len);
 	else
 		p->free[p->nfree++] = buf; /* cap covers every buffer ever carved */
 }

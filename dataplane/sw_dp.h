@@ -21,9 +21,12 @@
  *  Each endpoint starts with `credits` send credits (struct sw_dp_config). A send takes
  *  one; the receiver gives it back when the application calls sw_dp_release() on the
  *  SW_DP_EV_RECV event. With no credit left sw_dp_send() returns -EAGAIN and queues
- *  nothing: poll (or wait) and retry. So a slow reader bounds the memory a fast writer can
- *  pin at the reader to credits x message size, on every backend. One-sided gets use no
- *  credits (the target's CPU is not involved on RDMA).
+ *  nothing: retry after sw_dp_poll(). Credits come back inside sw_dp_poll() without an
+ *  event of their own; sw_dp_wait() never sleeps once credits have come back to an
+ *  endpoint whose send was refused, so the loop "send until -EAGAIN; poll; wait if poll
+ *  returned 0" cannot miss them. So a slow reader
+ * bounds the memory a fast writer can pin at the reader to credits x message size, on every
+ * backend. One-sided gets use no credits (the target's CPU is not involved on RDMA).
  *
  * Counters
  *  Byte counters count payload bytes (message bodies and one-sided get data; not frame

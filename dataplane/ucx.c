@@ -17,6 +17,9 @@
 
 enum { AM_MSG = 1, AM_CREDIT = 2 };
 
+/* Progress calls sw_dp_wait() makes before it sleeps on the worker's event fd. */
+#define UCX_SPIN 200
+
 enum req_kind { REQ_SEND, REQ_CTRL, REQ_RECV, REQ_GET };
 
 /* One operation UCX still owns. Lives on its endpoint's list so closing the endpoint
@@ -582,8 +585,11 @@ static int ucx_wait(struct sw_dp_ctx *c, int timeout_ms)
 	ucs_status_t s;
 	int n;
 
-	if (ucp_worker_progress(u->w) || c->evq.n)
-		return 0;
+	/* Spin a little first: over shared memory the next message is usually microseconds
+	 * away, and a sleep plus wakeup through the event fd costs more than that. */
+	for (int i = 0; i < UCX_SPIN; i++)
+		if (ucp_worker_progress(u->w) || c->evq.n)
+			return 0;
 	s = ucp_worker_arm(u->w);
 	if (s == UCS_ERR_BUSY)
 		return 0; /* events arrived between progress and arm */

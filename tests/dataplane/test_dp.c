@@ -420,6 +420,38 @@ static void sender_gets_EAGAIN_when_credits_run_out_and_resumes_after_release(vo
 	conn_close(&c);
 }
 
+static void wait_does_not_sleep_once_credits_come_back_to_a_refused_sender(void **state)
+{
+	enum { N = 300 };
+	unsigned char msg[100];
+	struct iovec iov = {msg, sizeof(msg)};
+	int sent = 0, echoed = 0;
+	struct conn c;
+
+	(void)state;
+	fill(msg, sizeof(msg), 4);
+	conn_open(&c, 2);
+	/* The plain loop a sender writes: send until refused, poll, sleep if poll had
+	 * nothing. Credits arrive inside poll without an event; the wait must not sleep
+	 * through them (it would, for the whole WAIT_MS, and fail here). */
+	while (echoed < N) {
+		struct sw_dp_event ev[8];
+		int n;
+		while (sent < N && sw_dp_send(c.ep, sent, &iov, 1, NULL) == 0)
+			sent++;
+		n = sw_dp_poll(c.ctx, ev, 8);
+		assert_true(n >= 0);
+		for (int i = 0; i < n; i++) {
+			if (ev[i].type == SW_DP_EV_RECV)
+				echoed++;
+			sw_dp_release(c.ctx, &ev[i]);
+		}
+		if (n == 0)
+			assert_int_equal(sw_dp_wait(c.ctx, WAIT_MS), 0);
+	}
+	conn_close(&c);
+}
+
 static void get_reads_a_registered_remote_region_or_reports_ENOTSUP(void **state)
 {
 	unsigned char *local = malloc(PEER_REGION), *expect = malloc(PEER_REGION);
@@ -625,6 +657,7 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(round_trip_keeps_every_byte_from_0_bytes_to_64_MiB),
 	        cmocka_unit_test(many_small_messages_arrive_in_order_with_their_tags),
 	        cmocka_unit_test(sender_gets_EAGAIN_when_credits_run_out_and_resumes_after_release),
+	        cmocka_unit_test(wait_does_not_sleep_once_credits_come_back_to_a_refused_sender),
 	        cmocka_unit_test(get_reads_a_registered_remote_region_or_reports_ENOTSUP),
 	        cmocka_unit_test(killed_peer_ends_transfers_with_ECONNRESET_not_a_hang),
 	        cmocka_unit_test(counters_split_by_peer_add_up_to_the_context_total),

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Transport-level throughput over loopback, each figure the median of RUNS runs, all in one
+# run of this script so the ratios compare like with like on a shared machine:
+#   tcp backend        / iperf3 (one stream, same write size; iperf3 caps writes at 1 MiB)
+#   ucx over shm       / memcpy bandwidth of one thread (the local limit for a copy)
+#   ucx over tcp       / iperf3
+# Usage: perf/bench-dp.sh [path/to/bench_dp]   (env: RUNS=3, MIB=2048 per run, SIZES=...)
+set -eu
+BENCH=${1:-build/perf/bench_dp}
+RUNS=${RUNS:-3}
+MIB=${MIB:-2048}
+SIZES=${SIZES:-"65536 1048576 16777216"}
+PORT=${PORT:-5299}
+command -v iperf3 >/dev/null || { echo "bench-dp.sh: iperf3 missing (tools/setup-deps.sh)" >&2; exit 1; }
+[ -x "$BENCH" ] || { echo "bench-dp.sh: no $BENCH (meson compile first)" >&2; exit 1; }
+
+median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+repeat() { i=0; while [ $i -lt "$RUNS" ]; do "$@"; i=$((i+1)); done | median; }
+
+iperf() {
+	iperf3 -s -1 -B 127.0.0.1 -p "$PORT" >/dev/null 2>&1 &
+	srv=$!
+	sleep 0.3
+	# -n: the same bytes as bench_dp moves; the receiver's figure, in Gbit/s.
+	iperf3 -c 127.0.0.1 -p "$PORT" -l "$1" -n "${MIB}M" -f g 2>/dev/null |
+		awk '/receiver/ {for (i = 1; i < NF; i++) if ($(i+1) == "Gbits/sec") print $i}'
+	wait $srv 2>/dev/null || true
+}
+ucx_shm() { UCX_TLS=sm,tcp UCX_NET_DEVICES=lo "$BENCH" ucx "$1" "$MIB"; }
+ucx_tcp() { UCX_TLS=tcp UCX_NET_DEVICES=lo "$BENCH" ucx "$1" "$MIB"; }
+
+printf '# medians of %s runs, %s MiB per run, Gbit/s of payload\n' "$RUNS" "$MIB"
+printf '%-9s %8s %8s %7s | %8s %8s %7s | %8s %7s\n' size tcp iperf3 ratio ucx-shm memcpy ratio \
+	ucx-tcp ratio
+for s in $SIZES; do
+	w=$s
+	[ "$w" -gt 1048576 ] && w=1048576
+	tcp=$(repeat "$BENCH" tcp "$s" "$MIB")
+	ip=$(repeat iperf "$w")
+	shm=$(repeat ucx_shm "$s")
+	mc=$(repeat "$BENCH" memcpy "$s" "$MIB")
+	ut=$(repeat ucx_tcp "$s")
+	awk -v s="$s" -v t="$tcp" -v i="$ip" -v u="$shm" -v m="$mc" -v x="$ut" 'BEGIN {
+		printf "%-9s %8.1f %8.1f %7.2f | %8.1f %8.1f %7.2f | %8.1f %7.2f\n",
+			s, t, i, t / i, u, m, u / m, x, x / i }'
+done
