@@ -1,11 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Max-min fair flow network. The allocation of one connected component of the flow/link graph
- * depends only on that component, so after a change we recompute the union of the components
- * that touch the changed links and nothing else; the result is bit-identical to a recomputation
- * of the whole network because progressive filling visits the links of one component in the
- * same order either way (links pop by (fair share, link id), and shares of one component never
- * depend on another).
+ * Max-min fair flow network.
+ *
+ * A recomputation solves only a set F of flows (with L, the links they cross) and keeps every
+ * other flow at its rate, so F's flows share what the others leave on each link. F starts as
+ * the flows that started; L always holds the links whose flows changed. The result is then
+ * checked against the definition of max-min fairness (Bertsekas and Gallager): an allocation
+ * within capacity is the max-min fair one, which is unique, if and only if every flow crosses
+ * a saturated link on which no flow is faster (its bottleneck). Only flows on a link of L can
+ * have lost their bottleneck: no other flow saw its rate, or any load or rate on its links,
+ * change. A flow that fails the check joins F (with the faster flows that took its share) and
+ * F is solved again. So F grows only as far as rates really change, usually a few links after
+ * one flow starts or ends, whereas the connected component of the flow/link graph is the whole
+ * cluster once flows cross the rack uplinks. When F grows past a bound, the update falls back
+ * to solving the whole connected component, exact by construction (components share no link).
+ * tests/sim/test_net.c checks both paths against a from-scratch recomputation and against a
+ * plain reference on random flow sets.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,17 +25,25 @@
 #include "sim_heap.h"
 #include "sim_net.h"
 
+/* Relative tolerance of the bottleneck check: far above rounding error, far below a byte. */
+#define TOL 1e-9
+/* F past this many flows, or this many rounds: solving the whole component is cheaper. */
+#define LOCAL_MAX_FLOWS  256
+#define LOCAL_MAX_ROUNDS 16
+
 struct link {
-	double cap;   /* bytes/s */
-	double load;  /* sum of the rates of its flows */
-	double bytes; /* carried up to time t */
+	double cap;     /* bytes/s */
+	double load;    /* sum of the rates of its flows */
+	double maxrate; /* the fastest of its flows */
+	double bytes;   /* carried up to time t */
 	double t;
 	uint32_t *flows;
 	uint32_t n_flows, flows_cap;
-	/* progressive-filling scratch */
-	double left;   /* capacity not yet given to frozen flows */
-	uint32_t open; /* flows not yet frozen */
-	uint32_t mark; /* epoch of the last component search that reached it */
+	/* recomputation scratch */
+	double left;   /* capacity not yet given to flows */
+	double key;    /* fair share when last queued: a lower bound, shares only grow */
+	uint32_t open; /* flows of F not yet frozen */
+	uint32_t mark; /* epoch of the recomputation whose L holds it */
 	uint8_t dirty;
 };
 
@@ -33,10 +51,13 @@ struct flow {
 	uint32_t links[SIM_NET_MAX_HOPS];
 	uint32_t pos[SIM_NET_MAX_HOPS]; /* index in each link's flow list */
 	uint8_t n_links, live;
-	uint32_t mark, frozen;
-	uint64_t seq; /* start order: the tie-break between equal completion times */
+	uint32_t mark;    /* epoch of the recomputation whose F holds it */
+	uint32_t frozen;  /* solve round that froze it */
+	uint32_t checked; /* check round that looked at it */
+	uint64_t seq;     /* start order: the tie-break between equal completion times */
 	double rate;
-	double rem; /* bytes left at time t */
+	double nrate; /* rate being computed, while in F */
+	double rem;   /* bytes left at time t */
 	double t;
 	double finish;
 	void *owner;
@@ -49,12 +70,14 @@ struct sim_net {
 	struct flow *flows;
 	uint32_t flows_cap, free_head; /* free flow ids are chained through flows[].pos[0] */
 	uint64_t seq;
-	uint32_t epoch;
+	uint32_t epoch, round;
 	struct sim_heap done;  /* flows by completion time */
-	struct sim_heap share; /* links by fair share, during one recomputation */
-	/* scratch of one recomputation */
+	struct sim_heap share; /* links by fair share, during one solve */
 	uint32_t *dirty, n_dirty;
-	uint32_t *comp_links;
+	uint32_t *fresh, n_fresh; /* flows started since the last update */
+	/* the sets F and L of one recomputation */
+	uint32_t *set_flows, n_set_flows;
+	uint32_t *set_links, n_set_links;
 };
 
 static int flow_before(const void *ctx, uint32_t a, uint32_t b)
@@ -67,18 +90,13 @@ static int flow_before(const void *ctx, uint32_t a, uint32_t b)
 	return fa->seq < fb->seq;
 }
 
-static double link_share(const struct link *l)
-{
-	return l->left / l->open;
-}
-
 static int link_before(const void *ctx, uint32_t a, uint32_t b)
 {
 	const struct sim_net *n = ctx;
-	double sa = link_share(&n->links[a]), sb = link_share(&n->links[b]);
+	double ka = n->links[a].key, kb = n->links[b].key;
 
-	if (sa != sb)
-		return sa < sb;
+	if (ka != kb)
+		return ka < kb;
 	return a < b;
 }
 
@@ -113,8 +131,8 @@ struct sim_net *sim_net_create(const struct sw_cluster_spec *c)
 	n->rack_of = calloc(c->n_nodes, sizeof(*n->rack_of));
 	n->links = calloc(n->n_links, sizeof(*n->links));
 	n->dirty = calloc(n->n_links, sizeof(*n->dirty));
-	n->comp_links = calloc(n->n_links, sizeof(*n->comp_links));
-	if (!n->rack_of || !n->links || !n->dirty || !n->comp_links) {
+	n->set_links = calloc(n->n_links, sizeof(*n->set_links));
+	if (!n->rack_of || !n->links || !n->dirty || !n->set_links) {
 		sim_net_destroy(n);
 		errno = ENOMEM;
 		return NULL;
@@ -152,7 +170,9 @@ void sim_net_destroy(struct sim_net *n)
 	free(n->links);
 	free(n->flows);
 	free(n->dirty);
-	free(n->comp_links);
+	free(n->set_links);
+	free(n->set_flows);
+	free(n->fresh);
 	free(n);
 }
 
@@ -200,6 +220,16 @@ static void mark_dirty(struct sim_net *n, uint32_t link)
 	}
 }
 
+static int grow_ids(uint32_t **a, uint32_t cap)
+{
+	uint32_t *na = realloc(*a, (size_t)cap * sizeof(*na));
+
+	if (!na)
+		return -ENOMEM;
+	*a = na;
+	return 0;
+}
+
 static int flows_reserve(struct sim_net *n)
 {
 	uint32_t ncap, i;
@@ -212,8 +242,9 @@ static int flows_reserve(struct sim_net *n)
 	if (!nf)
 		return -ENOMEM;
 	n->flows = nf;
-	/* The completion heap never has to grow later, so rate changes cannot fail. */
-	if (sim_heap_reserve(&n->done, ncap))
+	/* Nothing sized by the flow count grows later, so an update cannot fail. */
+	if (grow_ids(&n->fresh, ncap) || grow_ids(&n->set_flows, ncap) ||
+	    sim_heap_reserve(&n->done, ncap))
 		return -ENOMEM;
 	memset(nf + n->flows_cap, 0, (size_t)(ncap - n->flows_cap) * sizeof(*nf));
 	for (i = ncap; i-- > n->flows_cap;) {
@@ -305,6 +336,9 @@ int sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t b
 	f->t = now;
 	f->finish = INFINITY;
 	f->owner = owner;
+	/* Only a hint: a started flow outside F fails the check and joins it anyway. */
+	if (n->n_fresh < n->flows_cap)
+		n->fresh[n->n_fresh++] = fid;
 	*id = fid;
 	return 0;
 }
@@ -390,109 +424,254 @@ static void flow_set_rate(struct sim_net *n, uint32_t id, double rate, double no
 		return;
 	flow_settle(f, now);
 	f->rate = rate;
-	f->finish = now + f->rem / rate;
+	f->finish = rate > 0 ? now + f->rem / rate : INFINITY;
 	if (sim_heap_contains(&n->done, id))
 		sim_heap_fix(&n->done, id);
 	else
 		sim_heap_push(&n->done, id); /* cannot fail: reserved with the flow pool */
 }
 
-/* Progressive filling over links[0..nl) and the flows on them (a union of components). */
-static void fill(struct sim_net *n, const uint32_t *links, uint32_t nl, double now)
+static void set_add_link(struct sim_net *n, uint32_t link, double now)
+{
+	struct link *l = &n->links[link];
+
+	if (l->mark == n->epoch)
+		return;
+	l->mark = n->epoch;
+	link_settle(l, now); /* its load may change from now on */
+	n->set_links[n->n_set_links++] = link;
+}
+
+static void set_add_flow(struct sim_net *n, uint32_t id, double now)
+{
+	struct flow *f = &n->flows[id];
+	unsigned k;
+
+	if (f->mark == n->epoch)
+		return;
+	f->mark = n->epoch;
+	n->set_flows[n->n_set_flows++] = id;
+	for (k = 0; k < f->n_links; k++)
+		set_add_link(n, f->links[k], now);
+}
+
+static double rate_now(const struct sim_net *n, const struct flow *f)
+{
+	return f->mark == n->epoch ? f->nrate : f->rate;
+}
+
+/* Progressive filling of F over L, on what the flows outside F leave of each link. Shares only
+ * grow as flows freeze ((c - s) / (k - 1) >= c / k when s <= c / k), so a queued key is a lower
+ * bound and a link whose share grew is simply queued again when it surfaces. */
+static void solve(struct sim_net *n)
 {
 	uint32_t i, j, k, top;
 
-	n->epoch++;
-	for (i = 0; i < nl; i++) {
-		struct link *l = &n->links[links[i]];
+	n->round++;
+	for (i = 0; i < n->n_set_links; i++) {
+		struct link *l = &n->links[n->set_links[i]];
 
-		link_settle(l, now);
 		l->left = l->cap;
-		l->open = l->n_flows;
-		if (l->open)
-			sim_heap_push(&n->share, links[i]);
+		l->open = 0;
+		for (j = 0; j < l->n_flows; j++) {
+			const struct flow *f = &n->flows[l->flows[j]];
+
+			if (f->mark == n->epoch)
+				l->open++;
+			else
+				l->left -= f->rate;
+		}
+		if (l->left < 0)
+			l->left = 0;
+		if (l->open) {
+			l->key = l->left / l->open;
+			sim_heap_push(&n->share, n->set_links[i]); /* cannot fail: reserved */
+		}
 	}
 	while ((top = sim_heap_top(&n->share)) != SIM_HEAP_NONE) {
 		struct link *l = &n->links[top];
-		double s = link_share(l);
+		double s;
 
+		if (!l->open) {
+			sim_heap_remove(&n->share, top);
+			continue;
+		}
+		s = l->left / l->open;
+		if (s > l->key) {
+			l->key = s;
+			sim_heap_fix(&n->share, top);
+			continue;
+		}
 		sim_heap_remove(&n->share, top);
 		for (j = 0; j < l->n_flows; j++) {
-			uint32_t fid = l->flows[j];
-			struct flow *f = &n->flows[fid];
+			struct flow *f = &n->flows[l->flows[j]];
 
-			if (f->frozen == n->epoch)
+			if (f->mark != n->epoch || f->frozen == n->round)
 				continue;
-			f->frozen = n->epoch;
+			f->frozen = n->round;
+			f->nrate = s;
 			for (k = 0; k < f->n_links; k++) {
 				struct link *m = &n->links[f->links[k]];
 
 				if (m == l)
 					continue;
 				m->left = m->left > s ? m->left - s : 0;
-				if (--m->open)
-					sim_heap_fix(&n->share, f->links[k]);
-				else
-					sim_heap_remove(&n->share, f->links[k]);
+				m->open--;
 			}
-			flow_set_rate(n, fid, s, now);
 		}
-	}
-	for (i = 0; i < nl; i++) {
-		struct link *l = &n->links[links[i]];
-
-		l->load = 0;
-		for (j = 0; j < l->n_flows; j++)
-			l->load += n->flows[l->flows[j]].rate;
+		l->open = 0;
 	}
 }
 
-void sim_net_update(struct sim_net *n, double now)
+static void scan(struct sim_net *n)
 {
-	uint32_t head = 0, nl = 0, i, j, k;
+	uint32_t i, j;
 
-	if (!n->n_dirty)
-		return;
-	/* Breadth-first search from the changed links over link -> flow -> link. */
-	n->epoch++;
-	for (i = 0; i < n->n_dirty; i++) {
-		struct link *l = &n->links[n->dirty[i]];
+	for (i = 0; i < n->n_set_links; i++) {
+		struct link *l = &n->links[n->set_links[i]];
 
-		l->dirty = 0;
-		l->mark = n->epoch;
-		n->comp_links[nl++] = n->dirty[i];
+		l->load = 0;
+		l->maxrate = 0;
+		for (j = 0; j < l->n_flows; j++) {
+			double r = rate_now(n, &n->flows[l->flows[j]]);
+
+			l->load += r;
+			if (r > l->maxrate)
+				l->maxrate = r;
+		}
 	}
-	n->n_dirty = 0;
-	while (head < nl) {
-		struct link *l = &n->links[n->comp_links[head++]];
+}
+
+static int has_bottleneck(const struct sim_net *n, const struct flow *f)
+{
+	double r = rate_now(n, f);
+	unsigned k;
+
+	for (k = 0; k < f->n_links; k++) {
+		const struct link *m = &n->links[f->links[k]];
+
+		if (m->load >= m->cap * (1 - TOL) && r >= m->maxrate * (1 - TOL))
+			return 1;
+	}
+	return 0;
+}
+
+/* Adds to F the flows that fail the bottleneck check: a flow outside F itself (it must speed
+ * up), for a flow of F the faster flows outside F on its links (they must slow down).
+ * @return how many flows failed; *@p joined: how many joined F. */
+static uint32_t check(struct sim_net *n, double now, uint32_t *joined)
+{
+	uint32_t i, j, k, q, before = n->n_set_flows, nl = n->n_set_links, failed = 0;
+
+	n->round++;
+	for (i = 0; i < nl; i++) {
+		struct link *l = &n->links[n->set_links[i]];
 
 		for (j = 0; j < l->n_flows; j++) {
-			struct flow *f = &n->flows[l->flows[j]];
+			uint32_t id = l->flows[j];
+			struct flow *f = &n->flows[id];
 
-			if (f->mark == n->epoch)
+			if (f->checked == n->round)
 				continue;
-			f->mark = n->epoch;
+			f->checked = n->round;
+			if (has_bottleneck(n, f))
+				continue;
+			failed++;
+			if (f->mark != n->epoch) {
+				set_add_flow(n, id, now);
+				continue;
+			}
 			for (k = 0; k < f->n_links; k++) {
 				struct link *m = &n->links[f->links[k]];
 
-				if (m->mark != n->epoch) {
-					m->mark = n->epoch;
-					n->comp_links[nl++] = f->links[k];
+				for (q = 0; q < m->n_flows; q++) {
+					struct flow *g = &n->flows[m->flows[q]];
+
+					if (g->mark != n->epoch && g->rate > f->nrate * (1 + TOL))
+						set_add_flow(n, m->flows[q], now);
 				}
 			}
 		}
 	}
-	fill(n, n->comp_links, nl, now);
+	*joined = n->n_set_flows - before;
+	return failed;
+}
+
+/* F := every flow of the components that touch L, L := their links. */
+static void close_component(struct sim_net *n, double now)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < n->n_set_links; i++) {
+		struct link *l = &n->links[n->set_links[i]];
+
+		for (j = 0; j < l->n_flows; j++)
+			set_add_flow(n, l->flows[j], now);
+	}
+}
+
+static void apply(struct sim_net *n, double now)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->n_set_flows; i++)
+		flow_set_rate(n, n->set_flows[i], n->flows[n->set_flows[i]].nrate, now);
+}
+
+static void begin(struct sim_net *n)
+{
+	uint32_t i;
+
+	n->epoch++;
+	n->n_set_flows = 0;
+	n->n_set_links = 0;
+	for (i = 0; i < n->n_dirty; i++)
+		n->links[n->dirty[i]].dirty = 0;
+}
+
+void sim_net_update(struct sim_net *n, double now)
+{
+	uint32_t i, rounds = 0;
+
+	if (!n->n_dirty)
+		return;
+	begin(n);
+	for (i = 0; i < n->n_dirty; i++)
+		set_add_link(n, n->dirty[i], now);
+	n->n_dirty = 0;
+	for (i = 0; i < n->n_fresh; i++)
+		if (n->flows[n->fresh[i]].live)
+			set_add_flow(n, n->fresh[i], now);
+	n->n_fresh = 0;
+	for (;;) {
+		uint32_t joined;
+
+		solve(n);
+		scan(n);
+		if (!check(n, now, &joined))
+			break;
+		/* No flow to add means rounding defeated the check: take the exact path. */
+		if (!joined || n->n_set_flows > LOCAL_MAX_FLOWS || ++rounds == LOCAL_MAX_ROUNDS) {
+			close_component(n, now);
+			solve(n);
+			scan(n);
+			break;
+		}
+	}
+	apply(n, now);
 }
 
 void sim_net_update_all(struct sim_net *n, double now)
 {
 	uint32_t i;
 
-	for (i = 0; i < n->n_links; i++) {
-		n->links[i].dirty = 0;
-		n->comp_links[i] = i;
-	}
+	begin(n);
 	n->n_dirty = 0;
-	fill(n, n->comp_links, n->n_links, now);
+	n->n_fresh = 0;
+	for (i = 0; i < n->n_links; i++)
+		set_add_link(n, i, now);
+	close_component(n, now);
+	solve(n);
+	scan(n);
+	apply(n, now);
 }
