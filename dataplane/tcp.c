@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "dp_impl.h"
@@ -386,10 +387,17 @@ static void ep_readable(struct tcp_ep *e)
 		ssize_t n;
 		int rc = 0;
 
-		if (e->body)
-			n = recv(e->fd, e->body + e->body_got, e->rxh.len - e->body_got, 0);
-		else
+		if (e->body) {
+			/* The rest of a large frame plus the next header, no more: if the
+			 * next frame is large too, it goes straight into its own buffer. */
+			struct iovec v[2] = {
+			        {e->body + e->body_got, e->rxh.len - e->body_got},
+			        {e->stage + e->staged, sizeof(struct frame) - e->staged},
+			};
+			n = readv(e->fd, v, 2);
+		} else {
 			n = recv(e->fd, e->stage + e->staged, STAGE_SIZE - e->staged, 0);
+		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (n <= 0) {
@@ -401,13 +409,18 @@ static void ep_readable(struct tcp_ep *e)
 		}
 		budget -= (size_t)n < budget ? (size_t)n : budget;
 		if (e->body) {
-			e->body_got += n;
+			size_t want = e->rxh.len - e->body_got;
+			size_t take = (size_t)n < want ? (size_t)n : want;
+			e->body_got += take;
+			e->staged += n - take;
 			if (e->body_got == e->rxh.len) {
 				void *b = e->body;
 				e->body = NULL;
 				rc = deliver(e, &e->rxh, b);
 				if (rc < 0)
 					dp_rxbuf_free(e->base.ctx, b, e->rxh.len);
+				else
+					rc = parse(e);
 			}
 		} else {
 			e->staged += n;

@@ -20,13 +20,16 @@ enum { AM_MSG = 1, AM_CREDIT = 2 };
 /* Progress calls sw_dp_wait() makes before it sleeps on the worker's event fd. */
 #define UCX_SPIN 200
 
-enum req_kind { REQ_SEND, REQ_CTRL, REQ_RECV, REQ_GET };
+enum req_kind { REQ_SEND, REQ_CTRL, REQ_RECV, REQ_GET, REQ_FLUSH };
 
 /* One operation UCX still owns. Lives on its endpoint's list so closing the endpoint
  * can detach it: the completion then reports ep NULL instead of touching freed memory. */
 struct ucx_req {
 	struct ucx_req *prev, *next;
+	struct ucx_req *pnext; /* on the endpoint's queue of sends made before it was up */
 	enum req_kind kind;
+	unsigned am_id, am_flags;
+	size_t count;
 	struct sw_dp_ctx *ctx;
 	struct sw_dp_ep *ep;
 	uint64_t hdr; /* AM header (tag or credit count): must live until completion */
@@ -47,6 +50,11 @@ struct ucx_ep {
 	struct sw_dp_ep base;
 	ucp_ep_h uep;
 	struct ucx_req *reqs;
+	/* Sends wait here until wireup is done: UCX 1.13 replays sends it queued during
+	 * wireup on the final lanes and aborts (proto_am.inl "max_iov > 1") when such a lane
+	 * cannot take our AM header as an iov, as sysv/posix cannot. */
+	bool up;
+	struct ucx_req *pend, *pend_tail;
 	struct ucx_rkey *rkeys; /* remote keys unpacked for this peer, reused per get */
 };
 
@@ -112,6 +120,8 @@ static struct ucx_req *req_new(struct sw_dp_ep *ep, enum req_kind kind)
 	return r;
 }
 
+static void ep_up(struct sw_dp_ep *ep);
+
 /* Reports r's outcome and frees it. */
 static void req_done(struct ucx_req *r, ucs_status_t s)
 {
@@ -149,6 +159,10 @@ static void req_done(struct ucx_req *r, ucs_status_t s)
 		if (!ep || s != UCS_OK || dp_push_recv(ep, r->hdr, r->buf, r->len) < 0)
 			dp_rxbuf_free(r->ctx, r->buf, r->len);
 		break;
+	case REQ_FLUSH:
+		if (ep && s == UCS_OK)
+			ep_up(ep);
+		break;
 	case REQ_CTRL:
 		break;
 	}
@@ -168,12 +182,17 @@ static void recv_cb(void *request, ucs_status_t s, size_t len, void *arg)
 	ucp_request_free(request);
 }
 
-/* Finishes r according to what a *_nbx call returned. */
-static int req_started(struct ucx_req *r, ucs_status_ptr_t p)
+/* Finishes r according to what a *_nbx call returned. A failure is returned to the
+ * caller, or, when the caller is gone (deferred sends), reported as r's event. */
+static int req_started(struct ucx_req *r, ucs_status_ptr_t p, bool report)
 {
+	if (UCS_PTR_IS_ERR(p) && report) {
+		req_done(r, UCS_PTR_STATUS(p));
+		return 0;
+	}
 	if (UCS_PTR_IS_ERR(p)) {
 		int rc = err_of(UCS_PTR_STATUS(p));
-		r->kind = REQ_CTRL; /* the caller reports the failure, not an event */
+		r->kind = REQ_CTRL; /* no event: the caller returns the failure */
 		req_done(r, UCS_OK);
 		return rc;
 	}
@@ -228,7 +247,7 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 	}
 	rp.cb.recv_am = recv_cb;
 	rp.user_data = r;
-	req_started(r, ucp_am_recv_data_nbx(u->w, data, r->buf, len, &rp));
+	req_started(r, ucp_am_recv_data_nbx(u->w, data, r->buf, len, &rp), true);
 	return UCS_OK;
 }
 
@@ -340,13 +359,31 @@ static void on_ep_error(void *arg, ucp_ep_h h, ucs_status_t s)
 	dp_ep_down(arg, err_of(s) ? err_of(s) : -ECONNRESET);
 }
 
+/* A flush completes once wireup has: the signal that the endpoint is up. */
+static int start_flush(struct sw_dp_ep *ep)
+{
+	ucp_request_param_t p = {
+	        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+	        .cb.send = send_cb,
+	};
+	struct ucx_req *r = req_new(ep, REQ_FLUSH);
+
+	if (!r)
+		return -ENOMEM;
+	p.user_data = r;
+	return req_started(r, ucp_ep_flush_nbx(uep(ep)->uep, &p), true);
+}
+
 static int ep_create(struct sw_dp_ep *ep, ucp_ep_params_t *p)
 {
+	int rc;
+
 	p->field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
 	p->err_mode = UCP_ERR_HANDLING_MODE_PEER; /* a dead peer must fail ops, not hang */
 	p->err_handler.cb = on_ep_error;
 	p->err_handler.arg = ep;
-	return err_of(ucp_ep_create(uctx(ep->ctx)->w, p, &uep(ep)->uep));
+	rc = err_of(ucp_ep_create(uctx(ep->ctx)->w, p, &uep(ep)->uep));
+	return rc ? rc : start_flush(ep);
 }
 
 static void on_conn(ucp_conn_request_h req, void *arg)
@@ -420,6 +457,12 @@ static void ucx_ep_close(struct sw_dp_ep *ep)
 		ucp_rkey_destroy(k->rkey);
 		free(k);
 	}
+	while (e->pend) {
+		struct ucx_req *r = e->pend;
+		e->pend = r->pnext;
+		req_done(r, UCS_ERR_CANCELED);
+	}
+	e->pend_tail = NULL;
 	/* Force close cancels what is in flight; progress until UCX has let go of it. */
 	cr = ucp_ep_close_nbx(e->uep, &p);
 	if (UCS_PTR_IS_PTR(cr)) {
@@ -433,20 +476,53 @@ static void ucx_ep_close(struct sw_dp_ep *ep)
 	e->reqs = NULL;
 }
 
-static int am_send(struct sw_dp_ep *ep, struct ucx_req *r, unsigned id, size_t count,
-                   unsigned flags)
+static int am_post(struct ucx_req *r, bool deferred)
 {
 	ucp_request_param_t p = {
 	        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
 	                        UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_DATATYPE,
 	        .cb.send = send_cb,
 	        .user_data = r,
-	        .flags = UCP_AM_SEND_FLAG_REPLY | flags,
+	        .flags = UCP_AM_SEND_FLAG_REPLY | r->am_flags,
 	        .datatype = ucp_dt_make_iov(),
 	};
 
-	return req_started(
-	        r, ucp_am_send_nbx(uep(ep)->uep, id, &r->hdr, sizeof(r->hdr), r->iov, count, &p));
+	return req_started(r,
+	                   ucp_am_send_nbx(uep(r->ep)->uep, r->am_id, &r->hdr, sizeof(r->hdr),
+	                                   r->iov, r->count, &p),
+	                   deferred);
+}
+
+static int am_send(struct sw_dp_ep *ep, struct ucx_req *r, unsigned id, size_t count,
+                   unsigned flags)
+{
+	struct ucx_ep *e = uep(ep);
+
+	r->am_id = id;
+	r->am_flags = flags;
+	r->count = count;
+	if (e->up)
+		return am_post(r, false);
+	if (e->pend_tail)
+		e->pend_tail->pnext = r;
+	else
+		e->pend = r;
+	e->pend_tail = r;
+	return 0;
+}
+
+/* Wireup is done: send what waited, in order. */
+static void ep_up(struct sw_dp_ep *ep)
+{
+	struct ucx_ep *e = uep(ep);
+
+	e->up = true;
+	while (e->pend) {
+		struct ucx_req *r = e->pend;
+		e->pend = r->pnext;
+		am_post(r, true);
+	}
+	e->pend_tail = NULL;
 }
 
 static int ucx_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int iovcnt,
@@ -565,7 +641,7 @@ static int ucx_get(struct sw_dp_ep *ep, void *local, size_t len, uint64_t raddr,
 	r->user = user;
 	r->len = len;
 	p.user_data = r;
-	return req_started(r, ucp_get_nbx(uep(ep)->uep, local, len, raddr, rk, &p));
+	return req_started(r, ucp_get_nbx(uep(ep)->uep, local, len, raddr, rk, &p), false);
 }
 
 static int ucx_progress(struct sw_dp_ctx *c)
