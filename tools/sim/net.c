@@ -28,7 +28,7 @@
 /* Relative tolerance of the bottleneck check: far above rounding error, far below a byte. */
 #define TOL 1e-9
 /* F past this many flows, or this many rounds: solving the whole component is cheaper. */
-#define LOCAL_MAX_FLOWS  256
+#define LOCAL_MAX_FLOWS  64
 #define LOCAL_MAX_ROUNDS 16
 
 struct link {
