@@ -160,7 +160,9 @@ static void req_done(struct ucx_req *r, ucs_status_t s)
 			dp_rxbuf_free(r->ctx, r->buf, r->len);
 		break;
 	case REQ_FLUSH:
-		if (ep && s == UCS_OK)
+		/* Even a failed flush ends the wait: queued sends then fail in UCX and
+		 * complete with its error rather than sit here forever. */
+		if (ep)
 			ep_up(ep);
 		break;
 	case REQ_CTRL:
