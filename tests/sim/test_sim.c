@@ -246,6 +246,24 @@ static void bad_configuration_is_an_error_with_a_message(void **state)
 	assert_non_null(strstr(err.msg, "1003"));
 }
 
+static void scheduler_error_ends_the_run_naming_the_job_and_the_call(void **state)
+{
+	struct mix m;
+	struct sw_sim_config c;
+	struct sw_sim_result r;
+	struct sw_input_error err;
+
+	(void)state;
+	make_mix(&m);
+	m.jobs[5].user = m.w.n_users; /* out of range: sw_sched_job_add refuses it */
+	sw_sim_config_default(&c);
+	assert_int_equal(sw_sim_run(&m.w, &c, &r, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "job 1005"));
+	assert_non_null(strstr(err.msg, "sw_sched_job_add"));
+	assert_null(r.jobs);
+	assert_int_equal(r.n_samples, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +274,7 @@ int main(void)
 	        cmocka_unit_test(every_policy_completes_the_mix),
 	        cmocka_unit_test(without_out_of_band_heartbeats_jobs_still_complete),
 	        cmocka_unit_test(bad_configuration_is_an_error_with_a_message),
+	        cmocka_unit_test(scheduler_error_ends_the_run_naming_the_job_and_the_call),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
