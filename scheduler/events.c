@@ -152,6 +152,8 @@ int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind k
 		p->used = (struct sw_resources){0};
 	if (kind == SW_MAP)
 		map_done(s, p, j);
+	if (s->policy->pick->task_finished)
+		s->policy->pick->task_finished(s, j, kind, task, now);
 	pool_refresh(s, p, now);
 	if (j->done[SW_MAP] + j->done[SW_REDUCE] == j->n_tasks[SW_MAP] + j->n_tasks[SW_REDUCE])
 		sched_job_remove(s, j);
@@ -176,5 +178,7 @@ int sw_sched_map_output(struct sw_sched *s, uint64_t job, uint32_t map, uint32_t
 	m->output_bytes = bytes;
 	j->outputs++;
 	j->output_bytes += bytes;
+	if (s->policy->pick->map_output)
+		s->policy->pick->map_output(s, j, map, now);
 	return 0;
 }

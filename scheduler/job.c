@@ -123,6 +123,7 @@ void job_free(struct sched_job *j)
 	free(j->tasks[SW_MAP]);
 	free(j->tasks[SW_REDUCE]);
 	free(j->maps);
+	free(j->nass);
 	free(j);
 }
 

@@ -35,9 +35,15 @@ struct sched_pick_ops {
 	int (*job_added)(struct sw_sched *s, struct sched_job *j, double now);
 	/* Called before the core frees a job (NULL: nothing to do). */
 	void (*job_removed)(struct sw_sched *s, struct sched_job *j);
+	/* A task finished; the core has done its accounting (NULL: nothing to do). */
+	void (*task_finished)(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+	                      uint32_t task, double now);
+	/* Map @p map's output was registered in j->maps[map] (NULL: nothing to do). */
+	void (*map_output)(struct sw_sched *s, struct sched_job *j, uint32_t map, double now);
 	/*
 	 * Chooses a runnable task of @p kind from @p pool that fits @p node, or returns false
-	 * to let the next pool in ORDER try. Must not launch: the core does.
+	 * to let the next pool in ORDER try. Must not launch: the core does, always, after a
+	 * true return.
 	 */
 	bool (*pick)(struct sw_sched *s, struct sched_pool *pool, uint32_t node,
 	             enum sw_task_kind kind, double now, struct sched_choice *c);
@@ -47,10 +53,11 @@ struct sched_policy {
 	const char *name;
 	const struct sched_order_ops *order;
 	const struct sched_pick_ops *pick;
+	unsigned sw_mechanisms; /* SW_MECH_* the policy uses (NASS picks only) */
 };
 
 extern const struct sched_order_ops order_fifo, order_fair, order_drf, order_capacity;
-extern const struct sched_pick_ops pick_locality, pick_delay;
+extern const struct sched_pick_ops pick_locality, pick_delay, pick_nass;
 
 /* The registered policy called @p name, NULL when there is none. */
 const struct sched_policy *sched_policy_find(const char *name);

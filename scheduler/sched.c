@@ -20,6 +20,14 @@ void sw_sched_config_default(struct sw_sched_config *cfg)
 	        .slowstart = 0.05,
 	        .node_wait = 5,
 	        .rack_wait = 5,
+	        .nw_saturation_threshold = 0.8,
+	        .netsat_window = 3,
+	        .netsat_smoothing = 0.5,
+	        .netsat_hysteresis = 0.05,
+	        .map_completion_threshold = 0.15,
+	        .starvation_window = 600,
+	        .relaxed_wait = 5,
+	        .sw_mechanisms = SW_MECH_ALL,
 	};
 }
 
@@ -49,6 +57,25 @@ static int check_cluster(const struct sw_cluster_spec *c)
 	return 0;
 }
 
+static bool fraction_ok(double x)
+{
+	return x >= 0 && x <= 1;
+}
+
+static int check_sw_config(const struct sw_sched_config *cfg)
+{
+	if (!(isfinite(cfg->nw_saturation_threshold) && cfg->nw_saturation_threshold > 0) ||
+	    !(isfinite(cfg->netsat_window) && cfg->netsat_window > 0) ||
+	    !(cfg->netsat_smoothing > 0 && cfg->netsat_smoothing <= 1))
+		return -EINVAL;
+	if (!(nonneg(cfg->netsat_hysteresis) &&
+	      cfg->netsat_hysteresis < cfg->nw_saturation_threshold) ||
+	    !fraction_ok(cfg->map_completion_threshold) || !nonneg(cfg->starvation_window) ||
+	    !nonneg(cfg->relaxed_wait) || (cfg->sw_mechanisms & ~(unsigned)SW_MECH_ALL))
+		return -EINVAL;
+	return 0;
+}
+
 static int check_config(const struct sw_sched_config *cfg)
 {
 	double sum = 0;
@@ -57,6 +84,8 @@ static int check_config(const struct sw_sched_config *cfg)
 		return -EINVAL;
 	if (!(cfg->slowstart >= 0 && cfg->slowstart <= 1) || !nonneg(cfg->node_wait) ||
 	    !nonneg(cfg->rack_wait))
+		return -EINVAL;
+	if (check_sw_config(cfg) < 0)
 		return -EINVAL;
 	if (!cfg->queue_capacity)
 		return 0;
@@ -74,7 +103,8 @@ static int copy_cluster(struct sw_sched *s, const struct sw_cluster_spec *c)
 	s->n_racks = c->n_racks;
 	s->nodes = calloc(c->n_nodes, sizeof(*s->nodes));
 	s->rack_uplink_bps = calloc(c->n_racks, sizeof(*s->rack_uplink_bps));
-	if (!s->nodes || !s->rack_uplink_bps)
+	s->netsat = calloc(c->n_racks, sizeof(*s->netsat));
+	if (!s->nodes || !s->rack_uplink_bps || !s->netsat)
 		return -ENOMEM;
 	for (uint32_t r = 0; r < c->n_racks; r++)
 		s->rack_uplink_bps[r] = c->racks[r].uplink_bps;
@@ -171,6 +201,7 @@ void sw_sched_destroy(struct sw_sched *s)
 		pool_heap_fini(&s->ready[k]);
 	free(s->nodes);
 	free(s->rack_uplink_bps);
+	free(s->netsat);
 	free(s->queue_capacity);
 	free(s);
 }

@@ -56,6 +56,8 @@ struct delay_job {
 	uint32_t skip_idx;      /* index in the skipped-this-heartbeat list, SCHED_NONE */
 };
 
+struct nass_job; /* ShuffleWatcher's per-job state, nass.c */
+
 struct sched_job {
 	uint64_t id;
 	uint64_t seq; /* add order, breaks arrival ties */
@@ -86,6 +88,7 @@ struct sched_job {
 	struct job_link link[SW_KINDS];
 
 	struct delay_job delay;
+	struct nass_job *nass; /* one allocation, owned by the sw-* PICK; NULL otherwise */
 	struct sched_job *hash_next;
 };
 
@@ -107,6 +110,14 @@ struct sched_node {
 	uint16_t running[SW_KINDS];
 	struct sw_resources capacity, used;
 	double nic_bps;
+};
+
+/* NetSat's state of one rack uplink (netsat.c). */
+struct netsat_rack {
+	uint64_t base_out, base_in; /* counters at the start of the open window */
+	double base_time;
+	double util; /* smoothed utilisation */
+	bool has_base, has_util, saturated;
 };
 
 /* Live jobs by caller id: chained hash, doubled when the load passes 1. */
@@ -134,6 +145,7 @@ struct sw_sched {
 	uint32_t n_nodes, n_racks;
 	struct sched_node *nodes;
 	double *rack_uplink_bps;
+	struct netsat_rack *netsat;
 	struct sw_resources total;   /* cluster capacity, DRF's denominator */
 	struct sw_resources largest; /* per dimension, for rejecting tasks that fit nowhere */
 	double total_slots[SW_KINDS];
@@ -162,6 +174,9 @@ void pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j
 void pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
                    enum sw_task_kind kind);
 void pool_refresh(struct sw_sched *s, struct sched_pool *p, double now);
+
+/* netsat.c: NetworkSaturated of a rack. */
+bool sched_rack_saturated(const struct sw_sched *s, uint32_t rack);
 
 /* sched.c */
 void sched_job_remove(struct sw_sched *s, struct sched_job *j);

@@ -131,6 +131,32 @@ struct sw_sched_config {
 	double node_wait;
 	/** Delay: further seconds it waits for a rack-local slot: 5. */
 	double rack_wait;
+
+	/* ShuffleWatcher (the sw-* policies; README "ShuffleWatcher" gives the reasons). */
+	/** NetSat: a rack is saturated above this fraction of its uplink: 0.8 (the paper's). */
+	double nw_saturation_threshold;
+	/** NetSat: seconds of samples that make one rate: 3 (one heartbeat interval). */
+	double netsat_window;
+	/** NetSat: weight of the newest window in the smoothed utilisation, (0, 1]: 0.5. */
+	double netsat_smoothing;
+	/** NetSat: a saturated rack clears below threshold - hysteresis: 0.05. */
+	double netsat_hysteresis;
+	/** SARP: fraction of a job's maps done before real map outputs place reduces: 0.15. */
+	double map_completion_threshold;
+	/** Starvation window in seconds (0 = off): 600 (the paper's 10 minutes). */
+	double starvation_window;
+	/** sw-relaxed: seconds a user may be passed over rather than take a costly task: 5. */
+	double relaxed_wait;
+	/** SW_MECH_* bits the sw-* policies may use (a policy uses its own set AND these): all. */
+	unsigned sw_mechanisms;
+};
+
+/** ShuffleWatcher mechanisms beyond NASS, for ablations (sw_sched_config.sw_mechanisms). */
+enum sw_mechanism {
+	SW_MECH_SAMP = 1u << 0,    /**< shuffle-aware map placement */
+	SW_MECH_SARP = 1u << 1,    /**< shuffle-aware reduce placement */
+	SW_MECH_RELAXED = 1u << 2, /**< relaxed fairness (sw-relaxed) */
+	SW_MECH_ALL = (1u << 3) - 1,
 };
 
 /** One task handed out by a heartbeat. */
@@ -231,6 +257,48 @@ struct sw_job_status {
 
 /** Fills @p st for live job @p job. @return 0, -EINVAL (NULL argument), -ENOENT. */
 int sw_sched_job_status(const struct sw_sched *s, uint64_t job, struct sw_job_status *st);
+
+/**
+ * NetSat sample: cumulative cross-rack bytes that left (@p out_bytes) and entered
+ * (@p in_bytes) rack @p rack through its uplink, as counted at @p now. The caller counts all
+ * cross-rack traffic NetSat watches: shuffle fetches, remote map input reads and reduce
+ * output writes. The scheduler turns the counters into rates over netsat_window seconds,
+ * smooths them and sets the rack's NetworkSaturated flag, which the sw-* policies read on
+ * every decision for a node of that rack. Accepted under every policy. The first sample of
+ * a rack, and one whose counters went backwards (an agent restarted), only sets a baseline.
+ * @return 1 if the rack is now saturated, 0 if not, -EINVAL (NULL, rack out of range,
+ *         non-finite time or one before the rack's previous sample).
+ */
+int sw_sched_net_sample(struct sw_sched *s, uint32_t rack, uint64_t out_bytes, uint64_t in_bytes,
+                        double now);
+
+/** NetSat's view of one rack. */
+struct sw_net_status {
+	double utilisation; /**< smoothed larger of out and in rate over the uplink capacity */
+	int saturated;      /**< NetworkSaturated */
+};
+
+/** Fills @p st for @p rack. @return 0, -EINVAL (NULL argument, rack out of range). */
+int sw_sched_net_status(const struct sw_sched *s, uint32_t rack, struct sw_net_status *st);
+
+/** ShuffleWatcher's view of one live job (sw-* policies). */
+struct sw_job_shuffle {
+	double shuffle_input_ratio; /**< the profile's, else outputs / their maps' input, 1.0 */
+	int heavy;                  /**< shuffle-heavy: ratio > 1.0 */
+	int reduces_enabled;        /**< NASS let its shuffle begin; SARP has run */
+	int sarp_from_outputs;      /**< reduce counts from map outputs, not SAMP's estimate */
+	uint32_t n_map_racks;       /**< racks in SAMP's PreferredMapRacks, 0 without SAMP */
+};
+
+/**
+ * Fills @p st for live job @p job and, when not NULL, @p map_racks (1 for each rack in
+ * PreferredMapRacks, else 0) and @p reduces_per_rack (SARP's PreferredReducesPerRack once
+ * the reduces are enabled, SAMP's TentativeReducePerRack before), @p n_racks entries each.
+ * @return 0, -EINVAL (NULL s or st, n_racks not the cluster's while an array is given),
+ *         -ENOENT (unknown job), -EOPNOTSUPP (the policy is not a sw-* one).
+ */
+int sw_sched_job_shuffle(const struct sw_sched *s, uint64_t job, struct sw_job_shuffle *st,
+                         uint8_t *map_racks, uint32_t *reduces_per_rack, uint32_t n_racks);
 
 /** Number of live jobs (arrived, not yet finished). */
 uint32_t sw_sched_jobs_live(const struct sw_sched *s);

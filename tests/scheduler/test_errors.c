@@ -54,7 +54,9 @@ static void create_rejects_inconsistent_cluster_and_settings(void **state)
 
 static void policy_names_list_every_registered_policy(void **state)
 {
-	static const char *const want[] = {"fifo", "fair", "drf", "capacity", "delay"};
+	static const char *const want[] = {"fifo",    "fair",        "drf",    "capacity",
+	                                   "delay",   "sw-fair",     "sw-drf", "sw-relaxed",
+	                                   "sw-nass", "sw-nass-sarp"};
 	const char *const *names = sw_sched_policy_names();
 	struct fx_cluster c;
 	size_t n = 0;

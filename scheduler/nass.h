@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private: ShuffleWatcher's state (Ahmad et al., USENIX ATC'14), shared by its PICK (nass.c),
+ * map placement (samp.c) and reduce placement (sarp.c).
+ */
+#ifndef SW_NASS_H
+#define SW_NASS_H
+
+#include "policy.h"
+
+/* A job is shuffle-heavy when its ShuffleInputRatio exceeds this (Section 3.1). */
+#define NASS_HEAVY_RATIO 1.0
+
+/* Per job, one allocation: the struct, then the per-rack arrays, then planned[]. */
+struct nass_job {
+	double ratio;     /* ShuffleInputRatio */
+	bool ratio_known; /* from the job's profile: never updated */
+	bool enabled;     /* reduces enabled: the shuffle may begin, SARP has run */
+	bool sarp_outputs;
+	double window;        /* starvation window of the job's arrival */
+	uint64_t out_input;   /* input bytes of the maps whose output is registered */
+	uint64_t *rack_out;   /* registered map output bytes per rack */
+	uint32_t *preferred;  /* PreferredReducesPerRack (TentativeReducePerRack until enabled) */
+	uint32_t *tentative;  /* TentativeReducePerRack */
+	uint32_t *reduces_on; /* reduces launched per rack */
+	uint8_t *map_rack;    /* PreferredMapRacks membership */
+	uint32_t *planned;    /* maps with no replica in PreferredMapRacks: they read remotely */
+	uint32_t n_planned, planned_cur, n_map_racks;
+};
+
+/* Sort record for racks and remainders. */
+struct nass_rank {
+	double key;
+	uint32_t tie, id;
+};
+
+struct nass_sched {
+	unsigned mech;       /* SW_MECH_* in use */
+	uint32_t *map_slots; /* per rack */
+	uint32_t *rack_jobs; /* live jobs whose PreferredMapRacks hold the rack: SAMP's tie-break */
+	double *skip_since;  /* sw-relaxed: per pool and kind, since when it is passed over */
+	uint32_t n_skip;
+	/* Scratch reused by every job add and SARP run. */
+	double *rack_in, *weight;
+	struct nass_rank *rank;
+	uint8_t *map_rack, *covered;
+	uint32_t covered_cap;
+};
+
+/* samp.c: input bytes of @p j held by each rack (a map counts for every rack with one of its
+ * replicas) into ns->rack_in; @return the job's input. */
+double samp_input_per_rack(const struct sw_sched *s, const struct sched_job *j);
+
+/* samp.c: PreferredMapRacks into ns->map_rack and the expected share of the job's map output
+ * per rack into ns->weight; @return the number of racks chosen. */
+uint32_t samp_choose(struct sw_sched *s, struct sched_job *j, double ratio);
+
+/* sarp.c: splits @p n tasks over racks in proportion to @p weight (largest remainder, ties
+ * to the lower rack), all to nothing when every weight is zero. */
+void sarp_split(struct nass_sched *ns, uint32_t n, const double *weight, uint32_t n_racks,
+                uint32_t *out);
+
+/* sarp.c: PreferredReducesPerRack of @p j, from its registered map outputs once
+ * map_completion_threshold of its maps are done, else SAMP's tentative split. */
+void sarp_run(struct sw_sched *s, struct sched_job *j);
+
+int nass_rank_cmp(const void *a, const void *b);
+
+#endif /* SW_NASS_H */
