@@ -5,72 +5,77 @@
 
 #include "sim_heap.h"
 
-void sim_heap_init(struct sim_heap *h, sim_heap_before_fn before, const void *ctx)
+void sim_heap_init(struct sim_heap *h)
 {
 	memset(h, 0, sizeof(*h));
-	h->before = before;
-	h->ctx = ctx;
 }
 
 void sim_heap_fini(struct sim_heap *h)
 {
-	free(h->ids);
+	free(h->e);
 	free(h->pos);
 	memset(h, 0, sizeof(*h));
 }
 
-static void place(struct sim_heap *h, uint32_t i, uint32_t id)
+static int before(const struct sim_heap_ent *a, const struct sim_heap_ent *b)
 {
-	h->ids[i] = id;
-	h->pos[id] = i;
+	if (a->key != b->key)
+		return a->key < b->key;
+	return a->tie < b->tie;
+}
+
+static void place(struct sim_heap *h, uint32_t i, const struct sim_heap_ent *ent)
+{
+	h->e[i] = *ent;
+	h->pos[ent->id] = i;
 }
 
 static void sift_up(struct sim_heap *h, uint32_t i)
 {
-	uint32_t id = h->ids[i];
+	struct sim_heap_ent ent = h->e[i];
 
 	while (i > 0) {
 		uint32_t parent = (i - 1) / 2;
 
-		if (!h->before(h->ctx, id, h->ids[parent]))
+		if (!before(&ent, &h->e[parent]))
 			break;
-		place(h, i, h->ids[parent]);
+		place(h, i, &h->e[parent]);
 		i = parent;
 	}
-	place(h, i, id);
+	place(h, i, &ent);
 }
 
 static void sift_down(struct sim_heap *h, uint32_t i)
 {
-	uint32_t id = h->ids[i];
+	struct sim_heap_ent ent = h->e[i];
 
 	for (;;) {
 		uint32_t c = 2 * i + 1;
 
 		if (c >= h->n)
 			break;
-		if (c + 1 < h->n && h->before(h->ctx, h->ids[c + 1], h->ids[c]))
+		if (c + 1 < h->n && before(&h->e[c + 1], &h->e[c]))
 			c++;
-		if (!h->before(h->ctx, h->ids[c], id))
+		if (!before(&h->e[c], &ent))
 			break;
-		place(h, i, h->ids[c]);
+		place(h, i, &h->e[c]);
 		i = c;
 	}
-	place(h, i, id);
+	place(h, i, &ent);
 }
 
-static int grow(uint32_t **a, uint32_t *cap, uint32_t need, int fill_none)
+static int grow(void **a, uint32_t *cap, uint32_t need, size_t size, int fill_none)
 {
 	uint32_t ncap = *cap ? *cap : 64;
-	uint32_t *na;
+	char *na;
 
 	while (ncap < need)
 		ncap *= 2;
-	na = realloc(*a, (size_t)ncap * sizeof(*na));
+	na = realloc(*a, (size_t)ncap * size);
 	if (!na)
 		return -ENOMEM;
 	if (fill_none)
-		memset(na + *cap, 0xff, (size_t)(ncap - *cap) * sizeof(*na));
+		memset(na + (size_t)*cap * size, 0xff, (size_t)(ncap - *cap) * size);
 	*a = na;
 	*cap = ncap;
 	return 0;
@@ -78,45 +83,45 @@ static int grow(uint32_t **a, uint32_t *cap, uint32_t need, int fill_none)
 
 int sim_heap_reserve(struct sim_heap *h, uint32_t n_ids)
 {
-	if (n_ids > h->pos_cap && grow(&h->pos, &h->pos_cap, n_ids, 1))
+	if (n_ids > h->pos_cap && grow((void **)&h->pos, &h->pos_cap, n_ids, sizeof(*h->pos), 1))
 		return -ENOMEM;
-	if (n_ids > h->ids_cap && grow(&h->ids, &h->ids_cap, n_ids, 0))
+	if (n_ids > h->e_cap && grow((void **)&h->e, &h->e_cap, n_ids, sizeof(*h->e), 0))
 		return -ENOMEM;
 	return 0;
 }
 
-int sim_heap_push(struct sim_heap *h, uint32_t id)
+int sim_heap_push(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
 {
-	if (id >= h->pos_cap && grow(&h->pos, &h->pos_cap, id + 1, 1))
+	if (sim_heap_reserve(h, id + 1) || (h->n == h->e_cap && sim_heap_reserve(h, h->n + 1)))
 		return -ENOMEM;
-	if (h->n == h->ids_cap && grow(&h->ids, &h->ids_cap, h->n + 1, 0))
-		return -ENOMEM;
+	h->e[h->n] = (struct sim_heap_ent){.key = key, .tie = tie, .id = id};
 	h->n++;
-	h->ids[h->n - 1] = id;
 	sift_up(h, h->n - 1);
 	return 0;
 }
 
-void sim_heap_fix(struct sim_heap *h, uint32_t id)
+void sim_heap_update(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
 {
 	uint32_t i = h->pos[id];
 
+	h->e[i].key = key;
+	h->e[i].tie = tie;
 	sift_up(h, i);
 	sift_down(h, h->pos[id]);
 }
 
 void sim_heap_remove(struct sim_heap *h, uint32_t id)
 {
-	uint32_t i, last;
+	uint32_t i;
 
 	if (!sim_heap_contains(h, id))
 		return;
 	i = h->pos[id];
 	h->pos[id] = SIM_HEAP_NONE;
-	last = h->ids[--h->n];
-	if (i == h->n)
+	if (i == --h->n)
 		return;
-	h->ids[i] = last;
-	h->pos[last] = i;
-	sim_heap_fix(h, last);
+	h->e[i] = h->e[h->n];
+	h->pos[h->e[i].id] = i;
+	sift_up(h, i);
+	sift_down(h, h->pos[h->e[i].id]);
 }

@@ -80,26 +80,6 @@ struct sim_net {
 	uint32_t *set_links, n_set_links;
 };
 
-static int flow_before(const void *ctx, uint32_t a, uint32_t b)
-{
-	const struct sim_net *n = ctx;
-	const struct flow *fa = &n->flows[a], *fb = &n->flows[b];
-
-	if (fa->finish != fb->finish)
-		return fa->finish < fb->finish;
-	return fa->seq < fb->seq;
-}
-
-static int link_before(const void *ctx, uint32_t a, uint32_t b)
-{
-	const struct sim_net *n = ctx;
-	double ka = n->links[a].key, kb = n->links[b].key;
-
-	if (ka != kb)
-		return ka < kb;
-	return a < b;
-}
-
 struct sim_net *sim_net_create(const struct sw_cluster_spec *c)
 {
 	struct sim_net *n;
@@ -146,8 +126,8 @@ struct sim_net *sim_net_create(const struct sw_cluster_spec *c)
 		n->links[sim_net_link(n, SIM_LINK_UP_OUT, i)].cap = c->racks[i].uplink_bps / 8;
 		n->links[sim_net_link(n, SIM_LINK_UP_IN, i)].cap = c->racks[i].uplink_bps / 8;
 	}
-	sim_heap_init(&n->done, flow_before, n);
-	sim_heap_init(&n->share, link_before, n);
+	sim_heap_init(&n->done);
+	sim_heap_init(&n->share);
 	if (sim_heap_reserve(&n->share, n->n_links)) {
 		sim_net_destroy(n);
 		errno = ENOMEM;
@@ -360,7 +340,7 @@ void sim_net_flow_grow(struct sim_net *n, uint32_t id, uint64_t bytes, double no
 	f->rem += (double)bytes;
 	if (f->rate > 0) {
 		f->finish = now + f->rem / f->rate;
-		sim_heap_fix(&n->done, id);
+		sim_heap_update(&n->done, id, f->finish, f->seq);
 	}
 }
 
@@ -408,12 +388,8 @@ int sim_net_dirty(const struct sim_net *n)
 
 double sim_net_next(const struct sim_net *n, uint32_t *id)
 {
-	uint32_t top = sim_heap_top(&n->done);
-
-	if (top == SIM_HEAP_NONE)
-		return INFINITY;
-	*id = top;
-	return n->flows[top].finish;
+	*id = sim_heap_top(&n->done);
+	return sim_heap_top_key(&n->done);
 }
 
 static void flow_set_rate(struct sim_net *n, uint32_t id, double rate, double now)
@@ -426,9 +402,9 @@ static void flow_set_rate(struct sim_net *n, uint32_t id, double rate, double no
 	f->rate = rate;
 	f->finish = rate > 0 ? now + f->rem / rate : INFINITY;
 	if (sim_heap_contains(&n->done, id))
-		sim_heap_fix(&n->done, id);
+		sim_heap_update(&n->done, id, f->finish, f->seq);
 	else
-		sim_heap_push(&n->done, id); /* cannot fail: reserved with the flow pool */
+		sim_heap_push(&n->done, id, f->finish, f->seq); /* cannot fail: reserved */
 }
 
 static void set_add_link(struct sim_net *n, uint32_t link, double now)
@@ -485,7 +461,8 @@ static void solve(struct sim_net *n)
 			l->left = 0;
 		if (l->open) {
 			l->key = l->left / l->open;
-			sim_heap_push(&n->share, n->set_links[i]); /* cannot fail: reserved */
+			/* cannot fail: reserved */
+			sim_heap_push(&n->share, n->set_links[i], l->key, n->set_links[i]);
 		}
 	}
 	while ((top = sim_heap_top(&n->share)) != SIM_HEAP_NONE) {
@@ -499,7 +476,7 @@ static void solve(struct sim_net *n)
 		s = l->left / l->open;
 		if (s > l->key) {
 			l->key = s;
-			sim_heap_fix(&n->share, top);
+			sim_heap_update(&n->share, top, s, top);
 			continue;
 		}
 		sim_heap_remove(&n->share, top);

@@ -43,16 +43,6 @@ int sim_fail(struct sim *s, int rc, const char *fmt, ...)
 
 /* ---- timed events ---- */
 
-static int event_before(const void *ctx, uint32_t a, uint32_t b)
-{
-	const struct sim *s = ctx;
-	const struct sim_event *ea = &s->events[a], *eb = &s->events[b];
-
-	if (ea->t != eb->t)
-		return ea->t < eb->t;
-	return ea->seq < eb->seq;
-}
-
 static int schedule(struct sim *s, double t, uint32_t type, uint32_t arg, struct sim_task *task)
 {
 	struct sim_event *e;
@@ -78,7 +68,7 @@ static int schedule(struct sim *s, double t, uint32_t type, uint32_t arg, struct
 	e = &s->events[id];
 	s->free_event = e->arg;
 	*e = (struct sim_event){.t = t, .seq = s->seq++, .type = type, .arg = arg, .task = task};
-	sim_heap_push(&s->ev_heap, id); /* cannot fail: reserved above */
+	sim_heap_push(&s->ev_heap, id, t, e->seq); /* cannot fail: reserved above */
 	return 0;
 }
 
@@ -89,22 +79,14 @@ int sim_schedule_compute(struct sim *s, struct sim_task *task, double t)
 
 /* ---- heartbeats ---- */
 
-static int node_before(const void *ctx, uint32_t a, uint32_t b)
-{
-	const struct sim *s = ctx;
-
-	if (s->nodes[a].hb_t != s->nodes[b].hb_t)
-		return s->nodes[a].hb_t < s->nodes[b].hb_t;
-	return a < b;
-}
-
 static void hb_set(struct sim *s, uint32_t node, double t)
 {
 	s->nodes[node].hb_t = t;
 	if (sim_heap_contains(&s->hb_heap, node))
-		sim_heap_fix(&s->hb_heap, node);
+		sim_heap_update(&s->hb_heap, node, t, node);
 	else
-		sim_heap_push(&s->hb_heap, node); /* cannot fail: reserved for every node */
+		sim_heap_push(&s->hb_heap, node, t,
+		              node); /* cannot fail: reserved for every node */
 }
 
 /* Puts a parked node back on its heartbeat grid at the first beat not before now. */
@@ -265,15 +247,9 @@ static int event(struct sim *s, uint32_t id)
 
 static double top_time(const struct sim *s, uint32_t *ev, uint32_t *hb)
 {
-	double te = INFINITY, th = INFINITY;
-
 	*ev = sim_heap_top(&s->ev_heap);
 	*hb = sim_heap_top(&s->hb_heap);
-	if (*ev != SIM_HEAP_NONE)
-		te = s->events[*ev].t;
-	if (*hb != SIM_HEAP_NONE)
-		th = s->nodes[*hb].hb_t;
-	return fmin(te, th);
+	return fmin(sim_heap_top_key(&s->ev_heap), sim_heap_top_key(&s->hb_heap));
 }
 
 static int stalled(struct sim *s)
@@ -483,8 +459,8 @@ int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c, struc
 	rc = check(w, c, err);
 	if (rc)
 		return rc;
-	sim_heap_init(&s.ev_heap, event_before, &s);
-	sim_heap_init(&s.hb_heap, node_before, &s);
+	sim_heap_init(&s.ev_heap);
+	sim_heap_init(&s.hb_heap);
 	rc = setup(&s);
 	if (!rc)
 		rc = loop(&s);

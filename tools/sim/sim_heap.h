@@ -3,37 +3,40 @@
  * @file
  * Binary min-heap of small integer ids with handles (private to tools/sim).
  *
- * The owner keeps the keys; the heap keeps each id's position so that a key change (a flow
- * whose rate changed, a node heartbeat brought forward) is an O(log n) fix instead of a stale
- * entry. Ordering comes from the owner's comparator, which must be a strict total order for
- * the simulation to be deterministic.
+ * Entries are ordered by (key, tie): a time or fair share, then a sequence number or id that
+ * makes the order strict, so the simulation is deterministic. The keys live in the heap, next
+ * to the ids, so a comparison touches no other memory. The heap keeps each id's position, so a
+ * key change (a flow whose rate changed, a heartbeat brought forward) is an O(log n) update in
+ * place instead of a stale entry.
  */
 #ifndef SIM_HEAP_H
 #define SIM_HEAP_H
 
+#include <math.h>
 #include <stdint.h>
 
 #define SIM_HEAP_NONE UINT32_MAX
 
-/** Returns nonzero when id @p a must come out before id @p b. */
-typedef int (*sim_heap_before_fn)(const void *ctx, uint32_t a, uint32_t b);
-
-struct sim_heap {
-	uint32_t *ids; /**< heap order */
-	uint32_t *pos; /**< pos[id]: index in ids, or SIM_HEAP_NONE */
-	uint32_t n, ids_cap, pos_cap;
-	sim_heap_before_fn before;
-	const void *ctx;
+struct sim_heap_ent {
+	double key;
+	uint64_t tie;
+	uint32_t id;
 };
 
-void sim_heap_init(struct sim_heap *h, sim_heap_before_fn before, const void *ctx);
+struct sim_heap {
+	struct sim_heap_ent *e; /**< heap order */
+	uint32_t *pos;          /**< pos[id]: index in e, or SIM_HEAP_NONE */
+	uint32_t n, e_cap, pos_cap;
+};
+
+void sim_heap_init(struct sim_heap *h);
 void sim_heap_fini(struct sim_heap *h);
 /** Makes room for ids 0..@p n_ids-1 so that pushing them cannot fail. @return 0 or -ENOMEM. */
 int sim_heap_reserve(struct sim_heap *h, uint32_t n_ids);
 /** Inserts @p id (not already in the heap). @return 0 or -ENOMEM. */
-int sim_heap_push(struct sim_heap *h, uint32_t id);
-/** Restores the order after the key of @p id (in the heap) changed. */
-void sim_heap_fix(struct sim_heap *h, uint32_t id);
+int sim_heap_push(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
+/** Gives @p id (in the heap) a new key. */
+void sim_heap_update(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
 /** Removes @p id if it is in the heap. */
 void sim_heap_remove(struct sim_heap *h, uint32_t id);
 
@@ -45,7 +48,13 @@ static inline int sim_heap_contains(const struct sim_heap *h, uint32_t id)
 /** The first id, or SIM_HEAP_NONE when empty. */
 static inline uint32_t sim_heap_top(const struct sim_heap *h)
 {
-	return h->n ? h->ids[0] : SIM_HEAP_NONE;
+	return h->n ? h->e[0].id : SIM_HEAP_NONE;
+}
+
+/** The first key, or INFINITY when empty. */
+static inline double sim_heap_top_key(const struct sim_heap *h)
+{
+	return h->n ? h->e[0].key : INFINITY;
 }
 
 #endif /* SIM_HEAP_H */
