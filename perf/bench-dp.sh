@@ -4,6 +4,7 @@
 #   tcp backend        / iperf3 (one stream, same write size; iperf3 caps writes at 1 MiB)
 #   ucx over shm       / memcpy bandwidth of one thread (the local limit for a copy)
 #   ucx over tcp       / iperf3
+#   1 MiB send() with MSG_ZEROCOPY / without (bench_dp_zerocopy, next to bench_dp)
 # Usage: perf/bench-dp.sh [path/to/bench_dp]   (env: RUNS=3, MIB=2048 per run, SIZES=...)
 set -eu
 BENCH=${1:-build/perf/bench_dp}
@@ -44,3 +45,11 @@ for s in $SIZES; do
 		printf "%-9s %8.1f %8.1f %7.2f | %8.1f %8.1f %7.2f | %8.1f %7.2f\n",
 			s, t, i, t / i, u, m, u / m, x, x / i }'
 done
+
+zc=$(dirname "$BENCH")/bench_dp_zerocopy
+if [ -x "$zc" ]; then
+	on=$(repeat sh -c "'$zc' 1048576 1 | cut -d' ' -f1")
+	off=$(repeat sh -c "'$zc' 1048576 0 | cut -d' ' -f1")
+	awk -v a="$on" -v b="$off" 'BEGIN { printf "MSG_ZEROCOPY 1 MiB sends: %.1f vs %.1f Gbit/s without, ratio %.2f\n", a, b, a / b }'
+	"$zc" 1048576 1 | sed 's/^/  one zerocopy run: /'
+fi

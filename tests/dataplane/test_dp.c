@@ -67,6 +67,7 @@ struct peer_state {
 	int nheld;
 	unsigned char reply[512]; /* TAG_RKEY answer: region address, then packed key */
 	size_t reply_len;
+	int echoing; /* echoes sent whose completion has not arrived */
 };
 
 /* Echoes each message from its receive buffer and releases it once the echo is sent. */
@@ -74,6 +75,7 @@ static void peer_on_recv(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, struct p
 {
 	struct sw_dp_event *keep;
 	struct iovec iov = {ev->data, ev->len};
+	int rc;
 
 	if (ev->tag == TAG_HOLD && ps->nheld < 256) {
 		ps->held[ps->nheld++] = *ev;
@@ -88,9 +90,15 @@ static void peer_on_recv(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, struct p
 		iov = (struct iovec){ps->reply, ps->reply_len};
 	keep = malloc(sizeof(*keep));
 	*keep = *ev;
-	while (sw_dp_send(ev->ep, ev->tag, &iov, 1, keep) == -EAGAIN)
+	while ((rc = sw_dp_send(ev->ep, ev->tag, &iov, 1, keep)) == -EAGAIN)
 		if (sw_dp_wait(ctx, WAIT_MS) == -ETIMEDOUT || sw_dp_poll(ctx, NULL, 0) < 0)
 			_exit(3);
+	if (rc == 0) {
+		ps->echoing++;
+	} else { /* the connection is gone: nothing to echo to */
+		sw_dp_release(ctx, keep);
+		free(keep);
+	}
 }
 
 static void peer_key(struct peer_state *ps, struct sw_dp_mr *mr)
@@ -114,7 +122,7 @@ static void peer_main(int wfd)
 	struct sw_dp_ctx *ctx;
 	struct sw_dp_mr *mr;
 	static struct peer_state ps;
-	char addr[SW_DP_ADDRSTRLEN];
+	char addr[SW_DP_ADDRSTRLEN] = "";
 	unsigned char *region;
 	int live = 0, served = 0;
 
@@ -129,7 +137,8 @@ static void peer_main(int wfd)
 	if (write(wfd, addr, sizeof(addr)) != sizeof(addr))
 		_exit(2);
 	close(wfd);
-	while (!served || live) {
+	/* Until every connection closed and every echo completed (a close fails them). */
+	while (!served || live || ps.echoing) {
 		struct sw_dp_event ev[16];
 		int n = sw_dp_poll(ctx, ev, 16);
 		if (n < 0)
@@ -148,6 +157,7 @@ static void peer_main(int wfd)
 			case SW_DP_EV_SEND:
 				sw_dp_release(ctx, ev[i].user);
 				free(ev[i].user);
+				ps.echoing--;
 				break;
 			case SW_DP_EV_CLOSED:
 				live--;
