@@ -205,6 +205,64 @@ static int read_lease(struct sw_shuffle_client *cl, const struct proto_rkey *k, 
 	return 0;
 }
 
+/* Chunks that arrived ahead of their turn (a transport may let a small message overtake a
+ * large one), kept unreleased until their turn; bounded by the server's chunks in flight. */
+#define MAX_HELD 32
+
+struct held {
+	struct sw_dp_event ev[MAX_HELD];
+	struct proto_chunk h[MAX_HELD];
+	unsigned n;
+};
+
+static void held_release(struct sw_shuffle_client *cl, struct held *hd)
+{
+	while (hd->n > 0)
+		sw_dp_release(cl->ctx, &hd->ev[--hd->n]);
+}
+
+/*
+ * The next frame of the answer in sequence order: a chunk with seq, or an error status (which
+ * ends the answer wherever it comes). Returns 0 with *ev to release, or an error.
+ */
+static int next_chunk(struct sw_shuffle_client *cl, struct held *hd, uint32_t seq,
+                      struct sw_dp_event *ev, struct proto_chunk *h)
+{
+	for (unsigned i = 0; i < hd->n; i++)
+		if (hd->h[i].seq == seq) {
+			*ev = hd->ev[i];
+			*h = hd->h[i];
+			hd->ev[i] = hd->ev[--hd->n];
+			hd->h[i] = hd->h[hd->n];
+			return 0;
+		}
+	for (;;) {
+		int err = next_event(cl, ev);
+		if (err < 0)
+			return err;
+		if (ev->type != SW_DP_EV_RECV) {
+			sw_dp_release(cl->ctx, ev);
+			continue;
+		}
+		err = ev->len < PROTO_CHUNK_LEN ? -EBADMSG
+		                                : proto_chunk_decode(ev->data, PROTO_CHUNK_LEN, h);
+		if (err == 0 && ev->len != PROTO_CHUNK_LEN + (size_t)h->len)
+			err = -EBADMSG;
+		if (err < 0) {
+			sw_dp_release(cl->ctx, ev);
+			return err;
+		}
+		if (h->seq == seq || h->status != PROTO_OK)
+			return 0;
+		if (h->seq < seq || hd->n == MAX_HELD) {
+			sw_dp_release(cl->ctx, ev);
+			return -EBADMSG;
+		}
+		hd->ev[hd->n] = *ev;
+		hd->h[hd->n++] = *h;
+	}
+}
+
 /*
  * Runs one request and collects its answer into *dst (allocated here when NULL, else exactly
  * `want` bytes long). Bad chunks are added to bad. Returns 0 or an error.
@@ -221,73 +279,62 @@ static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetc
 	int err = send_req(cl, f, PROTO_FETCH, flags, off, len);
 	if (err < 0)
 		return err;
+	struct held hd = {.n = 0};
 	uint64_t got = 0;
-	uint32_t seq = 0;
-	bool have_total = false;
-	for (;;) {
+	for (uint32_t seq = 0;; seq++) {
 		struct sw_dp_event ev;
 		struct proto_chunk h;
-		if ((err = next_event(cl, &ev)) < 0)
-			return err;
-		if (ev.type != SW_DP_EV_RECV) {
-			sw_dp_release(cl->ctx, &ev);
-			continue;
-		}
-		const uint8_t *p = ev.data;
-		err = ev.len < PROTO_CHUNK_LEN ? -EBADMSG
-		                               : proto_chunk_decode(p, PROTO_CHUNK_LEN, &h);
-		if (err == 0 && h.status != PROTO_OK)
+		if ((err = next_chunk(cl, &hd, seq, &ev, &h)) < 0)
+			break;
+		const uint8_t *payload = (const uint8_t *)ev.data + PROTO_CHUNK_LEN;
+		if (h.status != PROTO_OK)
 			err = proto_status_err(h.status);
-		else if (err == 0 &&
-		         (ev.len != PROTO_CHUNK_LEN + (size_t)h.len || h.seq != seq ||
-		          (have_total && h.total != *total) ||
-		          (len != SW_SHUFFLE_TO_END && h.total != len) || h.offset != off + got))
+		else if ((seq > 0 && h.total != *total) ||
+		         (len != SW_SHUFFLE_TO_END && h.total != len) || h.offset != off + got)
 			err = -EBADMSG;
-		if (err == 0 && !have_total) {
-			have_total = true;
+		if (err == 0 && seq == 0) {
 			*total = h.total;
 			if (*dst == NULL && h.total > 0 && (*dst = malloc(h.total)) == NULL)
 				err = -ENOMEM;
 		}
 		if (err == 0 && (h.flags & PROTO_RKEY)) {
 			struct proto_rkey k;
-			if (proto_crc32c(p + PROTO_CHUNK_LEN, h.len) != h.data_crc ||
-			    proto_rkey_decode(p + PROTO_CHUNK_LEN, h.len, &k) < 0 ||
+			if (proto_crc32c(payload, h.len) != h.data_crc ||
+			    proto_rkey_decode(payload, h.len, &k) < 0 ||
 			    k.nchunks != (h.total + k.chunk - 1) / k.chunk)
 				err = -EBADMSG;
 			else
 				err = read_lease(cl, &k, *dst, h.total);
 			sw_dp_release(cl->ctx, &ev);
 			int rerr = send_req(cl, f, PROTO_RELEASE, 0, off, len);
-			return err < 0 ? err : rerr;
+			err = err < 0 ? err : rerr;
+			break;
 		}
-		if (err == 0 && h.raw_len > *total - got)
+		if (err == 0 && h.raw_len > h.total - got)
 			err = -EBADMSG;
-		if (err < 0) {
-			sw_dp_release(cl->ctx, &ev);
-			return err;
-		}
-		uint8_t *out = *dst + got;
-		if (h.raw_len > 0 &&
-		    (proto_unpack(cl->z, h.codec, p + PROTO_CHUNK_LEN, h.len, out, h.raw_len) < 0 ||
+		uint8_t *out = err == 0 ? *dst + got : NULL;
+		if (err == 0 && h.raw_len > 0 &&
+		    (proto_unpack(cl->z, h.codec, payload, h.len, out, h.raw_len) < 0 ||
 		     proto_crc32c(out, h.raw_len) != h.data_crc)) {
 			cl->cnt.crc_failures++;
 			sw_logf(&cl->conf.log,
-			        "client: chunk %u of job %llu map %u part %u at %llu "
-			        "failed its CRC32C",
+			        "client: chunk %u of job %llu map %u part %u at %llu failed its "
+			        "CRC32C",
 			        h.seq, (unsigned long long)f->job, f->map, f->part,
 			        (unsigned long long)h.offset);
-			if ((err = bad_add(bad, h.offset, h.raw_len)) < 0) {
-				sw_dp_release(cl->ctx, &ev);
-				return err;
-			}
+			err = bad_add(bad, h.offset, h.raw_len);
 		}
 		sw_dp_release(cl->ctx, &ev);
+		if (err < 0)
+			break;
 		got += h.raw_len;
-		seq++;
-		if (h.flags & PROTO_LAST)
-			return got == *total ? 0 : -EBADMSG;
+		if (h.flags & PROTO_LAST) {
+			err = got == *total ? 0 : -EBADMSG;
+			break;
+		}
 	}
+	held_release(cl, &hd);
+	return err;
 }
 
 int sw_shuffle_client_fetch(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,

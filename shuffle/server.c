@@ -68,6 +68,7 @@ struct conn {
 	unsigned nqueued, nleases;
 	struct lease *leases;
 	struct sendbuf *sends; /* sends not completed yet */
+	bool dead;	       /* to close once the current batch of events is handled */
 	struct conn *next;
 };
 
@@ -467,7 +468,7 @@ static void on_recv(struct sw_shuffle_server *srv, struct conn *c, const struct 
 		sw_logf(&srv->log, "server: %s queued over %d requests; closing it", c->peer,
 		        MAX_QUEUED);
 		CNT_ADD(srv, bad_frames, 1);
-		conn_close(srv, c);
+		c->dead = true;
 		return;
 	}
 	struct req *q = malloc(sizeof(*q));
@@ -477,7 +478,8 @@ static void on_recv(struct sw_shuffle_server *srv, struct conn *c, const struct 
 	}
 	/* a longer frame cannot be valid: keep its length so that decode rejects it */
 	q->len = ev->len;
-	memcpy(q->buf, ev->data, ev->len < PROTO_REQ_LEN ? ev->len : PROTO_REQ_LEN);
+	if (ev->len > 0)
+		memcpy(q->buf, ev->data, ev->len < PROTO_REQ_LEN ? ev->len : PROTO_REQ_LEN);
 	q->next = NULL;
 	if (c->qtail != NULL)
 		c->qtail->next = q;
@@ -485,6 +487,15 @@ static void on_recv(struct sw_shuffle_server *srv, struct conn *c, const struct 
 		c->qhead = q;
 	c->qtail = q;
 	c->nqueued++;
+}
+
+/* Whether a fetch waits in the queue (a RELEASE left behind by a closing peer does not count). */
+static bool fetch_queued(const struct conn *c)
+{
+	for (const struct req *q = c->qhead; q != NULL; q = q->next)
+		if (q->len < 6 || q->buf[5] != PROTO_RELEASE)
+			return true;
+	return false;
 }
 
 static void on_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
@@ -506,7 +517,7 @@ static void on_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
 		srv->conns = c;
 		return;
 	case SW_DP_EV_RECV:
-		if (c != NULL && c->ep != NULL)
+		if (c != NULL && !c->dead)
 			on_recv(srv, c, ev);
 		sw_dp_release(srv->ctx, ev);
 		return;
@@ -516,12 +527,15 @@ static void on_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
 	case SW_DP_EV_CLOSED:
 		if (c == NULL)
 			return;
-		if (c->active != NULL || c->qhead != NULL || c->sends != NULL || ev->status < 0) {
+		/* sends may still be completing after the peer got everything; only work not
+		 * yet handed to the transport means the peer left mid-transfer */
+		if (c->active != NULL || fetch_queued(c)) {
 			CNT_ADD(srv, peers_lost, 1);
 			sw_logf(&srv->log, "server: %s went away mid-transfer (%s)", c->peer,
-			        sw_dp_strerror(ev->status));
+			        ev->status ? sw_dp_strerror(ev->status) : "closed by the peer");
 		}
-		conn_close(srv, c);
+		/* later events of this batch may still name the endpoint: close it after them */
+		c->dead = true;
 		return;
 	case SW_DP_EV_GET:
 		return;
@@ -541,7 +555,10 @@ int sw_shuffle_server_run(struct sw_shuffle_server *srv)
 			on_event(srv, &ev[i]);
 		for (struct conn *c = srv->conns, *next; c != NULL; c = next) {
 			next = c->next;
-			conn_progress(srv, c);
+			if (c->dead && c->ep != NULL)
+				conn_close(srv, c);
+			else
+				conn_progress(srv, c);
 		}
 		if (n == 0) {
 			int err = sw_dp_wait(srv->ctx, WAIT_MS);

@@ -1,0 +1,616 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fetches between real processes over loopback, on the backend named by argv[1] ("tcp",
+ * "ucx"). A forked map side stores M x R partitions of known content and serves them; forked
+ * reducers fetch and check every byte. The map side reports its counters and store figures
+ * through a pipe when told to stop, and exits non-zero if anything leaked (under ASan).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sw_dp.h>
+
+#include "pattern.h"
+#include "proto.h"
+#include "sw_shuffle.h"
+
+#define KiB     1024u
+#define MiB     (1024u * 1024u)
+#define JOB     42
+#define SECRET  "s3cret-of-job-42"
+#define TIMEOUT 5000
+
+static const char *backend = "tcp";
+static const char *ucx_tls; /* argv[2]: UCX_TLS for ucx ("tcp", "sm,tcp") */
+static char spill_dir[] = "/tmp/sw-fetch-test-XXXXXX";
+/* errors are provoked on purpose: their log lines show only with SW_TEST_VERBOSE=1 */
+static struct sw_shuffle_log tlog = {quiet_log, NULL};
+
+struct map_conf {
+	size_t budget;
+	uint32_t maps, parts;
+	size_t (*size)(uint32_t map, uint32_t part);
+	uint32_t chunk;
+};
+
+struct map_side {
+	pid_t pid;
+	int rd; /* results and acks from the child */
+	char addr[SW_DP_ADDRSTRLEN];
+};
+
+struct map_report {
+	struct sw_shuffle_counters cnt;
+	struct sw_shuffle_store_stats stats;
+};
+
+static struct sw_shuffle_server *child_srv;
+static int child_wr = -1;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	sw_shuffle_server_stop(child_srv);
+}
+
+static void on_corrupt(int sig)
+{
+	(void)sig;
+	sw_shuffle_server_corrupt_next_chunk(child_srv);
+	char ack = 'c';
+	if (write(child_wr, &ack, 1) != 1)
+		_exit(30);
+}
+
+static void write_all(int fd, const void *p, size_t n)
+{
+	if (write(fd, p, n) != (ssize_t)n)
+		_exit(31);
+}
+
+static void read_all(int fd, void *p, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = read(fd, (uint8_t *)p + got, n - got);
+		assert_true(r > 0);
+		got += (size_t)r;
+	}
+}
+
+static void map_child(const struct map_conf *mc, int wr)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	struct sw_shuffle_store_conf sc = {
+	        .mem_budget = mc->budget, .spill_dir = spill_dir, .log = tlog};
+	struct sw_shuffle_store *st;
+	if (sw_shuffle_store_create(&sc, &st) < 0 || sw_shuffle_job_add(st, JOB, SECRET, 16) < 0)
+		_exit(20);
+	for (uint32_t m = 0; m < mc->maps; m++)
+		for (uint32_t p = 0; p < mc->parts; p++) {
+			size_t n = mc->size(m, p);
+			uint8_t *b = malloc(n ? n : 1);
+			pattern_fill(b, JOB, m, p, 0, n);
+			if (sw_shuffle_put(st, JOB, m, p, b, n) < 0)
+				_exit(21);
+			free(b);
+		}
+	struct sw_shuffle_server_conf vc = {.backend = backend,
+	                                    .ucx_tls = ucx_tls,
+	                                    .listen_addr = "127.0.0.1:0",
+	                                    .chunk = mc->chunk,
+	                                    .log = tlog};
+	if (sw_shuffle_server_create(st, &vc, &child_srv) < 0)
+		_exit(22);
+	child_wr = wr;
+	signal(SIGTERM, on_stop);
+	signal(SIGUSR1, on_corrupt);
+	char addr[SW_DP_ADDRSTRLEN] = {0};
+	sw_shuffle_server_addr(child_srv, addr, sizeof(addr));
+	write_all(wr, addr, sizeof(addr));
+	if (sw_shuffle_server_run(child_srv) < 0)
+		_exit(23);
+	struct map_report r;
+	sw_shuffle_server_counters(child_srv, &r.cnt);
+	sw_shuffle_store_stats(st, &r.stats);
+	sw_shuffle_server_destroy(child_srv);
+	sw_shuffle_store_destroy(st);
+	write_all(wr, &r, sizeof(r));
+	close(wr);
+	_exit(0);
+}
+
+static void map_start(const struct map_conf *mc, struct map_side *ms)
+{
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	ms->pid = fork();
+	assert_true(ms->pid >= 0);
+	if (ms->pid == 0) {
+		close(fds[0]);
+		map_child(mc, fds[1]);
+	}
+	close(fds[1]);
+	ms->rd = fds[0];
+	read_all(ms->rd, ms->addr, sizeof(ms->addr));
+}
+
+static void map_stop(struct map_side *ms, struct map_report *r)
+{
+	int status;
+	kill(ms->pid, SIGTERM);
+	read_all(ms->rd, r, sizeof(*r));
+	close(ms->rd);
+	assert_int_equal(waitpid(ms->pid, &status, 0), ms->pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void map_corrupt_next_chunk(struct map_side *ms)
+{
+	char ack;
+	kill(ms->pid, SIGUSR1);
+	read_all(ms->rd, &ack, 1);
+}
+
+static struct sw_shuffle_client *client(const struct map_side *ms, enum sw_shuffle_codec codec,
+                                        bool one_sided)
+{
+	struct sw_shuffle_client_conf cc = {.backend = backend,
+	                                    .ucx_tls = ucx_tls,
+	                                    .server_addr = ms->addr,
+	                                    .codec = codec,
+	                                    .one_sided = one_sided,
+	                                    .timeout_ms = TIMEOUT,
+	                                    .log = tlog};
+	struct sw_shuffle_client *cl;
+	assert_int_equal(sw_shuffle_client_create(&cc, &cl), 0);
+	return cl;
+}
+
+static struct sw_shuffle_fetch whole(uint32_t map, uint32_t part)
+{
+	return (struct sw_shuffle_fetch){.job = JOB,
+	                                 .secret = SECRET,
+	                                 .secret_len = 16,
+	                                 .map = map,
+	                                 .part = part,
+	                                 .length = SW_SHUFFLE_TO_END};
+}
+
+/* 0 when the fetch returned exactly the expected bytes; else a small exit code. */
+static int fetch_check(struct sw_shuffle_client *cl, uint32_t map, uint32_t part, size_t expect)
+{
+	struct sw_shuffle_fetch f = whole(map, part);
+	uint8_t *d;
+	uint64_t n;
+	if (sw_shuffle_client_fetch(cl, &f, &d, &n) < 0)
+		return 2;
+	int bad = n != expect ? 3 : pattern_check(d, JOB, map, part, 0, n) != -1 ? 4 : 0;
+	free(d);
+	return bad;
+}
+
+/* R reducer processes fetch their partitions from every map at once; all must exit 0. */
+static void reducers(const struct map_side *ms, const struct map_conf *mc,
+                     enum sw_shuffle_codec codec, bool one_sided)
+{
+	pid_t pid[64];
+	assert_true(mc->parts <= 64);
+	for (uint32_t p = 0; p < mc->parts; p++) {
+		pid[p] = fork();
+		assert_true(pid[p] >= 0);
+		if (pid[p] > 0)
+			continue;
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		struct sw_shuffle_client *cl = client(ms, codec, one_sided);
+		int rc = 0;
+		for (uint32_t m = 0; m < mc->maps && rc == 0; m++)
+			rc = fetch_check(cl, m, p, mc->size(m, p));
+		sw_shuffle_client_destroy(cl);
+		_exit(rc);
+	}
+	for (uint32_t p = 0; p < mc->parts; p++) {
+		int status;
+		assert_int_equal(waitpid(pid[p], &status, 0), pid[p]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+}
+
+static size_t size_mixed(uint32_t map, uint32_t part)
+{
+	static const size_t sizes[] = {
+	        0,       1,           4095,        64 * KiB + 7,
+	        1 * MiB, 1 * MiB + 1, 3 * MiB + 5, 5 * MiB}; /* the last above the budget */
+	return sizes[(map + part) % 8];
+}
+
+static size_t size_small(uint32_t map, uint32_t part)
+{
+	return (map * 31 + part * 7) % 300;
+}
+
+static size_t size_3mib(uint32_t map, uint32_t part)
+{
+	(void)map;
+	(void)part;
+	return 3 * MiB;
+}
+
+static size_t size_16mib_then_3mib(uint32_t map, uint32_t part)
+{
+	(void)map;
+	return part == 0 ? 16 * MiB : 3 * MiB;
+}
+
+static void reducers_get_every_byte_of_all_sizes_including_spilled(void **state)
+{
+	(void)state;
+	struct map_conf mc = {.budget = 4 * MiB, .maps = 4, .parts = 4, .size = size_mixed};
+	struct map_side ms;
+	struct map_report r;
+	map_start(&mc, &ms);
+	reducers(&ms, &mc, SW_SHUFFLE_RAW, false);
+	map_stop(&ms, &r);
+	assert_int_equal(r.cnt.requests, 16);
+	assert_true(r.stats.parts_disk > 0); /* some were served from spill files */
+	assert_true(r.stats.mem_peak <= (size_t)(0.95 * 4 * MiB));
+	uint64_t total = 0;
+	for (uint32_t m = 0; m < 4; m++)
+		for (uint32_t p = 0; p < 4; p++)
+			total += size_mixed(m, p);
+	assert_int_equal(r.cnt.bytes_served, total);
+	assert_int_equal(r.cnt.refused_hmac + r.cnt.bad_frames + r.cnt.peers_lost, 0);
+}
+
+static void many_small_partitions_arrive_intact(void **state)
+{
+	(void)state;
+	struct map_conf mc = {.budget = 1 * MiB, .maps = 50, .parts = 8, .size = size_small};
+	struct map_side ms;
+	struct map_report r;
+	map_start(&mc, &ms);
+	reducers(&ms, &mc, SW_SHUFFLE_RAW, false);
+	map_stop(&ms, &r);
+	assert_int_equal(r.cnt.requests, 400);
+}
+
+static void lz4_and_zstd_chunks_decode_to_the_same_bytes(void **state)
+{
+	(void)state;
+	struct map_conf mc = {
+	        .budget = 4 * MiB, .maps = 2, .parts = 4, .size = size_mixed, .chunk = 256 * KiB};
+	struct map_side ms;
+	struct map_report r;
+	map_start(&mc, &ms);
+	reducers(&ms, &mc, SW_SHUFFLE_LZ4, false);
+	reducers(&ms, &mc, SW_SHUFFLE_ZSTD, false);
+	map_stop(&ms, &r);
+	assert_int_equal(r.cnt.requests, 16);
+}
+
+static void one_sided_reads_deliver_the_same_bytes_where_the_backend_has_them(void **state)
+{
+	(void)state;
+	struct map_conf mc = {.budget = 8 * MiB, .maps = 3, .parts = 3, .size = size_mixed};
+	struct map_side ms;
+	struct map_report r;
+	map_start(&mc, &ms);
+	reducers(&ms, &mc, SW_SHUFFLE_RAW, true);
+	map_stop(&ms, &r);
+	struct sw_dp_ctx *ctx;
+	assert_int_equal(
+	        sw_dp_open(&(struct sw_dp_config){.backend = backend, .numa_node = -1}, &ctx), 0);
+	bool get = sw_dp_caps(ctx) & SW_DP_CAP_GET;
+	sw_dp_close(ctx);
+	if (get) /* in-memory, non-empty partitions went by lease, the rest streamed */
+		assert_true(r.cnt.leases > 0);
+	else
+		assert_int_equal(r.cnt.leases, 0);
+}
+
+static void a_corrupted_chunk_is_detected_by_crc_and_fetched_again(void **state)
+{
+	(void)state;
+	struct map_conf mc = {.budget = 16 * MiB, .maps = 1, .parts = 1, .size = size_3mib};
+	struct map_side ms;
+	struct map_report r;
+	struct sw_shuffle_counters c;
+	map_start(&mc, &ms);
+	for (int codec = SW_SHUFFLE_RAW; codec <= SW_SHUFFLE_ZSTD; codec++) {
+		struct sw_shuffle_client *cl = client(&ms, codec, false);
+		map_corrupt_next_chunk(&ms);
+		assert_int_equal(fetch_check(cl, 0, 0, 3 * MiB), 0);
+		sw_shuffle_client_counters(cl, &c);
+		assert_int_equal(c.crc_failures, 1);
+		assert_int_equal(c.refetches, 1);
+		assert_int_equal(c.bytes_fetched, 3 * MiB);
+		sw_shuffle_client_destroy(cl);
+	}
+	map_stop(&ms, &r);
+	assert_int_equal(r.cnt.requests, 6); /* three fetches plus three one-chunk re-fetches */
+}
+
+static void wrong_hmac_is_refused_and_counted(void **state)
+{
+	(void)state;
+	struct map_conf mc = {.budget = 1 * MiB, .maps = 1, .parts = 1, .size = size_small};
+	struct map_side ms;
+	struct map_report r;
+	map_start(&mc, &ms);
+	struct sw_shuffle_client *cl = client(&ms, SW_SHUFFLE_RAW, false);
+	struct sw_shuffle_fetch f = whole(0, 0);
+	f.secret = "s3cret-of-job-43";
+	uint8_t *d = (uint8_t *)&f;
+	uint64_t n = 1;
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), -EACCES);
+	assert_null(d);
+	assert_int_equal(n, 0);
+	assert_int_equal(fetch_check(cl, 0, 0, size_small(0, 0)), 0); /* still usable */
+	sw_shuffle_client_destroy(cl);
+	map_stop(&ms, &r);
+	assert_int_equal(r.cnt.refused_hmac, 1);
+	assert_int_equal(r.cnt.requests, 1);
+}
+
+static void unknown_ids_and_ranges_past_the_end_get_clear_errors(void **state)
+{
+	(void)state;
+	struct map_conf mc = {.budget = 1 * MiB, .maps = 1, .parts = 1, .size = size_3mib};
+	struct map_side ms;
+	struct map_report r;
+	uint8_t *d;
+	uint64_t n;
+	map_start(&mc, &ms);
+	struct sw_shuffle_client *cl = client(&ms, SW_SHUFFLE_RAW, false);
+	struct sw_shuffle_fetch f = whole(0, 0);
+	f.job = 7;
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), -ESRCH);
+	f = whole(0, 1);
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), -ENOENT);
+	f = whole(1, 0);
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), -ENOENT);
+	f = whole(0, 0);
+	f.offset = 3 * MiB + 1;
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), -ERANGE);
+	f.offset = 1 * MiB;
+	f.length = 2 * MiB + 1;
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), -ERANGE);
+	f.offset = UINT64_MAX - 10; /* offset + length would wrap */
+	f.length = 20;
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), -ERANGE);
+	f.offset = 1 * MiB + 3; /* a range inside: the exact bytes */
+	f.length = 1 * MiB + 100;
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), 0);
+	assert_int_equal(n, 1 * MiB + 100);
+	assert_int_equal(pattern_check(d, JOB, 0, 0, 1 * MiB + 3, n), -1);
+	free(d);
+	f.offset = 3 * MiB; /* an empty range at the end is fine */
+	f.length = SW_SHUFFLE_TO_END;
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), 0);
+	assert_int_equal(n, 0);
+	sw_shuffle_client_destroy(cl);
+	map_stop(&ms, &r);
+	assert_int_equal(r.cnt.unknown_job, 1);
+	assert_int_equal(r.cnt.unknown_part, 2);
+	assert_int_equal(r.cnt.bad_range, 3);
+}
+
+/* Sends raw bytes as one message on a fresh connection and returns the answer's status. */
+static int raw_exchange(const struct map_side *ms, const void *msg, size_t len,
+                        struct proto_chunk *h)
+{
+	struct sw_dp_config dc;
+	struct sw_dp_ctx *ctx;
+	struct sw_dp_ep *ep;
+	struct sw_dp_event ev;
+	sw_dp_config_init(&dc);
+	dc.backend = backend;
+	dc.ucx_tls = ucx_tls;
+	assert_int_equal(sw_dp_open(&dc, &ctx), 0);
+	assert_int_equal(sw_dp_connect(ctx, ms->addr, &ep), 0);
+	struct iovec iov = {(void *)msg, len};
+	assert_int_equal(sw_dp_send(ep, 0, &iov, 1, NULL), 0);
+	int err = -ETIMEDOUT;
+	while (sw_dp_wait(ctx, TIMEOUT) == 0) {
+		if (sw_dp_poll(ctx, &ev, 1) != 1)
+			continue;
+		if (ev.type == SW_DP_EV_RECV) {
+			err = ev.len == PROTO_CHUNK_LEN ? proto_chunk_decode(ev.data, ev.len, h)
+			                                : -EBADMSG;
+			sw_dp_release(ctx, &ev);
+			break;
+		}
+		if (ev.type == SW_DP_EV_CLOSED) {
+			err = -ECONNRESET;
+			break;
+		}
+	}
+	sw_dp_close(ctx);
+	return err;
+}
+
+static void malformed_and_wrong_version_requests_are_answered_with_a_status(void **state)
+{
+	(void)state;
+	struct map_conf mc = {.budget = 1 * MiB, .maps = 1, .parts = 1, .size = size_small};
+	struct map_side ms;
+	struct map_report r;
+	struct proto_chunk h;
+	uint8_t req[PROTO_REQ_LEN + 8];
+	struct proto_req q = {.version = SW_SHUFFLE_VERSION,
+	                      .type = PROTO_FETCH,
+	                      .job = JOB,
+	                      .length = SW_SHUFFLE_TO_END};
+	map_start(&mc, &ms);
+	proto_req_encode(&q, req);
+	proto_mac((const uint8_t *)SECRET, 16, req, req + PROTO_REQ_MACED);
+	assert_int_equal(raw_exchange(&ms, req, 10, &h), 0); /* truncated */
+	assert_int_equal(h.status, PROTO_E_FRAME);
+	assert_int_equal(raw_exchange(&ms, req, PROTO_REQ_LEN + 8, &h), 0); /* too long */
+	assert_int_equal(h.status, PROTO_E_FRAME);
+	assert_int_equal(raw_exchange(&ms, req, 0, &h), 0); /* empty */
+	assert_int_equal(h.status, PROTO_E_FRAME);
+	req[4] = 9;
+	assert_int_equal(raw_exchange(&ms, req, PROTO_REQ_LEN, &h), 0);
+	assert_int_equal(h.status, PROTO_E_VERSION);
+	req[4] = SW_SHUFFLE_VERSION;
+	req[30] ^= 1; /* offset altered in flight: the MAC no longer matches */
+	assert_int_equal(raw_exchange(&ms, req, PROTO_REQ_LEN, &h), 0);
+	assert_int_equal(h.status, PROTO_E_HMAC);
+	req[30] ^= 1;
+	assert_int_equal(raw_exchange(&ms, req, PROTO_REQ_LEN, &h), 0); /* the intact one works */
+	assert_int_equal(h.status, PROTO_OK);
+	assert_int_equal(h.total, size_small(0, 0));
+	map_stop(&ms, &r);
+	assert_int_equal(r.cnt.bad_frames, 3);
+	assert_int_equal(r.cnt.bad_version, 1);
+	assert_int_equal(r.cnt.refused_hmac, 1);
+}
+
+static void a_reducer_killed_mid_transfer_costs_the_server_nothing(void **state)
+{
+	(void)state;
+	struct map_conf mc = {.budget = 64 * MiB,
+	                      .maps = 1,
+	                      .parts = 2,
+	                      .size = size_16mib_then_3mib,
+	                      .chunk = 64 * KiB};
+	struct map_side ms;
+	struct map_report r;
+	int fds[2];
+	map_start(&mc, &ms);
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) { /* asks for 256 chunks (more than the credits), takes one, stops */
+		struct sw_dp_ctx *ctx;
+		struct sw_dp_ep *ep;
+		struct sw_dp_event ev;
+		struct proto_req q = {.version = SW_SHUFFLE_VERSION,
+		                      .type = PROTO_FETCH,
+		                      .job = JOB,
+		                      .length = SW_SHUFFLE_TO_END};
+		uint8_t req[PROTO_REQ_LEN];
+		proto_req_encode(&q, req);
+		proto_mac((const uint8_t *)SECRET, 16, req, req + PROTO_REQ_MACED);
+		struct sw_dp_config dc;
+		sw_dp_config_init(&dc);
+		dc.backend = backend;
+		dc.ucx_tls = ucx_tls;
+		dc.credits = 4;
+		if (sw_dp_open(&dc, &ctx) < 0 || sw_dp_connect(ctx, ms.addr, &ep) < 0)
+			_exit(1);
+		struct iovec iov = {req, sizeof(req)};
+		if (sw_dp_send(ep, 0, &iov, 1, NULL) < 0)
+			_exit(2);
+		while (sw_dp_wait(ctx, TIMEOUT) == 0)
+			if (sw_dp_poll(ctx, &ev, 1) == 1 && ev.type == SW_DP_EV_RECV)
+				break;
+		write_all(fds[1], "x", 1);
+		pause();
+		_exit(3);
+	}
+	char x;
+	read_all(fds[0], &x, 1);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(fds[0]);
+	close(fds[1]);
+	struct sw_shuffle_client *cl = client(&ms, SW_SHUFFLE_RAW, false); /* others go on */
+	assert_int_equal(fetch_check(cl, 0, 1, 3 * MiB), 0);
+	sw_shuffle_client_destroy(cl);
+	map_stop(&ms, &r); /* exits 0 only without leaks under ASan: the stream was freed */
+	assert_int_equal(r.cnt.peers_lost, 1);
+}
+
+static void a_server_killed_mid_transfer_fails_the_fetch_cleanly(void **state)
+{
+	(void)state;
+	struct map_conf mc = {
+	        .budget = 64 * MiB, .maps = 1, .parts = 1, .size = size_3mib, .chunk = 64 * KiB};
+	struct map_side ms;
+	int fds[2];
+	map_start(&mc, &ms);
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) { /* fetches until the server is gone; exits 0 on a clean error */
+		struct sw_shuffle_client *cl = client(&ms, SW_SHUFFLE_RAW, false);
+		struct sw_shuffle_fetch f = whole(0, 0);
+		uint8_t *d;
+		uint64_t n;
+		int err, i = 0;
+		while ((err = sw_shuffle_client_fetch(cl, &f, &d, &n)) == 0) {
+			if (pattern_check(d, JOB, 0, 0, 0, n) != -1)
+				_exit(4);
+			free(d);
+			if (++i == 2)
+				write_all(fds[1], "x", 1);
+		}
+		sw_shuffle_client_destroy(cl);
+		_exit(err == -ECONNRESET ? 0 : 5);
+	}
+	char x;
+	read_all(fds[0], &x, 1);
+	kill(ms.pid, SIGKILL);
+	waitpid(ms.pid, NULL, 0);
+	close(ms.rd);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(spill_dir) == NULL ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return rmdir(spill_dir);
+}
+
+int main(int argc, char **argv)
+{
+	char name[64];
+	if (argc > 1)
+		backend = argv[1];
+	if (argc > 2)
+		ucx_tls = argv[2];
+	if (getenv("SW_TEST_VERBOSE") != NULL)
+		tlog.fn = NULL;
+	snprintf(name, sizeof(name), "fetch %s%s%s", backend, ucx_tls ? " " : "",
+	         ucx_tls ? ucx_tls : "");
+	signal(SIGPIPE, SIG_IGN);
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(reducers_get_every_byte_of_all_sizes_including_spilled),
+	        cmocka_unit_test(many_small_partitions_arrive_intact),
+	        cmocka_unit_test(lz4_and_zstd_chunks_decode_to_the_same_bytes),
+	        cmocka_unit_test(one_sided_reads_deliver_the_same_bytes_where_the_backend_has_them),
+	        cmocka_unit_test(a_corrupted_chunk_is_detected_by_crc_and_fetched_again),
+	        cmocka_unit_test(wrong_hmac_is_refused_and_counted),
+	        cmocka_unit_test(unknown_ids_and_ranges_past_the_end_get_clear_errors),
+	        cmocka_unit_test(malformed_and_wrong_version_requests_are_answered_with_a_status),
+	        cmocka_unit_test(a_reducer_killed_mid_transfer_costs_the_server_nothing),
+	        cmocka_unit_test(a_server_killed_mid_transfer_fails_the_fetch_cleanly),
+	};
+	return cmocka_run_group_tests_name(name, tests, setup, teardown);
+}
