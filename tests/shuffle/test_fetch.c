@@ -58,6 +58,20 @@ struct map_report {
 static struct sw_shuffle_server *child_srv;
 static int child_wr = -1;
 
+static void write_all(int fd, const void *p, size_t n)
+{
+	if (write(fd, p, n) != (ssize_t)n)
+		_exit(31);
+}
+
+static void on_counters(int sig)
+{
+	(void)sig;
+	struct sw_shuffle_counters c;
+	sw_shuffle_server_counters(child_srv, &c); /* atomic loads only */
+	write_all(child_wr, &c, sizeof(c));
+}
+
 static void on_stop(int sig)
 {
 	(void)sig;
@@ -71,12 +85,6 @@ static void on_corrupt(int sig)
 	char ack = 'c';
 	if (write(child_wr, &ack, 1) != 1)
 		_exit(30);
-}
-
-static void write_all(int fd, const void *p, size_t n)
-{
-	if (write(fd, p, n) != (ssize_t)n)
-		_exit(31);
 }
 
 static void read_all(int fd, void *p, size_t n)
@@ -116,6 +124,7 @@ static void map_child(const struct map_conf *mc, int wr)
 	child_wr = wr;
 	signal(SIGTERM, on_stop);
 	signal(SIGUSR1, on_corrupt);
+	signal(SIGUSR2, on_counters);
 	char addr[SW_DP_ADDRSTRLEN] = {0};
 	sw_shuffle_server_addr(child_srv, addr, sizeof(addr));
 	write_all(wr, addr, sizeof(addr));
@@ -162,6 +171,19 @@ static void map_corrupt_next_chunk(struct map_side *ms)
 	char ack;
 	kill(ms->pid, SIGUSR1);
 	read_all(ms->rd, &ack, 1);
+}
+
+/* Waits (up to 10 s) until the map side has seen a peer go away. */
+static uint64_t map_wait_peer_lost(struct map_side *ms)
+{
+	struct sw_shuffle_counters c = {0};
+	for (int i = 0; i < 100 && c.peers_lost == 0; i++) {
+		kill(ms->pid, SIGUSR2);
+		read_all(ms->rd, &c, sizeof(c));
+		if (c.peers_lost == 0)
+			usleep(100 * 1000);
+	}
+	return c.peers_lost;
 }
 
 static struct sw_shuffle_client *client(const struct map_side *ms, enum sw_shuffle_codec codec,
@@ -529,6 +551,7 @@ static void a_reducer_killed_mid_transfer_costs_the_server_nothing(void **state)
 	waitpid(pid, NULL, 0);
 	close(fds[0]);
 	close(fds[1]);
+	assert_int_equal(map_wait_peer_lost(&ms), 1); /* noticed by the transport's own means */
 	struct sw_shuffle_client *cl = client(&ms, SW_SHUFFLE_RAW, false); /* others go on */
 	assert_int_equal(fetch_check(cl, 0, 1, 3 * MiB), 0);
 	sw_shuffle_client_destroy(cl);
