@@ -14,3 +14,4 @@ run_suite build-test
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	run_suite build-asan -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all \
 	-Dcpp_args=-fno-sanitize-recover=all -Dbenchmarks=false
+tests/shuffle/fuzz.sh 30  # short libFuzzer pass over the shuffle frame parser

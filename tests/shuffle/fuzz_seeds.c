@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* Writes valid frames (request, chunk with raw/lz4/zstd payloads, rkey answer) into the
+ * directory argv[1] as the fuzzer's starting corpus. */
+#include <stdio.h>
+#include <string.h>
+
+#include "proto.h"
+
+static int put(const char *dir, const char *name, const void *p, size_t n)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (f == NULL || fwrite(p, 1, n, f) != n || fclose(f) != 0)
+		return -1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static uint8_t raw[1024], buf[4096];
+	struct proto_req r = {.version = SW_SHUFFLE_VERSION,
+	                      .type = PROTO_FETCH,
+	                      .job = 1,
+	                      .length = SW_SHUFFLE_TO_END};
+	struct proto_zctx *z = proto_zctx_new();
+	int err = argc != 2 || z == NULL;
+
+	for (size_t i = 0; i < sizeof(raw); i++)
+		raw[i] = (uint8_t)(i / 16);
+	proto_req_encode(&r, buf);
+	err |= proto_mac((const uint8_t *)"k", 1, buf, buf + PROTO_REQ_MACED);
+	err |= put(argv[1], "req", buf, PROTO_REQ_LEN);
+	for (int codec = PROTO_RAW; !err && codec <= PROTO_ZSTD; codec++) {
+		size_t wl;
+		struct proto_chunk h = {.version = SW_SHUFFLE_VERSION,
+		                        .flags = PROTO_LAST,
+		                        .raw_len = sizeof(raw),
+		                        .total = sizeof(raw),
+		                        .data_crc = proto_crc32c(raw, sizeof(raw))};
+		h.codec =
+		        (uint8_t)proto_pack(z, codec, raw, sizeof(raw), buf + PROTO_CHUNK_LEN, &wl);
+		h.len = (uint32_t)wl;
+		proto_chunk_encode(&h, buf);
+		char name[16];
+		snprintf(name, sizeof(name), "chunk%d", codec);
+		err |= put(argv[1], name, buf, PROTO_CHUNK_LEN + wl);
+	}
+	uint32_t crcs[2] = {1, 2};
+	size_t n = proto_rkey_size(2, 8);
+	struct proto_chunk h = {.version = SW_SHUFFLE_VERSION,
+	                        .flags = PROTO_LAST | PROTO_RKEY,
+	                        .len = (uint32_t)n,
+	                        .raw_len = (uint32_t)n,
+	                        .total = 2000};
+	proto_rkey_encode(0x1000, 1024, crcs, 2, "rkeyblob", 8, buf + PROTO_CHUNK_LEN);
+	h.data_crc = proto_crc32c(buf + PROTO_CHUNK_LEN, n);
+	proto_chunk_encode(&h, buf);
+	err |= put(argv[1], "rkey", buf, PROTO_CHUNK_LEN + n);
+	proto_zctx_free(z);
+	return err ? 1 : 0;
+}
