@@ -264,11 +264,12 @@ static int next_chunk(struct sw_shuffle_client *cl, struct held *hd, uint32_t se
 }
 
 /*
- * Runs one request and collects its answer into *dst (allocated here when NULL, else exactly
- * `want` bytes long). Bad chunks are added to bad. Returns 0 or an error.
+ * Runs one request and collects its answer into *dst (allocated here when NULL, else cap
+ * bytes long: a longer answer is drained and gives -ENOBUFS). Bad chunks are added to bad.
+ * Returns 0 or an error.
  */
 static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f, uint64_t off,
-                      uint64_t len, bool one_sided, uint8_t **dst, uint64_t *total,
+                      uint64_t len, bool one_sided, uint8_t **dst, uint64_t cap, uint64_t *total,
                       struct badlist *bad)
 {
 	uint8_t flags = (uint8_t)(cl->conf.codec == SW_SHUFFLE_LZ4    ? PROTO_WANT_LZ4
@@ -281,6 +282,7 @@ static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetc
 		return err;
 	struct held hd = {.n = 0};
 	uint64_t got = 0;
+	int drain = 0; /* no room for the answer: read it to its end (the stream stays usable) */
 	for (uint32_t seq = 0;; seq++) {
 		struct sw_dp_event ev;
 		struct proto_chunk h;
@@ -294,8 +296,10 @@ static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetc
 			err = -EBADMSG;
 		if (err == 0 && seq == 0) {
 			*total = h.total;
-			if (*dst == NULL && h.total > 0 && (*dst = malloc(h.total)) == NULL)
-				err = -ENOMEM;
+			if (*dst != NULL && h.total > cap)
+				drain = -ENOBUFS;
+			else if (*dst == NULL && h.total > 0 && (*dst = malloc(h.total)) == NULL)
+				drain = -ENOMEM;
 		}
 		if (err == 0 && (h.flags & PROTO_RKEY)) {
 			struct proto_rkey k;
@@ -303,7 +307,7 @@ static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetc
 			    proto_rkey_decode(payload, h.len, &k) < 0 ||
 			    k.nchunks != (h.total + k.chunk - 1) / k.chunk)
 				err = -EBADMSG;
-			else
+			else if (drain == 0)
 				err = read_lease(cl, &k, *dst, h.total);
 			sw_dp_release(cl->ctx, &ev);
 			int rerr = send_req(cl, f, PROTO_RELEASE, 0, off, len);
@@ -312,8 +316,8 @@ static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetc
 		}
 		if (err == 0 && h.raw_len > h.total - got)
 			err = -EBADMSG;
-		uint8_t *out = err == 0 ? *dst + got : NULL;
-		if (err == 0 && h.raw_len > 0 &&
+		uint8_t *out = err == 0 && drain == 0 ? *dst + got : NULL;
+		if (out != NULL && h.raw_len > 0 &&
 		    (proto_unpack(cl->z, h.codec, payload, h.len, out, h.raw_len) < 0 ||
 		     proto_crc32c(out, h.raw_len) != h.data_crc)) {
 			cl->cnt.crc_failures++;
@@ -334,22 +338,21 @@ static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetc
 		}
 	}
 	held_release(cl, &hd);
-	return err;
+	return err < 0 ? err : drain;
 }
 
-int sw_shuffle_client_fetch(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
-                            uint8_t **data, uint64_t *len)
+/* A fetch into *buf (allocated when NULL, else cap bytes), re-fetching bad chunks. */
+static int fetch_range(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
+                       uint8_t **buf, uint64_t cap, uint64_t *len)
 {
 	struct badlist bad = {0};
-	uint8_t *buf = NULL;
 	uint64_t total = 0;
-	*data = NULL;
-	*len = 0;
 	if (cl->broken)
 		return fail(cl, -ENOTCONN, f, "connection already failed");
 	if (f->secret_len == 0 || f->secret_len > SW_SHUFFLE_SECRET_MAX)
 		return fail(cl, -EINVAL, f, "bad secret length");
-	int err = fetch_once(cl, f, f->offset, f->length, cl->conf.one_sided, &buf, &total, &bad);
+	int err =
+	        fetch_once(cl, f, f->offset, f->length, cl->conf.one_sided, buf, cap, &total, &bad);
 	for (size_t i = 0; err == 0 && i < bad.n; i++) {
 		struct bad b = bad.v[i];
 		for (uint32_t attempt = 0;; attempt++) {
@@ -358,10 +361,10 @@ int sw_shuffle_client_fetch(struct sw_shuffle_client *cl, const struct sw_shuffl
 				break;
 			}
 			struct badlist again = {0};
-			uint8_t *dst = buf + (b.off - f->offset);
+			uint8_t *dst = *buf + (b.off - f->offset);
 			uint64_t t;
 			cl->cnt.refetches++;
-			err = fetch_once(cl, f, b.off, b.len, false, &dst, &t, &again);
+			err = fetch_once(cl, f, b.off, b.len, false, &dst, b.len, &t, &again);
 			size_t still = again.n;
 			free(again.v);
 			if (err < 0 || still == 0)
@@ -369,14 +372,35 @@ int sw_shuffle_client_fetch(struct sw_shuffle_client *cl, const struct sw_shuffl
 		}
 	}
 	free(bad.v);
-	if (err < 0) {
-		free(buf);
+	if (err < 0)
 		return fail(cl, err, f, cl->gone ? sw_dp_strerror(cl->gone) : "fetch failed");
-	}
 	cl->cnt.bytes_fetched += total;
-	*data = buf;
 	*len = total;
 	return 0;
+}
+
+int sw_shuffle_client_fetch(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
+                            uint8_t **data, uint64_t *len)
+{
+	uint8_t *buf = NULL;
+	*data = NULL;
+	*len = 0;
+	int err = fetch_range(cl, f, &buf, 0, len);
+	if (err < 0)
+		free(buf);
+	else
+		*data = buf;
+	return err;
+}
+
+int sw_shuffle_client_fetch_into(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
+                                 void *buf, size_t cap, uint64_t *len)
+{
+	uint8_t *b = buf;
+	*len = 0;
+	if (buf == NULL)
+		return fail(cl, -EINVAL, f, "no buffer");
+	return fetch_range(cl, f, &b, cap, len);
 }
 
 void sw_shuffle_client_counters(struct sw_shuffle_client *cl, struct sw_shuffle_counters *out)

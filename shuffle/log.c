@@ -43,6 +43,8 @@ const char *sw_shuffle_strerror(int err)
 		return "peer went away mid-transfer";
 	case -EAGAIN:
 		return "writers paused: memory above the pause watermark";
+	case -ENOBUFS:
+		return "buffer too small for the range";
 	case -EEXIST:
 		return "already exists";
 	default:

@@ -68,7 +68,7 @@ struct conn {
 	unsigned nqueued, nleases;
 	struct lease *leases;
 	struct sendbuf *sends; /* sends not completed yet */
-	bool dead;	       /* to close once the current batch of events is handled */
+	bool dead;             /* to close once the current batch of events is handled */
 	struct conn *next;
 };
 

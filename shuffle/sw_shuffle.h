@@ -201,6 +201,11 @@ struct sw_shuffle_fetch {
  */
 int sw_shuffle_client_fetch(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
                             uint8_t **data, uint64_t *len);
+/* The same into the caller's buffer of cap bytes (reused across fetches, it saves the page
+ * faults of a fresh allocation). Also -ENOBUFS when the range is longer than cap (the answer
+ * is drained; the client stays usable) and -EINVAL for a NULL buf. */
+int sw_shuffle_client_fetch_into(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
+                                 void *buf, size_t cap, uint64_t *len);
 void sw_shuffle_client_counters(struct sw_shuffle_client *cl, struct sw_shuffle_counters *out);
 
 #ifdef __cplusplus

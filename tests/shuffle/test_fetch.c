@@ -419,6 +419,13 @@ static void unknown_ids_and_ranges_past_the_end_get_clear_errors(void **state)
 	assert_int_equal(n, 1 * MiB + 100);
 	assert_int_equal(pattern_check(d, JOB, 0, 0, 1 * MiB + 3, n), -1);
 	free(d);
+	uint8_t small[100]; /* into a buffer: too small is refused and the client goes on */
+	assert_int_equal(sw_shuffle_client_fetch_into(cl, &f, small, 99, &n), -ENOBUFS);
+	assert_int_equal(sw_shuffle_client_fetch_into(cl, &f, small, 100, &n), -ENOBUFS);
+	f.length = 100;
+	assert_int_equal(sw_shuffle_client_fetch_into(cl, &f, small, 100, &n), 0);
+	assert_int_equal(n, 100);
+	assert_int_equal(pattern_check(small, JOB, 0, 0, 1 * MiB + 3, n), -1);
 	f.offset = 3 * MiB; /* an empty range at the end is fine */
 	f.length = SW_SHUFFLE_TO_END;
 	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), 0);

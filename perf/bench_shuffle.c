@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shuffle fetch benchmark over loopback: a forked map side (store + server) holds one
+ * partition of SIZE bytes per stream; this process fetches them with one client thread per
+ * stream, each through its own connection, again and again.
+ *   bench_shuffle tput BACKEND SIZE STREAMS MIB [get]  -> "Gbit/s GB-per-CPU-second"
+ *   bench_shuffle lat BACKEND SIZE COUNT [get]         -> "median-us p99-us"
+ *   bench_shuffle memcpy SIZE MIB                      -> "Gbit/s" of one thread's memcpy
+ * "get" asks for one-sided reads (ucx). UCX_TLS comes from the environment. CPU is user +
+ * system time of both processes (getrusage), so bytes per CPU-second covers both ends.
+ * perf/bench-shuffle.sh runs these against iperf3 and memcpy and prints the ratios.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sw_dp.h"
+#include "sw_shuffle.h"
+
+#define JOB    1
+#define SECRET "bench-secret"
+
+struct stream {
+	const char *addr;
+	const char *backend;
+	uint64_t size, bytes;
+	bool get;
+	uint32_t part;
+	size_t count; /* latency mode: fetches to time */
+	double *lat_us;
+};
+
+static struct sw_shuffle_server *srv;
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "bench_shuffle: %s: %s\n", what, sw_shuffle_strerror(err));
+	exit(1);
+}
+
+static void on_term(int sig)
+{
+	(void)sig;
+	sw_shuffle_server_stop(srv);
+}
+
+/* The map side: stores the partitions, reports its address, serves until SIGTERM. */
+static pid_t map_side(const char *backend, uint64_t size, uint32_t parts, char *addr,
+                      size_t addr_len)
+{
+	int fds[2];
+	if (pipe(fds) < 0)
+		die("pipe", -errno);
+	pid_t pid = fork();
+	if (pid != 0) {
+		close(fds[1]);
+		if (pid < 0 || read(fds[0], addr, addr_len) != (ssize_t)addr_len)
+			die("map side start", -EIO);
+		close(fds[0]);
+		return pid;
+	}
+	char spill[] = "/tmp/sw-bench-XXXXXX";
+	struct sw_shuffle_store_conf sc = {.mem_budget = 2 * size * parts + (64u << 20),
+	                                   .spill_dir = mkdtemp(spill)};
+	struct sw_shuffle_store *st;
+	int err;
+	if ((err = sw_shuffle_store_create(&sc, &st)) < 0 ||
+	    (err = sw_shuffle_job_add(st, JOB, SECRET, strlen(SECRET))) < 0)
+		die("store", err);
+	uint8_t *b = malloc(size);
+	for (uint64_t i = 0; i < size; i++)
+		b[i] = (uint8_t)(i * 131 + (i >> 12)); /* barely compressible; sent raw anyway */
+	for (uint32_t p = 0; p < parts; p++)
+		if ((err = sw_shuffle_put(st, JOB, 0, p, b, size)) < 0)
+			die("put", err);
+	free(b);
+	struct sw_shuffle_server_conf vc = {.backend = backend, .listen_addr = "127.0.0.1:0"};
+	if ((err = sw_shuffle_server_create(st, &vc, &srv)) < 0)
+		die("server", err);
+	signal(SIGTERM, on_term);
+	char a[SW_DP_ADDRSTRLEN] = {0};
+	sw_shuffle_server_addr(srv, a, sizeof(a));
+	if (write(fds[1], a, sizeof(a)) != (ssize_t)sizeof(a))
+		exit(1);
+	close(fds[1]);
+	err = sw_shuffle_server_run(srv);
+	sw_shuffle_server_destroy(srv);
+	sw_shuffle_store_destroy(st);
+	rmdir(spill);
+	exit(err < 0);
+}
+
+static void *stream_main(void *arg)
+{
+	struct stream *s = arg;
+	struct sw_shuffle_client_conf cc = {
+	        .backend = s->backend, .server_addr = s->addr, .one_sided = s->get};
+	struct sw_shuffle_client *cl;
+	struct sw_shuffle_fetch f = {.job = JOB,
+	                             .secret = SECRET,
+	                             .secret_len = strlen(SECRET),
+	                             .part = s->part,
+	                             .length = SW_SHUFFLE_TO_END};
+	int err = sw_shuffle_client_create(&cc, &cl);
+	if (err < 0)
+		die("client", err);
+	uint64_t done = 0;
+	uint8_t *buf = malloc(s->size); /* reused, as a reducer's merge buffer would be */
+	for (size_t i = 0; done < s->bytes || i < s->count; i++) {
+		uint64_t n;
+		double t0 = now_s();
+		if ((err = sw_shuffle_client_fetch_into(cl, &f, buf, s->size, &n)) < 0)
+			die("fetch", err);
+		if (i < s->count)
+			s->lat_us[i] = (now_s() - t0) * 1e6;
+		done += n;
+	}
+	free(buf);
+	sw_shuffle_client_destroy(cl);
+	return NULL;
+}
+
+static double cpu_s(int who)
+{
+	struct rusage ru;
+	getrusage(who, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void stop(pid_t pid)
+{
+	int status;
+	kill(pid, SIGTERM);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		die("map side exit", -EIO);
+}
+
+static int run(const char *backend, uint64_t size, uint32_t streams, uint64_t bytes, size_t count,
+               bool get)
+{
+	char addr[SW_DP_ADDRSTRLEN];
+	pid_t pid = map_side(backend, size, streams, addr, sizeof(addr));
+	struct stream s[8];
+	pthread_t t[8];
+	double *lat = calloc(count ? count : 1, sizeof(double));
+	double c0 = cpu_s(RUSAGE_SELF), t0 = now_s();
+	for (uint32_t i = 0; i < streams; i++) {
+		s[i] = (struct stream){.addr = addr,
+		                       .backend = backend,
+		                       .size = size,
+		                       .bytes = bytes / streams,
+		                       .get = get,
+		                       .part = i,
+		                       .count = count,
+		                       .lat_us = lat};
+		pthread_create(&t[i], NULL, stream_main, &s[i]);
+	}
+	for (uint32_t i = 0; i < streams; i++)
+		pthread_join(t[i], NULL);
+	double wall = now_s() - t0, cpu = cpu_s(RUSAGE_SELF) - c0;
+	stop(pid);
+	cpu += cpu_s(RUSAGE_CHILDREN); /* the map side, now reaped */
+	if (count > 0) {
+		qsort(lat, count, sizeof(double), cmp_double);
+		printf("%.1f %.1f\n", lat[count / 2], lat[(count * 99) / 100]);
+	} else {
+		printf("%.2f %.2f\n", (double)bytes * 8 / wall / 1e9, (double)bytes / cpu / 1e9);
+	}
+	free(lat);
+	return 0;
+}
+
+static int memcpy_ref(uint64_t size, uint64_t bytes)
+{
+	uint8_t *a = malloc(size), *b = malloc(size);
+	memset(a, 1, size);
+	memset(b, 2, size); /* fault the pages in before timing */
+	double t0 = now_s();
+	for (uint64_t done = 0; done < bytes; done += size) {
+		memcpy(b, a, size);
+		__asm__ volatile("" : : "r"(b) : "memory"); /* keep every copy */
+	}
+	printf("%.2f\n", (double)bytes * 8 / (now_s() - t0) / 1e9);
+	free(a);
+	free(b);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 4 && strcmp(argv[1], "memcpy") == 0)
+		return memcpy_ref(strtoull(argv[2], NULL, 0), strtoull(argv[3], NULL, 0) << 20);
+	if (argc >= 6 && strcmp(argv[1], "tput") == 0) {
+		uint32_t streams = (uint32_t)atoi(argv[4]);
+		if (streams < 1 || streams > 8)
+			die("streams must be 1..8", -EINVAL);
+		return run(argv[2], strtoull(argv[3], NULL, 0), streams,
+		           strtoull(argv[5], NULL, 0) << 20, 0, argc > 6);
+	}
+	if (argc >= 5 && strcmp(argv[1], "lat") == 0)
+		return run(argv[2], strtoull(argv[3], NULL, 0), 1, 0, strtoull(argv[4], NULL, 0),
+		           argc > 5);
+	fprintf(stderr, "usage: bench_shuffle tput BACKEND SIZE STREAMS MIB [get]\n"
+	                "       bench_shuffle lat BACKEND SIZE COUNT [get]\n"
+	                "       bench_shuffle memcpy SIZE MIB\n");
+	return 2;
+}
