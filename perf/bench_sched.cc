@@ -8,6 +8,14 @@
 //
 // Target: median below 5 us per decision for every policy. Run: build/perf/bench_sched
 // "decision/clock-only" times two clock reads and nothing else: the floor of each figure.
+// Under the ShuffleWatcher (sw-*) policies every other rack is saturated, so decisions see
+// both NASS orders.
+//
+// "job_add/<policy>" times sw_sched_job_add of one more 2,000-map job on the same cluster
+// (SAMP runs inside it under sw-*; fair gives the cost without it); "samp/sw-fair" times
+// SAMP's rack choice alone on the newest job (heavy, ratio 2). "sarp/sw-fair" times the
+// finish of a job's last map, which enables its reduces and runs SARP over 250 racks. Target:
+// under 1 ms per job for both.
 
 #include <benchmark/benchmark.h>
 
@@ -22,6 +30,8 @@
 
 extern "C" {
 #include "sw_sched.h"
+// SAMP alone, timed below the public API: a job add also builds the locality indexes.
+#include "nass.h"
 }
 
 namespace
@@ -67,6 +77,8 @@ class Steady
 		running_.resize(kNodes);
 		for (uint32_t j = 0; j < kJobs; j++)
 			AddJob();
+		if (std::string(policy).rfind("sw-", 0) == 0)
+			SaturateEveryOtherRack();
 		// Fill every map slot; Delay needs simulated time to pass before it relaxes.
 		for (int round = 0; round < 40 && launched_ < 2 * kNodes; round++)
 			for (uint32_t n = 0; n < kNodes; n++)
@@ -112,11 +124,9 @@ class Steady
 		return n;
 	}
 
-      private:
 	// HDFS placement: a random node, then two nodes of one other rack.
-	void AddJob()
+	sw_job_spec MakeJob(std::vector<sw_map_spec> &maps)
 	{
-		std::vector<sw_map_spec> maps(kMaps);
 		std::uniform_int_distribution<uint32_t> node(0, kNodes - 1), rack(0, kRacks - 2),
 		        slot(0, kPerRack - 1);
 
@@ -142,8 +152,56 @@ class Steady
 		spec.maps = maps.data();
 		spec.map_demand = {1, 2};
 		spec.reduce_demand = {1, 2};
+		return spec;
+	}
+
+	// Timed: one job add on the busy cluster.
+	double TimeJobAdd()
+	{
+		std::vector<sw_map_spec> maps(kMaps);
+		sw_job_spec spec = MakeJob(maps);
+		auto t0 = std::chrono::steady_clock::now();
+		int rc = sw_sched_job_add(s_, &spec, now_);
+		auto t1 = std::chrono::steady_clock::now();
+
+		if (rc < 0)
+			std::abort();
+		return std::chrono::duration<double>(t1 - t0).count();
+	}
+
+	// The newest job, for timing SAMP on it.
+	sched_job *NewestJob()
+	{
+		return job_table_find(&s_->jobs, next_id_ - 1);
+	}
+
+	sw_sched *Sched()
+	{
+		return s_;
+	}
+
+      private:
+	void AddJob()
+	{
+		std::vector<sw_map_spec> maps(kMaps);
+		sw_job_spec spec = MakeJob(maps);
+
 		if (sw_sched_job_add(s_, &spec, now_) < 0)
 			std::abort();
+	}
+
+	// NetSat: a baseline, then one 3 s window at 100% on even racks and idle on odd ones.
+	void SaturateEveryOtherRack()
+	{
+		for (uint32_t r = 0; r < kRacks; r++) {
+			uint64_t bytes =
+			        r % 2 ? 0 : static_cast<uint64_t>(racks_[r].uplink_bps * 3 / 8);
+
+			if (sw_sched_net_sample(s_, r, 0, 0, now_) < 0 ||
+			    sw_sched_net_sample(s_, r, bytes, 0, now_ + 3) < 0)
+				std::abort();
+		}
+		now_ += 3;
 	}
 
 	std::vector<sw_rack_spec> racks_;
@@ -190,6 +248,105 @@ void BM_Decision(benchmark::State &state, const char *policy)
 	        benchmark::Counter(static_cast<double>(launched) / state.iterations());
 }
 
+void BM_JobAdd(benchmark::State &state, const char *policy)
+{
+	Steady &c = ClusterFor(policy);
+
+	for (auto _ : state)
+		state.SetIterationTime(c.TimeJobAdd());
+}
+
+void BM_Samp(benchmark::State &state)
+{
+	Steady &c = ClusterFor("sw-fair");
+	sched_job *j;
+	uint32_t racks = 0;
+
+	c.TimeJobAdd(); // a job whose maps have not started: SAMP's situation at submission
+	j = c.NewestJob();
+	for (auto _ : state) {
+		auto t0 = Clock::now();
+		racks = samp_choose(c.Sched(), j, 2.0);
+		auto t1 = Clock::now();
+		state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+	}
+	state.counters["map_racks"] = racks;
+}
+
+// SARP on an otherwise idle 10,000-node cluster: a job with one map per rack, each map's
+// output on its rack; 249 maps finish untimed, the timed finish of the last one enables the
+// reduces and runs SARP over the 250 racks.
+void BM_Sarp(benchmark::State &state)
+{
+	std::vector<sw_rack_spec> racks(kRacks, sw_rack_spec{40e9});
+	std::vector<sw_node_spec> nodes(kNodes);
+	std::vector<sw_map_spec> maps(kRacks);
+	sw_sched_config cfg;
+	uint64_t id = 1;
+	double now = 0;
+
+	for (uint32_t i = 0; i < kNodes; i++)
+		nodes[i] = sw_node_spec{i / kPerRack, 2, 2, {8, 16}, 1e9, 0};
+	for (uint32_t r = 0; r < kRacks; r++) {
+		maps[r] = {};
+		maps[r].input_bytes = 128u << 20;
+		maps[r].n_replicas = 1;
+		maps[r].replicas[0] = r * kPerRack;
+	}
+	sw_cluster_spec cluster = {kRacks, kNodes, racks.data(), nodes.data()};
+	sw_sched_config_default(&cfg);
+	cfg.policy = "sw-fair";
+	sw_sched *s = sw_sched_create(&cluster, &cfg);
+	if (!s)
+		std::abort();
+	for (auto _ : state) {
+		sw_job_spec spec = {};
+		sw_assignment a[2];
+		std::vector<uint32_t> task(kRacks);
+
+		spec.id = id++;
+		spec.arrival = now;
+		spec.n_maps = kRacks;
+		spec.maps = maps.data();
+		spec.n_reduces = 100;
+		spec.map_demand = spec.reduce_demand = {1, 2};
+		if (sw_sched_job_add(s, &spec, now) < 0)
+			std::abort();
+		for (uint32_t r = 0; r < kRacks; r++) {
+			sw_heartbeat hb = {};
+
+			hb.node = r * kPerRack;
+			hb.free_slots[SW_MAP] = 1;
+			if (sw_sched_heartbeat(s, &hb, now, a, 1) != 1 ||
+			    sw_sched_map_output(s, spec.id, a[0].task, hb.node, (r + 1) << 20,
+			                        now) < 0)
+				std::abort();
+			task[r] = a[0].task;
+		}
+		for (uint32_t r = 0; r + 1 < kRacks; r++)
+			if (sw_sched_task_finished(s, spec.id, SW_MAP, task[r], now) < 0)
+				std::abort();
+		auto t0 = Clock::now();
+		int rc = sw_sched_task_finished(s, spec.id, SW_MAP, task[kRacks - 1], now);
+		auto t1 = Clock::now();
+		if (rc < 0)
+			std::abort();
+		state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+		// Drain the reduces so that the job leaves and the next one starts alike.
+		for (uint32_t k = 0; k < 100; k++) {
+			sw_heartbeat hb = {};
+
+			hb.node = k;
+			hb.free_slots[SW_REDUCE] = 1;
+			if (sw_sched_heartbeat(s, &hb, now, a, 1) != 1 ||
+			    sw_sched_task_finished(s, spec.id, SW_REDUCE, a[0].task, now) < 0)
+				std::abort();
+		}
+		now += 1;
+	}
+	sw_sched_destroy(s);
+}
+
 // Reference: the two clock reads alone, to subtract from the figures above.
 void BM_ClockOnly(benchmark::State &state)
 {
@@ -206,11 +363,32 @@ void Register()
 	std::vector<benchmark::internal::Benchmark *> all;
 
 	all.push_back(benchmark::RegisterBenchmark("decision/clock-only", BM_ClockOnly));
-	for (const char *p : {"fifo", "fair", "drf", "capacity", "delay"})
+	for (const char *p : {"fifo", "fair", "drf", "capacity", "delay", "sw-fair", "sw-drf",
+	                      "sw-relaxed", "sw-nass", "sw-nass-sarp"})
 		all.push_back(benchmark::RegisterBenchmark(("decision/" + std::string(p)).c_str(),
 		                                           BM_Decision, p));
 	for (auto *b : all)
 		b->UseManualTime()->Iterations(100000)->Repetitions(5)->ReportAggregatesOnly(true);
+	// About 300 kB per added job: 200 iterations per repetition stay well within memory.
+	for (const char *p : {"fair", "sw-fair"})
+		benchmark::RegisterBenchmark(("job_add/" + std::string(p)).c_str(), BM_JobAdd, p)
+		        ->UseManualTime()
+		        ->Iterations(200)
+		        ->Repetitions(5)
+		        ->ReportAggregatesOnly(true)
+		        ->Unit(benchmark::kMicrosecond);
+	benchmark::RegisterBenchmark("samp/sw-fair", BM_Samp)
+	        ->UseManualTime()
+	        ->Iterations(1000)
+	        ->Repetitions(5)
+	        ->ReportAggregatesOnly(true)
+	        ->Unit(benchmark::kMicrosecond);
+	benchmark::RegisterBenchmark("sarp/sw-fair", BM_Sarp)
+	        ->UseManualTime()
+	        ->Iterations(200)
+	        ->Repetitions(5)
+	        ->ReportAggregatesOnly(true)
+	        ->Unit(benchmark::kMicrosecond);
 }
 
 } // namespace
