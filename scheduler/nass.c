@@ -233,23 +233,29 @@ static void enable(struct sw_sched *s, struct sched_job *j)
 		sarp_run(s, j);
 }
 
+/* An early SARP used SAMP's estimate: redo it, once, when the outputs are telling. */
+static void sarp_refresh(struct sw_sched *s, struct sched_job *j)
+{
+	struct nass_sched *ns = s->pick_priv;
+
+	if (j->nass->enabled && !j->nass->sarp_outputs && (ns->mech & SW_MECH_SARP) &&
+	    sarp_outputs_ready(s, j))
+		sarp_run(s, j);
+}
+
 static void nass_task_finished(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
                                uint32_t task, double now)
 {
-	struct nass_sched *ns = s->pick_priv;
-	struct nass_job *nj = j->nass;
-
 	(void)task;
 	(void)now;
 	if (kind != SW_MAP)
 		return;
-	/* An early SARP used SAMP's estimate: redo it once the outputs are telling. */
-	if (nj->enabled && !nj->sarp_outputs && (ns->mech & SW_MECH_SARP))
-		sarp_run(s, j);
+	sarp_refresh(s, j);
 	if (j->done[SW_MAP] == j->n_tasks[SW_MAP])
 		enable(s, j);
 }
 
+/* Outputs may be registered after their map finished: they count for SARP as they come. */
 static void nass_map_output(struct sw_sched *s, struct sched_job *j, uint32_t map, double now)
 {
 	struct nass_job *nj = j->nass;
@@ -260,6 +266,7 @@ static void nass_map_output(struct sw_sched *s, struct sched_job *j, uint32_t ma
 	nj->out_input += m->input_bytes;
 	if (!nj->ratio_known && nj->out_input > 0)
 		nj->ratio = (double)j->output_bytes / (double)nj->out_input;
+	sarp_refresh(s, j);
 }
 
 static bool heavy(const struct nass_job *nj)

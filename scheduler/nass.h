@@ -64,6 +64,9 @@ void sarp_split(struct nass_sched *ns, uint32_t n, const double *weight, uint32_
  * map_completion_threshold of its maps are done, else SAMP's tentative split. */
 void sarp_run(struct sw_sched *s, struct sched_job *j);
 
+/* sarp.c: are map_completion_threshold of @p j's maps done, with some output registered? */
+bool sarp_outputs_ready(const struct sw_sched *s, const struct sched_job *j);
+
 int nass_rank_cmp(const void *a, const void *b);
 
 #endif /* SW_NASS_H */

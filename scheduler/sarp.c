@@ -47,13 +47,19 @@ void sarp_split(struct nass_sched *ns, uint32_t n, const double *weight, uint32_
 		out[ns->rank[i].id]++;
 }
 
+bool sarp_outputs_ready(const struct sw_sched *s, const struct sched_job *j)
+{
+	double mct = ceil(s->cfg.map_completion_threshold * j->n_tasks[SW_MAP]);
+
+	return j->done[SW_MAP] >= mct && j->output_bytes > 0;
+}
+
 void sarp_run(struct sw_sched *s, struct sched_job *j)
 {
 	struct nass_sched *ns = s->pick_priv;
 	struct nass_job *nj = j->nass;
-	double mct = ceil(s->cfg.map_completion_threshold * j->n_tasks[SW_MAP]);
 
-	nj->sarp_outputs = j->done[SW_MAP] >= mct && j->output_bytes > 0;
+	nj->sarp_outputs = sarp_outputs_ready(s, j);
 	if (!nj->sarp_outputs) {
 		for (uint32_t r = 0; r < s->n_racks; r++)
 			nj->preferred[r] = nj->tentative[r];

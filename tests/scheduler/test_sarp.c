@@ -142,6 +142,32 @@ static void preferred_counts_add_up_by_largest_remainder(void **state)
 	sw_sched_destroy(w.s);
 }
 
+static void outputs_registered_after_their_maps_finish_still_place_reduces(void **state)
+{
+	struct rworld w;
+	struct sw_assignment a[2];
+	uint32_t red[2];
+
+	(void)state;
+	setup(&w, "sw-fair", 2, 2);
+	fx_job_init(&w.j[0], 1, 0, 0, 2, 3, 4);
+	fx_map_on(&w.j[0], 0, 2, 0, 2);
+	fx_map_on(&w.j[0], 1, 2, 1, 3);
+	assert_int_equal(sw_sched_job_add(w.s, &w.j[0].spec, 0), 0);
+	swx_view(w.s, 1, 2, NULL, red);
+	assert_memory_equal(red, ((uint32_t[]){3, 0}), sizeof(red)); /* SAMP: rack 0 */
+	a[0] = fx_one(w.s, 0, SW_MAP, 1);
+	a[1] = fx_one(w.s, 2, SW_MAP, 1);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(sw_sched_task_finished(w.s, 1, SW_MAP, a[i].task, 2), 0);
+	/* Map phase complete, no output yet: enabled on the estimate. */
+	assert_false(swx_view(w.s, 1, 2, NULL, NULL).sarp_from_outputs);
+	assert_int_equal(sw_sched_map_output(w.s, 1, a[1].task, 2, 5 * GB, 3), 0);
+	assert_true(swx_view(w.s, 1, 2, NULL, red).sarp_from_outputs);
+	assert_memory_equal(red, ((uint32_t[]){0, 3}), sizeof(red));
+	sw_sched_destroy(w.s);
+}
+
 static void without_sarp_heavy_reduces_go_by_arrival(void **state)
 {
 	struct rworld w;
@@ -166,6 +192,7 @@ int main(void)
 	        cmocka_unit_test(figure7_sarp_cuts_cross_rack_shuffle_by_64_percent),
 	        cmocka_unit_test(before_map_completion_threshold_the_tentative_split_stands),
 	        cmocka_unit_test(preferred_counts_add_up_by_largest_remainder),
+	        cmocka_unit_test(outputs_registered_after_their_maps_finish_still_place_reduces),
 	        cmocka_unit_test(without_sarp_heavy_reduces_go_by_arrival),
 	};
 
