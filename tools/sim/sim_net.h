@@ -7,8 +7,8 @@
  * outbound and an inbound link. A transfer between two nodes is a flow over the sender's NIC
  * transmit link, the two racks' uplinks when it crosses racks, and the receiver's NIC receive
  * link. Flows share link bandwidth max-min fairly (progressive filling). Rates are recomputed
- * only when flows start or end, and only for the links and flows connected to those changes;
- * sim_net_update() does it, once for all changes made at one instant.
+ * only when flows start or end, and only for the flows whose rate those changes affect (see
+ * net.c); sim_net_update() does it, once for all changes made at one instant.
  *
  * Capacities and rates are in bytes per second, sizes in bytes, times in seconds.
  * Return codes: 0 on success, -EINVAL for a bad argument, -ENOMEM when allocation fails.
@@ -69,7 +69,8 @@ int sim_net_dirty(const struct sim_net *n);
  * the last call. Call it at the time of those changes, before simulated time advances.
  */
 void sim_net_update(struct sim_net *n, double now);
-/** Recomputes every link and flow from scratch (the reference the incremental path must equal). */
+/** Recomputes every flow from scratch: the reference sim_net_update() must equal (relative
+ *  tolerance 1e-9). */
 void sim_net_update_all(struct sim_net *n, double now);
 
 /**
