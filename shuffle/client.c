@@ -172,37 +172,49 @@ static int bad_add(struct badlist *b, uint64_t off, uint32_t len)
 	return 0;
 }
 
-/* Reads a leased range with one-sided gets and checks each chunk's CRC, re-reading bad ones. */
+/* Reads chunks [first, last] of a lease with one-sided gets, all in flight at once. */
+static int get_chunks(struct sw_shuffle_client *cl, const struct proto_rkey *k, uint8_t *dst,
+                      uint64_t total, uint32_t first, uint32_t last)
+{
+	int err = 0;
+	for (uint32_t i = first; i <= last && err == 0; i++) {
+		uint64_t o = (uint64_t)i * k->chunk;
+		size_t n = total - o < k->chunk ? total - o : k->chunk;
+		err = sw_dp_get(cl->ep, dst + o, n, k->addr + o, k->rkey, k->rkey_len, NULL);
+		if (err == 0)
+			cl->gets_pending++;
+	}
+	while (cl->gets_pending > 0) { /* even after an error: dst must not be written later */
+		struct sw_dp_event ev;
+		int e = next_event(cl, &ev);
+		if (e < 0)
+			return e;
+		if (ev.type == SW_DP_EV_GET && ev.status < 0 && err == 0)
+			err = ev.status;
+		sw_dp_release(cl->ctx, &ev);
+	}
+	return err == -ENOTCONN ? -ECONNRESET : err;
+}
+
+/* Reads a leased range and checks each chunk's CRC, re-reading bad ones. */
 static int read_lease(struct sw_shuffle_client *cl, const struct proto_rkey *k, uint8_t *dst,
                       uint64_t total)
 {
-	uint32_t retries = cl->conf.retries;
-	for (uint32_t i = 0; i < k->nchunks; i++) {
+	int err = k->nchunks ? get_chunks(cl, k, dst, total, 0, k->nchunks - 1) : 0;
+	for (uint32_t i = 0; i < k->nchunks && err == 0; i++) {
 		uint64_t o = (uint64_t)i * k->chunk;
 		size_t n = total - o < k->chunk ? total - o : k->chunk;
-		for (uint32_t attempt = 0;; attempt++) {
-			int err = sw_dp_get(cl->ep, dst + o, n, k->addr + o, k->rkey, k->rkey_len,
-			                    NULL);
-			if (err < 0)
-				return err == -ENOTCONN ? -ECONNRESET : err;
-			cl->gets_pending++;
-			while (cl->gets_pending > 0) {
-				struct sw_dp_event ev;
-				if ((err = next_event(cl, &ev)) < 0)
-					return err;
-				if (ev.type == SW_DP_EV_GET && ev.status < 0)
-					return ev.status == -ENOTCONN ? -ECONNRESET : ev.status;
-				sw_dp_release(cl->ctx, &ev);
-			}
-			if (proto_crc32c(dst + o, n) == proto_rkey_crc(k, i))
-				break;
+		for (uint32_t attempt = 0; proto_crc32c(dst + o, n) != proto_rkey_crc(k, i);
+		     attempt++) {
 			cl->cnt.crc_failures++;
-			if (attempt == retries)
+			if (attempt == cl->conf.retries)
 				return -EILSEQ;
 			cl->cnt.refetches++;
+			if ((err = get_chunks(cl, k, dst, total, i, i)) < 0)
+				return err;
 		}
 	}
-	return 0;
+	return err;
 }
 
 /* Chunks that arrived ahead of their turn (a transport may let a small message overtake a

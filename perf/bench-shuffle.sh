@@ -1,0 +1,64 @@
+#!/bin/sh
+# Shuffle fetches over loopback, each figure the median of RUNS runs, all in one run of this
+# script so that the ratios compare like with like on a shared machine:
+#   tcp fetches (1 and 2 streams)       / iperf3, one stream, same write size (<= 1 MiB)
+#   ucx over shared memory, one-sided   / memcpy of one thread (the local limit for a copy)
+#   64 KiB fetch latency, median and p99, per backend
+#   GB moved per CPU-second (client + server, getrusage), per backend
+# Usage: perf/bench-shuffle.sh [path/to/bench_shuffle]  (env: RUNS=3, MIB=1024 per run)
+set -eu
+B=${1:-build/perf/bench_shuffle}
+RUNS=${RUNS:-3}
+MIB=${MIB:-1024}
+PORT=${PORT:-5301}
+command -v iperf3 >/dev/null || { echo "bench-shuffle.sh: iperf3 missing (tools/setup-deps.sh)" >&2; exit 1; }
+[ -x "$B" ] || { echo "bench-shuffle.sh: no $B (meson compile first)" >&2; exit 1; }
+export UCX_NET_DEVICES=lo
+
+# med COL CMD...: runs CMD RUNS times and prints the median of output column COL
+med() {
+	col=$1
+	shift
+	for _ in $(seq "$RUNS"); do "$@" | awk -v c="$col" '{print $c}'; done |
+		sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
+}
+iperf() {
+	iperf3 -s -1 -B 127.0.0.1 -p "$PORT" >/dev/null 2>&1 &
+	sleep 0.3
+	iperf3 -c 127.0.0.1 -p "$PORT" -l "$1" -n "${MIB}M" -f g 2>/dev/null |
+		awk '/receiver/ {for (i = 1; i < NF; i++) if ($(i+1) == "Gbits/sec") print $i}'
+	wait
+}
+shm() { UCX_TLS=sm,tcp "$B" "$@"; }
+
+printf '# shuffle fetch over loopback: medians of %s runs, %s MiB per run, Gbit/s of payload\n' \
+	"$RUNS" "$MIB"
+printf '%-9s %2s | %7s %7s %6s %7s | %8s %8s %7s %6s %7s\n' size st tcp iperf3 ratio GB/cpu-s \
+	ucx-shm ucx-get memcpy ratio GB/cpu-s
+for s in 65536 1048576 16777216; do
+	w=$s
+	[ "$w" -gt 1048576 ] && w=1048576
+	ip=$(med 1 iperf "$w")
+	mc=$(med 1 "$B" memcpy "$s" "$MIB")
+	for st in 1 2; do
+		t=$(med 1 "$B" tput tcp "$s" "$st" "$MIB")
+		tc=$(med 2 "$B" tput tcp "$s" "$st" "$MIB")
+		u=$(med 1 shm tput ucx "$s" "$st" "$MIB")
+		g=$(med 1 shm tput ucx "$s" "$st" "$MIB" get)
+		gc=$(med 2 shm tput ucx "$s" "$st" "$MIB" get)
+		awk -v s="$s" -v st="$st" -v t="$t" -v i="$ip" -v tc="$tc" -v u="$u" -v g="$g" \
+			-v m="$mc" -v gc="$gc" 'BEGIN {
+			printf "%-9s %2s | %7.2f %7.2f %6.2f %7.2f | %8.2f %8.2f %7.1f %6.3f %7.2f\n",
+				s, st, t, i, t / i, tc, u, g, m, g / m, gc }'
+	done
+done
+printf '# 64 KiB fetch latency, microseconds (medians over %s runs of 2000 fetches)\n' "$RUNS"
+printf '%-12s %8s %8s\n' backend median p99
+for b in "tcp" "ucx-shm" "ucx-shm-get"; do
+	case $b in
+	tcp) set -- "$B" lat tcp 65536 2000 ;;
+	ucx-shm) set -- shm lat ucx 65536 2000 ;;
+	ucx-shm-get) set -- shm lat ucx 65536 2000 get ;;
+	esac
+	printf '%-12s %8s %8s\n' "$b" "$(med 1 "$@")" "$(med 2 "$@")"
+done
