@@ -409,11 +409,12 @@ static void flush_grants(struct sw_dp_ctx *ctx)
 
 int sw_dp_poll(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, int max)
 {
-	struct dp_evq *q = &ctx->evq;
+	struct dp_evq *q;
 	int n = 0;
 
 	if (!ctx || max < 0 || (max && !ev))
 		return -EINVAL;
+	q = &ctx->evq;
 	flush_grants(ctx);
 	if (q->n < (size_t)max || max == 0) {
 		int rc = ctx->ops->progress(ctx);
@@ -577,8 +578,6 @@ const char *sw_dp_strerror(int err)
 		return "malformed frame from the peer";
 	case EMSGSIZE:
 		return "message larger than max_msg";
-	case EACCES:
-		return "remote access outside the registered region";
 	case EBUSY:
 		return "registered region still referenced";
 	default:

@@ -24,9 +24,9 @@
  *  nothing: retry after sw_dp_poll(). Credits come back inside sw_dp_poll() without an
  *  event of their own; sw_dp_wait() never sleeps once credits have come back to an
  *  endpoint whose send was refused, so the loop "send until -EAGAIN; poll; wait if poll
- *  returned 0" cannot miss them. So a slow reader
- * bounds the memory a fast writer can pin at the reader to credits x message size, on every
- * backend. One-sided gets use no credits (the target's CPU is not involved on RDMA).
+ *  returned 0" cannot miss them. So a slow reader bounds the memory a fast writer can pin
+ *  at the reader to credits x message size, on every backend. One-sided gets use no
+ *  credits (the target's CPU is not involved on RDMA).
  *
  * Counters
  *  Byte counters count payload bytes (message bodies and one-sided get data; not frame
@@ -49,7 +49,6 @@
  *   -ECONNRESET    the peer vanished or the connection broke (in events' status)
  *   -ETIMEDOUT     sw_dp_wait() timed out
  *   -EADDRINUSE    listen address taken
- *   -EACCES        one-sided access outside the region the remote key covers
  *   -EBUSY         region still referenced (sw_dp_mem_evict())
  *   -EPROTO        malformed frame from the peer (connection is then closed)
  *   -ENODEV        no RDMA device (sw_dp_devices())
@@ -74,7 +73,7 @@ struct sw_dp_mr;
 /* Capabilities, from sw_dp_caps(). */
 #define SW_DP_CAP_GET  (1u << 0) /* sw_dp_get(): one-sided read of a remote region */
 #define SW_DP_CAP_FD   (1u << 1) /* sw_dp_fd() gives a pollable fd (not on poll-mode backends) */
-#define SW_DP_CAP_RDMA (1u << 2) /* traffic bypasses the kernel (RDMA NIC or shared memory) */
+#define SW_DP_CAP_RDMA (1u << 2) /* can bypass the kernel (RDMA NIC, shared memory) */
 
 /* Defaults used when a config field is 0. */
 #define SW_DP_DEFAULT_CREDITS 64

@@ -37,6 +37,7 @@ struct ucx_req {
 	void *user;
 	void *buf;
 	size_t len;
+	bool done, failed; /* receives: data in place (or lost), waiting for its turn */
 };
 
 struct ucx_rkey {
@@ -55,6 +56,9 @@ struct ucx_ep {
 	 * cannot take our AM header as an iov, as sysv/posix cannot. */
 	bool up;
 	struct ucx_req *pend, *pend_tail;
+	/* Messages in arrival order. A rendezvous payload lands after eager messages that
+	 * arrived behind it, so receives wait here until all before them are in. */
+	struct ucx_req *rxq, *rxq_tail;
 	struct ucx_rkey *rkeys; /* remote keys unpacked for this peer, reused per get */
 };
 
@@ -122,6 +126,33 @@ static struct ucx_req *req_new(struct sw_dp_ep *ep, enum req_kind kind)
 
 static void ep_up(struct sw_dp_ep *ep);
 
+/* Delivers the receives at the head of ep's queue that are complete. */
+static void rx_drain(struct sw_dp_ep *ep)
+{
+	struct ucx_ep *e = uep(ep);
+
+	while (e->rxq && e->rxq->done) {
+		struct ucx_req *r = e->rxq;
+		e->rxq = r->pnext;
+		if (r->failed || dp_push_recv(ep, r->hdr, r->buf, r->len) < 0)
+			dp_rxbuf_free(r->ctx, r->buf, r->len);
+		free(r);
+	}
+	if (!e->rxq)
+		e->rxq_tail = NULL;
+}
+
+static void rx_queue(struct sw_dp_ep *ep, struct ucx_req *r)
+{
+	struct ucx_ep *e = uep(ep);
+
+	if (e->rxq_tail)
+		e->rxq_tail->pnext = r;
+	else
+		e->rxq = r;
+	e->rxq_tail = r;
+}
+
 /* Reports r's outcome and frees it. */
 static void req_done(struct ucx_req *r, ucs_status_t s)
 {
@@ -156,9 +187,14 @@ static void req_done(struct ucx_req *r, ucs_status_t s)
 		dp_push(r->ctx, &ev);
 		break;
 	case REQ_RECV:
-		if (!ep || s != UCS_OK || dp_push_recv(ep, r->hdr, r->buf, r->len) < 0)
+		if (!ep) {
 			dp_rxbuf_free(r->ctx, r->buf, r->len);
-		break;
+			break;
+		}
+		r->done = true;
+		r->failed = s != UCS_OK;
+		rx_drain(ep); /* frees r once delivered */
+		return;
 	case REQ_FLUSH:
 		/* Even a failed flush ends the wait: queued sends then fail in UCX and
 		 * complete with its error rather than sit here forever. */
@@ -232,14 +268,31 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 			return UCS_OK;
 		if (len)
 			memcpy(buf, data, len);
-		if (dp_push_recv(ep, tag, buf, len) < 0)
+		if (!uep(ep)->rxq) { /* nothing ahead of it */
+			if (dp_push_recv(ep, tag, buf, len) < 0)
+				dp_rxbuf_free(&u->base, buf, len);
+			return UCS_OK;
+		}
+		r = calloc(1, sizeof(*r)); /* complete already: UCX does not own it */
+		if (!r) {
 			dp_rxbuf_free(&u->base, buf, len);
+			return UCS_OK;
+		}
+		*r = (struct ucx_req){.kind = REQ_RECV,
+		                      .ctx = &u->base,
+		                      .ep = ep,
+		                      .hdr = tag,
+		                      .buf = buf,
+		                      .len = len,
+		                      .done = true};
+		rx_queue(ep, r);
 		return UCS_OK;
 	}
 	/* Rendezvous: UCX pulls the payload straight into our buffer (RDMA READ on verbs). */
 	r = req_new(ep, REQ_RECV);
 	if (!r)
 		return UCS_OK;
+	rx_queue(ep, r);
 	r->hdr = tag;
 	r->len = len;
 	r->buf = dp_rxbuf_alloc(&u->base, len);
@@ -472,6 +525,16 @@ static void ucx_ep_close(struct sw_dp_ep *ep)
 			ucp_worker_progress(u->w);
 		ucp_request_free(cr);
 	}
+	/* Receives complete but waiting behind one UCX still owns are dropped now; that one
+	 * is detached below like any other request. */
+	for (struct ucx_req *r = e->rxq, *next; r; r = next) {
+		next = r->pnext;
+		if (r->done) {
+			dp_rxbuf_free(r->ctx, r->buf, r->len);
+			free(r);
+		}
+	}
+	e->rxq = e->rxq_tail = NULL;
 	/* Anything still pending completes later without its endpoint. */
 	for (struct ucx_req *r = e->reqs; r; r = r->next)
 		r->ep = NULL;

@@ -384,6 +384,34 @@ static void many_small_messages_arrive_in_order_with_their_tags(void **state)
 	conn_close(&c);
 }
 
+static void small_messages_sent_behind_a_large_one_arrive_after_it(void **state)
+{
+	enum { N = 12 };
+	size_t big = 4u << 20;
+	unsigned char *buf = malloc(big);
+	struct conn c;
+
+	(void)state;
+	fill(buf, big, 5);
+	conn_open(&c, 0);
+	/* Large messages may travel by rendezvous and small ones eagerly (ucx): the order
+	 * seen by the receiver must still be the send order, both ways. */
+	for (int i = 0; i < N; i++) {
+		struct iovec iov = {buf, i % 6 == 0 ? big : 8};
+		assert_int_equal(sw_dp_send(c.ep, i, &iov, 1, NULL), 0);
+	}
+	for (int i = 0; i < N; i++) {
+		struct sw_dp_event ev;
+		next_event(c.ctx, SW_DP_EV_RECV, &ev, NULL);
+		assert_int_equal(ev.tag, i);
+		assert_int_equal(ev.len, i % 6 == 0 ? big : 8);
+		assert_memory_equal(ev.data, buf, ev.len);
+		sw_dp_release(c.ctx, &ev);
+	}
+	free(buf);
+	conn_close(&c);
+}
+
 static void sender_gets_EAGAIN_when_credits_run_out_and_resumes_after_release(void **state)
 {
 	enum { CREDITS = 4 };
@@ -666,6 +694,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(round_trip_keeps_every_byte_from_0_bytes_to_64_MiB),
 	        cmocka_unit_test(many_small_messages_arrive_in_order_with_their_tags),
+	        cmocka_unit_test(small_messages_sent_behind_a_large_one_arrive_after_it),
 	        cmocka_unit_test(sender_gets_EAGAIN_when_credits_run_out_and_resumes_after_release),
 	        cmocka_unit_test(wait_does_not_sleep_once_credits_come_back_to_a_refused_sender),
 	        cmocka_unit_test(get_reads_a_registered_remote_region_or_reports_ENOTSUP),
