@@ -15,7 +15,7 @@
 
 #include "sim_engine.h"
 
-enum { EV_ARRIVAL, EV_COMPUTE, EV_SAMPLE };
+enum { EV_ARRIVAL, EV_COMPUTE, EV_SAMPLE, EV_NETSAT };
 
 /* With tasks pending but none running, the scheduler must launch something within its
  * locality waits; an hour of simulated time without any is a scheduler that never will. */
@@ -29,6 +29,7 @@ void sw_sim_config_default(struct sw_sim_config *c)
 	c->oob_heartbeat = 1;
 	c->sample_interval = 10;
 	c->parallel_copies = 5;
+	c->netsat_interval = 3;
 }
 
 int sim_fail(struct sim *s, int rc, const char *fmt, ...)
@@ -215,6 +216,28 @@ static int sample(struct sim *s, double span)
 	return 0;
 }
 
+/*
+ * NetSat: each rack's cumulative uplink counters go to the scheduler through the same call a
+ * live controller makes with its agents' counters. Uplinks carry only cross-rack traffic
+ * (shuffle, remote map input, output replicas), which is exactly what NetSat watches.
+ */
+static int netsat(struct sim *s)
+{
+	for (uint32_t k = 0; k < s->cluster.n_racks; k++) {
+		uint32_t lo = sim_net_link(s->net, SIM_LINK_UP_OUT, k);
+		uint32_t li = sim_net_link(s->net, SIM_LINK_UP_IN, k);
+		int rc = sw_sched_net_sample(
+		        s->sched, k, (uint64_t)sim_net_link_bytes(s->net, lo, s->now),
+		        (uint64_t)sim_net_link_bytes(s->net, li, s->now), s->now);
+
+		if (rc < 0)
+			return sim_fail(
+			        s, rc, "scheduler refused the NetSat sample of rack %u at t=%.3f s",
+			        k, s->now);
+	}
+	return schedule(s, s->now + s->c->netsat_interval, EV_NETSAT, 0, NULL);
+}
+
 static void progress(struct sim *s)
 {
 	if (s->c->progress)
@@ -234,6 +257,8 @@ static int event(struct sim *s, uint32_t id)
 		return arrivals(s);
 	case EV_COMPUTE:
 		return sim_task_compute_done(s, e.task);
+	case EV_NETSAT:
+		return netsat(s);
 	default:
 		rc = sample(s, s->c->sample_interval);
 		progress(s);
@@ -311,12 +336,13 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 	size_t i;
 
 	if (!(c->heartbeat > 0) || !isfinite(c->heartbeat) || !(c->sample_interval > 0) ||
-	    !isfinite(c->sample_interval) || !c->parallel_copies) {
-		snprintf(
-		        err->msg, sizeof(err->msg),
-		        "simulator config: heartbeat (%g) and sample_interval (%g) must be > 0 and "
-		        "parallel_copies (%u) >= 1",
-		        c->heartbeat, c->sample_interval, c->parallel_copies);
+	    !isfinite(c->sample_interval) || !(c->netsat_interval > 0) ||
+	    !isfinite(c->netsat_interval) || !c->parallel_copies) {
+		snprintf(err->msg, sizeof(err->msg),
+		         "simulator config: heartbeat (%g), sample_interval (%g) and "
+		         "netsat_interval "
+		         "(%g) must be > 0 and parallel_copies (%u) >= 1",
+		         c->heartbeat, c->sample_interval, c->netsat_interval, c->parallel_copies);
 		return -EINVAL;
 	}
 	sw_bench_table(&n_bench);
@@ -424,6 +450,8 @@ static int setup(struct sim *s)
 	if (!w->n_jobs)
 		return 0;
 	rc = schedule(s, w->jobs[0].arrival, EV_ARRIVAL, 0, NULL);
+	if (!rc)
+		rc = schedule(s, s->c->netsat_interval, EV_NETSAT, 0, NULL);
 	return rc ? rc : schedule(s, s->c->sample_interval, EV_SAMPLE, 0, NULL);
 }
 

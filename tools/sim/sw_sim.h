@@ -28,10 +28,13 @@ enum sw_traffic {
 
 struct sw_sim_config {
 	struct sw_sched_config sched;
-	double heartbeat;       /**< seconds between a node's heartbeats: 3 */
-	int oob_heartbeat;      /**< heartbeat at once when a task finishes: 1 */
-	double sample_interval; /**< seconds per uplink-utilisation sample: 10 */
+	double heartbeat;         /**< seconds between a node's heartbeats: 3 */
+	int oob_heartbeat;        /**< heartbeat at once when a task finishes: 1 */
+	double sample_interval;   /**< seconds per uplink-utilisation sample: 10 */
 	uint32_t parallel_copies; /**< concurrent fetches per reducer (Hadoop's 5) */
+	/** Seconds between the cross-rack counters the simulator hands the scheduler's NetSat
+	 *  (sw_sched_net_sample), as agents would report them: 3, one heartbeat. */
+	double netsat_interval;
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
 	void *progress_arg;
@@ -44,10 +47,10 @@ struct sw_job_record {
 	uint16_t bench;
 	double arrival, finish;
 	uint32_t n_maps, n_reduces;
-	uint32_t maps_at[3];          /**< maps run node-local, rack-local, remote */
-	uint64_t bytes[SW_TRAFFICS];  /**< all bytes moved for the job, by source */
-	uint64_t xrack[SW_TRAFFICS];  /**< of those, bytes that crossed a rack uplink */
-	uint64_t map_output_bytes;    /**< produced by its maps */
+	uint32_t maps_at[3];         /**< maps run node-local, rack-local, remote */
+	uint64_t bytes[SW_TRAFFICS]; /**< all bytes moved for the job, by source */
+	uint64_t xrack[SW_TRAFFICS]; /**< of those, bytes that crossed a rack uplink */
+	uint64_t map_output_bytes;   /**< produced by its maps */
 };
 
 struct sw_sim_result {
@@ -65,8 +68,8 @@ struct sw_sim_result {
 void sw_sim_config_default(struct sw_sim_config *c);
 
 /** Replays @p w under @p c; fills @p r (free with sw_sim_result_free). */
-int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c,
-	       struct sw_sim_result *r, struct sw_input_error *err);
+int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c, struct sw_sim_result *r,
+               struct sw_input_error *err);
 
 void sw_sim_result_free(struct sw_sim_result *r);
 
