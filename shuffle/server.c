@@ -24,6 +24,7 @@
 #define MAX_LEASES    64    /* pinned one-sided ranges per connection */
 #define MAX_RKEY_CRCS 65536 /* larger ranges are streamed instead of leased */
 #define WAIT_MS       50    /* how often run() looks at the stop flag */
+#define RETRY_LATER   0xff  /* handle_req(): no credit to answer now, keep the request */
 
 struct conn;
 
@@ -402,7 +403,8 @@ static uint8_t handle_req(struct sw_shuffle_server *srv, struct conn *c, const s
 		if ((err = send_lease(srv, c, &r, &v, r.offset, len, chunk)) == 0)
 			return PROTO_OK;
 		store_unpin(srv->st, &v);
-		return err == -EAGAIN ? 0xff : refuse(srv, c, PROTO_E_NOMEM, "out of memory", &r);
+		return err == -EAGAIN ? RETRY_LATER
+		                      : refuse(srv, c, PROTO_E_NOMEM, "out of memory", &r);
 	}
 	struct stream *s = calloc(1, sizeof(*s));
 	if (s == NULL) {
@@ -452,7 +454,8 @@ static void conn_progress(struct sw_shuffle_server *srv, struct conn *c)
 		if (q == NULL)
 			return;
 		uint8_t status = handle_req(srv, c, q);
-		if (status == 0xff || (status != PROTO_OK && send_status(c, status) == -EAGAIN))
+		if (status == RETRY_LATER ||
+		    (status != PROTO_OK && send_status(c, status) == -EAGAIN))
 			return; /* no credit: the same request is handled again later */
 		c->qhead = q->next;
 		if (c->qhead == NULL)
