@@ -347,6 +347,83 @@ void BM_Sarp(benchmark::State &state)
 	sw_sched_destroy(s);
 }
 
+// Reduce slots under ShuffleWatcher, on 10,000 nodes with 1,000 shuffle-heavy jobs (100 users)
+// whose maps are all still pending and whose reduces are past slow-start. On a saturated rack
+// (range(0) = 1) every user's reduces are heavy ones gated by line 9 while it has maps, so
+// the decision visits every job of every user and hands out nothing: NASS's worst case. On
+// an unsaturated rack line 13 serves the first user. A reduce handed out finishes at once
+// (untimed), so the cluster stays as it is.
+void BM_ReduceDecision(benchmark::State &state)
+{
+	std::vector<sw_rack_spec> racks(kRacks, sw_rack_spec{40e9});
+	std::vector<sw_node_spec> nodes(kNodes);
+	std::vector<sw_map_spec> maps(20);
+	sw_job_profile heavy = {};
+	sw_sched_config cfg;
+	bool saturated = state.range(0) != 0;
+	int64_t launched = 0;
+	double now = 3;
+
+	heavy.shuffle_input_ratio = 2;
+	for (uint32_t i = 0; i < kNodes; i++)
+		nodes[i] = sw_node_spec{i / kPerRack, 2, 2, {8, 16}, 1e9, 0};
+	sw_cluster_spec cluster = {kRacks, kNodes, racks.data(), nodes.data()};
+	sw_sched_config_default(&cfg);
+	cfg.policy = "sw-fair";
+	cfg.n_users = kUsers;
+	cfg.slowstart = 0;
+	sw_sched *s = sw_sched_create(&cluster, &cfg);
+	if (!s)
+		std::abort();
+	for (uint32_t j = 0; j < kJobs; j++) {
+		sw_job_spec spec = {};
+
+		for (uint32_t m = 0; m < maps.size(); m++) {
+			maps[m] = {};
+			maps[m].input_bytes = 128u << 20;
+			maps[m].n_replicas = 1;
+			maps[m].replicas[0] = (j * 7919 + m * 104729) % kNodes;
+		}
+		spec.id = j + 1;
+		spec.user = j % kUsers;
+		spec.n_maps = static_cast<uint32_t>(maps.size());
+		spec.maps = maps.data();
+		spec.n_reduces = 1000000;
+		spec.map_demand = spec.reduce_demand = {1, 2};
+		spec.profile = &heavy;
+		if (sw_sched_job_add(s, &spec, 0) < 0)
+			std::abort();
+	}
+	for (uint32_t r = 0; r < kRacks; r++)
+		if (sw_sched_net_sample(s, r, 0, 0, 0) < 0 ||
+		    sw_sched_net_sample(s, r, r % 2 ? 0 : static_cast<uint64_t>(40e9 * 3 / 8), 0,
+		                        3) < 0)
+			std::abort();
+	uint32_t k = 0;
+	for (auto _ : state) {
+		// Even racks are saturated, odd ones idle.
+		uint32_t node = ((2 * k + (saturated ? 0 : 1)) % kRacks) * kPerRack + k % kPerRack;
+		sw_heartbeat hb = {};
+		sw_assignment a;
+
+		k++;
+		hb.node = node;
+		hb.free_slots[SW_REDUCE] = 1;
+		auto t0 = Clock::now();
+		int n = sw_sched_heartbeat(s, &hb, now, &a, 1);
+		auto t1 = Clock::now();
+		state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+		if (n < 0 ||
+		    (n == 1 && sw_sched_task_finished(s, a.job, SW_REDUCE, a.task, now) < 0))
+			std::abort();
+		launched += n;
+		now += kHeartbeat / kNodes;
+	}
+	state.counters["tasks_per_decision"] =
+	        benchmark::Counter(static_cast<double>(launched) / state.iterations());
+	sw_sched_destroy(s);
+}
+
 // Reference: the two clock reads alone, to subtract from the figures above.
 void BM_ClockOnly(benchmark::State &state)
 {
@@ -377,6 +454,14 @@ void Register()
 		        ->Repetitions(5)
 		        ->ReportAggregatesOnly(true)
 		        ->Unit(benchmark::kMicrosecond);
+	benchmark::RegisterBenchmark("reduce_decision/sw-fair", BM_ReduceDecision)
+	        ->ArgName("saturated")
+	        ->Arg(0)
+	        ->Arg(1)
+	        ->UseManualTime()
+	        ->Iterations(20000)
+	        ->Repetitions(5)
+	        ->ReportAggregatesOnly(true);
 	benchmark::RegisterBenchmark("samp/sw-fair", BM_Samp)
 	        ->UseManualTime()
 	        ->Iterations(1000)

@@ -96,7 +96,7 @@ static void nass_fini(struct sw_sched *s)
 	if (ns) {
 		free(ns->map_slots);
 		free(ns->rack_jobs);
-		free(ns->skip_since);
+		free(ns->pools);
 		free(ns->rack_in);
 		free(ns->weight);
 		free(ns->rank);
@@ -107,22 +107,22 @@ static void nass_fini(struct sw_sched *s)
 	s->pick_priv = NULL;
 }
 
-/* Room for the pool's relaxed-fairness clocks and for SAMP's per-map flags. */
+/* Room for the pool's state and for SAMP's per-map flags. */
 static int reserve(struct nass_sched *ns, uint32_t pool, uint32_t n_maps)
 {
-	if (pool >= ns->n_skip) {
-		uint32_t n = ns->n_skip ? ns->n_skip : 8;
-		double *v;
+	if (pool >= ns->n_pools) {
+		uint32_t n = ns->n_pools ? ns->n_pools : 8;
+		struct nass_pool *v;
 
 		while (n <= pool)
 			n *= 2;
-		v = realloc(ns->skip_since, 2 * (size_t)n * sizeof(*v));
+		v = realloc(ns->pools, n * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
-		for (uint32_t i = 2 * ns->n_skip; i < 2 * n; i++)
-			v[i] = NAN;
-		ns->skip_since = v;
-		ns->n_skip = n;
+		for (uint32_t i = ns->n_pools; i < n; i++)
+			v[i] = (struct nass_pool){{NAN, NAN}, 0, UINT64_MAX};
+		ns->pools = v;
+		ns->n_pools = n;
 	}
 	if (n_maps > ns->covered_cap) {
 		uint8_t *c = realloc(ns->covered, n_maps);
@@ -133,6 +133,14 @@ static int reserve(struct nass_sched *ns, uint32_t pool, uint32_t n_maps)
 		ns->covered_cap = n_maps;
 	}
 	return 0;
+}
+
+/* Something NASS decides on changed in @p j's pool: its cached verdict is stale. */
+static void changed(struct sw_sched *s, const struct sched_job *j)
+{
+	struct nass_sched *ns = s->pick_priv;
+
+	ns->pools[j->pool].version++;
 }
 
 /* Maps with no replica in the chosen racks: SAMP accepted that they read remotely. */
@@ -211,6 +219,7 @@ static int nass_job_added(struct sw_sched *s, struct sched_job *j, double now)
 	for (uint32_t r = 0; r < s->n_racks; r++)
 		ns->rack_jobs[r] += nj->map_rack[r];
 	j->nass = nj;
+	changed(s, j);
 	return 0;
 }
 
@@ -229,6 +238,7 @@ static void enable(struct sw_sched *s, struct sched_job *j)
 	if (j->nass->enabled)
 		return;
 	j->nass->enabled = true;
+	changed(s, j);
 	if (ns->mech & SW_MECH_SARP)
 		sarp_run(s, j);
 }
@@ -248,6 +258,7 @@ static void nass_task_finished(struct sw_sched *s, struct sched_job *j, enum sw_
 {
 	(void)task;
 	(void)now;
+	changed(s, j);
 	if (kind != SW_MAP)
 		return;
 	sarp_refresh(s, j);
@@ -266,6 +277,7 @@ static void nass_map_output(struct sw_sched *s, struct sched_job *j, uint32_t ma
 	nj->out_input += m->input_bytes;
 	if (!nj->ratio_known && nj->out_input > 0)
 		nj->ratio = (double)j->output_bytes / (double)nj->out_input;
+	changed(s, j); /* the job may have turned heavy or light */
 	sarp_refresh(s, j);
 }
 
@@ -344,6 +356,22 @@ static bool costly(const struct nass_ctx *x, enum nass_line line)
 	return line == ANY_MAP || (line == ANY_REDUCE && x->saturated);
 }
 
+/*
+ * Is every reduce of the pool held back on any saturated rack? True when all its jobs with
+ * runnable reduces are heavy, not yet enabled (no line 8) and have maps pending in their
+ * window (line 9 gated), and none is light (no line 7). Fits and racks do not enter, so the
+ * verdict holds until the pool changes: a decision on a saturated rack then costs O(1) per
+ * such pool instead of a walk over its jobs.
+ */
+static bool pool_gated(const struct sched_pool *p)
+{
+	for (const struct sched_job *j = p->runnable[SW_REDUCE].head; j;
+	     j = j->link[SW_REDUCE].next)
+		if (!heavy(j->nass) || j->nass->enabled || !window_has_maps(p, j->nass->window))
+			return false;
+	return true;
+}
+
 /* sw-relaxed: has the pool been passed over long enough to take a costly task? */
 static bool waited_enough(const struct sw_sched *s, double *since, double now)
 {
@@ -357,10 +385,15 @@ static bool nass_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t node
 {
 	struct nass_ctx x = {s, s->pick_priv, &s->nodes[node], node, s->nodes[node].rack, false, c};
 	const enum nass_line *lines = map_lines;
-	double *since = &x.ns->skip_since[2 * pool->id + kind];
+	struct nass_pool *np = &x.ns->pools[pool->id];
+	double *since = &np->skip_since[kind];
 	struct sched_job *g, *end;
+	bool held;
 
 	x.saturated = sched_rack_saturated(s, x.rack);
+	held = kind == SW_REDUCE && x.saturated;
+	if (held && np->gated == np->version)
+		return false;
 	if (kind == SW_REDUCE)
 		lines = x.saturated ? saturated_reduce_lines : reduce_lines;
 	for (g = pool->runnable[kind].head; g; g = end) {
@@ -386,9 +419,12 @@ static bool nass_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t node
 				enable(s, j);
 				j->nass->reduces_on[x.rack]++;
 			}
+			changed(s, j);
 			return true;
 		}
 	}
+	if (held && pool_gated(pool))
+		np->gated = np->version;
 	return false;
 }
 

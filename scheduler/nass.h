@@ -34,12 +34,21 @@ struct nass_rank {
 	uint32_t tie, id;
 };
 
+/* NASS's view of one pool (a user under Fair and DRF). */
+struct nass_pool {
+	double skip_since[SW_KINDS]; /* sw-relaxed: since when it is passed over, NAN if not */
+	uint64_t version;            /* bumped by every change of the pool's jobs NASS sees */
+	/* The version at which every reduce of the pool was found held back on saturated racks
+	 * (heavy, not enabled, maps pending in its window); UINT64_MAX when not. */
+	uint64_t gated;
+};
+
 struct nass_sched {
 	unsigned mech;       /* SW_MECH_* in use */
 	uint32_t *map_slots; /* per rack */
 	uint32_t *rack_jobs; /* live jobs whose PreferredMapRacks hold the rack: SAMP's tie-break */
-	double *skip_since;  /* sw-relaxed: per pool and kind, since when it is passed over */
-	uint32_t n_skip;
+	struct nass_pool *pools; /* by pool id */
+	uint32_t n_pools;
 	/* Scratch reused by every job add and SARP run. */
 	double *rack_in, *weight;
 	struct nass_rank *rank;

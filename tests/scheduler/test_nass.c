@@ -237,6 +237,25 @@ static void saturated_heavy_reduce_waits_while_user_has_maps_to_run(void **state
 	sw_sched_destroy(w.s);
 }
 
+static void job_turning_light_is_served_on_saturated_rack_at_once(void **state)
+{
+	static const uint32_t a[] = {2, 2, 2};
+	struct nworld w;
+	struct sw_assignment x;
+	uint64_t in = 128 << 20;
+
+	(void)state;
+	setup(&w, "sw-fair", 1);
+	add(&w, 0, 0, 0, 0, 1, 3, a); /* no profile: the ratio follows the outputs */
+	swx_run_map(w.s, 1, 2, 2 * in, 1);
+	saturate(&w, 0);
+	assert_int_equal(fx_offer(w.s, 0, SW_REDUCE, 1, 5, &x), 0); /* heavy, maps pending */
+	assert_int_equal(fx_offer(w.s, 1, SW_REDUCE, 1, 5, &x), 0);
+	swx_run_map(w.s, 1, 2, 0, 6); /* ratio 2 * in / (2 * in) = 1.0: light */
+	assert_int_equal(fx_one(w.s, 0, SW_REDUCE, 7).job, 1); /* line 7 */
+	sw_sched_destroy(w.s);
+}
+
 static void heavy_shuffle_does_not_begin_on_saturated_rack(void **state)
 {
 	static const uint32_t a[] = {0, 0, 0};
@@ -404,6 +423,7 @@ int main(void)
 	        cmocka_unit_test(saturated_light_reduce_goes_before_heavy_preferred_one),
 	        cmocka_unit_test(saturated_heavy_reduce_goes_where_sarp_wants_more),
 	        cmocka_unit_test(saturated_heavy_reduce_waits_while_user_has_maps_to_run),
+	        cmocka_unit_test(job_turning_light_is_served_on_saturated_rack_at_once),
 	        cmocka_unit_test(heavy_shuffle_does_not_begin_on_saturated_rack),
 	        cmocka_unit_test(refused_reduce_slot_goes_to_next_user_in_fair_order),
 	        cmocka_unit_test(earlier_window_job_overrides_preference_lines),
