@@ -248,10 +248,12 @@ static void job_turning_light_is_served_on_saturated_rack_at_once(void **state)
 	setup(&w, "sw-fair", 1);
 	add(&w, 0, 0, 0, 0, 1, 3, a); /* no profile: the ratio follows the outputs */
 	swx_run_map(w.s, 1, 2, 2 * in, 1);
+	x = fx_one(w.s, 2, SW_MAP, 2); /* still running when its output comes */
 	saturate(&w, 0);
 	assert_int_equal(fx_offer(w.s, 0, SW_REDUCE, 1, 5, &x), 0); /* heavy, maps pending */
 	assert_int_equal(fx_offer(w.s, 1, SW_REDUCE, 1, 5, &x), 0);
-	swx_run_map(w.s, 1, 2, 0, 6); /* ratio 2 * in / (2 * in) = 1.0: light */
+	/* Ratio 2 * in / (2 * in) = 1.0: light, with nothing launched or finished meanwhile. */
+	assert_int_equal(sw_sched_map_output(w.s, 1, 1, 2, 0, 6), 0);
 	assert_int_equal(fx_one(w.s, 0, SW_REDUCE, 7).job, 1); /* line 7 */
 	sw_sched_destroy(w.s);
 }
