@@ -70,6 +70,7 @@ struct conn {
 	struct lease *leases;
 	struct sendbuf *sends; /* sends not completed yet */
 	bool dead;             /* to close once the current batch of events is handled */
+	bool lost;             /* counted in peers_lost */
 	struct conn *next;
 };
 
@@ -425,6 +426,18 @@ static uint8_t handle_req(struct sw_shuffle_server *srv, struct conn *c, const s
 	return PROTO_OK;
 }
 
+/* Counts and logs a peer gone mid-transfer once; the connection is closed after this batch. */
+static void peer_lost(struct sw_shuffle_server *srv, struct conn *c, int status)
+{
+	c->dead = true;
+	if (c->lost)
+		return;
+	c->lost = true;
+	CNT_ADD(srv, peers_lost, 1);
+	sw_logf(&srv->log, "server: %s went away mid-transfer (%s)", c->peer,
+	        status ? sw_dp_strerror(status) : "closed by the peer");
+}
+
 /* Moves a connection's work forward as far as credits allow. */
 static void conn_progress(struct sw_shuffle_server *srv, struct conn *c)
 {
@@ -435,6 +448,10 @@ static void conn_progress(struct sw_shuffle_server *srv, struct conn *c)
 				int err = stream_chunk(srv, c, s);
 				if (err == -EAGAIN)
 					return;
+				if (err == -ENOTCONN || err == -ECONNRESET) {
+					peer_lost(srv, c, err);
+					return;
+				}
 				if (err < 0) {
 					uint8_t st = refuse(srv, c, proto_err_status(err),
 					                    sw_shuffle_strerror(err), NULL);
@@ -532,11 +549,8 @@ static void on_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
 			return;
 		/* sends may still be completing after the peer got everything; only work not
 		 * yet handed to the transport means the peer left mid-transfer */
-		if (c->active != NULL || fetch_queued(c)) {
-			CNT_ADD(srv, peers_lost, 1);
-			sw_logf(&srv->log, "server: %s went away mid-transfer (%s)", c->peer,
-			        ev->status ? sw_dp_strerror(ev->status) : "closed by the peer");
-		}
+		if (c->active != NULL || fetch_queued(c))
+			peer_lost(srv, c, ev->status);
 		/* later events of this batch may still name the endpoint: close it after them */
 		c->dead = true;
 		return;

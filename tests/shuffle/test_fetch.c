@@ -478,7 +478,7 @@ static void malformed_and_wrong_version_requests_are_answered_with_a_status(void
 	struct map_side ms;
 	struct map_report r;
 	struct proto_chunk h;
-	uint8_t req[PROTO_REQ_LEN + 8];
+	uint8_t req[PROTO_REQ_LEN + 8] = {0};
 	struct proto_req q = {.version = SW_SHUFFLE_VERSION,
 	                      .type = PROTO_FETCH,
 	                      .job = JOB,
