@@ -100,6 +100,19 @@ int sim_heap_push(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
 	return 0;
 }
 
+void sim_heap_append(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
+{
+	place(h, h->n++, &(struct sim_heap_ent){.key = key, .tie = tie, .id = id});
+}
+
+void sim_heap_heapify(struct sim_heap *h)
+{
+	uint32_t i;
+
+	for (i = h->n / 2; i-- > 0;)
+		sift_down(h, i);
+}
+
 void sim_heap_update(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
 {
 	uint32_t i = h->pos[id];

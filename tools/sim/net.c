@@ -438,7 +438,9 @@ static double rate_now(const struct sim_net *n, const struct flow *f)
 
 /* Progressive filling of F over L, on what the flows outside F leave of each link. Shares only
  * grow as flows freeze ((c - s) / (k - 1) >= c / k when s <= c / k), so a queued key is a lower
- * bound and a link whose share grew is simply queued again when it surfaces. */
+ * bound and a link whose share grew is simply queued again when it surfaces. It also sums each
+ * link's load and fastest rate as it goes, which the check needs: a separate pass over every
+ * flow of L would cost as much again. The queue is built in one O(|L|) heapify. */
 static void solve(struct sim_net *n)
 {
 	uint32_t i, j, k, top;
@@ -449,22 +451,28 @@ static void solve(struct sim_net *n)
 
 		l->left = l->cap;
 		l->open = 0;
+		l->load = 0;
+		l->maxrate = 0;
 		for (j = 0; j < l->n_flows; j++) {
 			const struct flow *f = &n->flows[l->flows[j]];
 
-			if (f->mark == n->epoch)
+			if (f->mark == n->epoch) {
 				l->open++;
-			else
-				l->left -= f->rate;
+				continue;
+			}
+			l->left -= f->rate;
+			l->load += f->rate;
+			if (f->rate > l->maxrate)
+				l->maxrate = f->rate;
 		}
 		if (l->left < 0)
 			l->left = 0;
 		if (l->open) {
 			l->key = l->left / l->open;
-			/* cannot fail: reserved */
-			sim_heap_push(&n->share, n->set_links[i], l->key, n->set_links[i]);
+			sim_heap_append(&n->share, n->set_links[i], l->key, n->set_links[i]);
 		}
 	}
+	sim_heap_heapify(&n->share);
 	while ((top = sim_heap_top(&n->share)) != SIM_HEAP_NONE) {
 		struct link *l = &n->links[top];
 		double s;
@@ -490,6 +498,9 @@ static void solve(struct sim_net *n)
 			for (k = 0; k < f->n_links; k++) {
 				struct link *m = &n->links[f->links[k]];
 
+				m->load += s;
+				if (s > m->maxrate)
+					m->maxrate = s;
 				if (m == l)
 					continue;
 				m->left = m->left > s ? m->left - s : 0;
@@ -497,25 +508,6 @@ static void solve(struct sim_net *n)
 			}
 		}
 		l->open = 0;
-	}
-}
-
-static void scan(struct sim_net *n)
-{
-	uint32_t i, j;
-
-	for (i = 0; i < n->n_set_links; i++) {
-		struct link *l = &n->links[n->set_links[i]];
-
-		l->load = 0;
-		l->maxrate = 0;
-		for (j = 0; j < l->n_flows; j++) {
-			double r = rate_now(n, &n->flows[l->flows[j]]);
-
-			l->load += r;
-			if (r > l->maxrate)
-				l->maxrate = r;
-		}
 	}
 }
 
@@ -624,14 +616,12 @@ void sim_net_update(struct sim_net *n, double now)
 		uint32_t joined;
 
 		solve(n);
-		scan(n);
 		if (!check(n, now, &joined))
 			break;
 		/* No flow to add means rounding defeated the check: take the exact path. */
 		if (!joined || n->n_set_flows > LOCAL_MAX_FLOWS || ++rounds == LOCAL_MAX_ROUNDS) {
 			close_component(n, now);
 			solve(n);
-			scan(n);
 			break;
 		}
 	}
@@ -649,6 +639,5 @@ void sim_net_update_all(struct sim_net *n, double now)
 		set_add_link(n, i, now);
 	close_component(n, now);
 	solve(n);
-	scan(n);
 	apply(n, now);
 }

@@ -35,6 +35,14 @@ void sim_heap_fini(struct sim_heap *h);
 int sim_heap_reserve(struct sim_heap *h, uint32_t n_ids);
 /** Inserts @p id (not already in the heap). @return 0 or -ENOMEM. */
 int sim_heap_push(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
+/**
+ * Adds @p id (not already in the heap) without restoring heap order, for building a heap in
+ * O(n): call sim_heap_heapify() after the last append and before any other call. Room for
+ * @p id must have been made with sim_heap_reserve(), so it cannot fail.
+ */
+void sim_heap_append(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
+/** Restores heap order after sim_heap_append() calls, in O(n). */
+void sim_heap_heapify(struct sim_heap *h);
 /** Gives @p id (in the heap) a new key. */
 void sim_heap_update(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
 /** Removes @p id if it is in the heap. */
