@@ -113,6 +113,12 @@ void sim_heap_heapify(struct sim_heap *h)
 		sift_down(h, i);
 }
 
+void sim_heap_clear(struct sim_heap *h)
+{
+	while (h->n)
+		h->pos[h->e[--h->n].id] = SIM_HEAP_NONE;
+}
+
 void sim_heap_update(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
 {
 	uint32_t i = h->pos[id];

@@ -440,10 +440,12 @@ static double rate_now(const struct sim_net *n, const struct flow *f)
  * grow as flows freeze ((c - s) / (k - 1) >= c / k when s <= c / k), so a queued key is a lower
  * bound and a link whose share grew is simply queued again when it surfaces. It also sums each
  * link's load and fastest rate as it goes, which the check needs: a separate pass over every
- * flow of L would cost as much again. The queue is built in one O(|L|) heapify. */
+ * flow of L would cost as much again. The queue is built in one O(|L|) heapify, and dropped
+ * once every flow is frozen: the links still queued then (most NICs, usually) carry no open
+ * flow, and popping them one by one would cost a log |L| sift each. */
 static void solve(struct sim_net *n)
 {
-	uint32_t i, j, k, top;
+	uint32_t i, j, k, top, unfrozen = n->n_set_flows;
 
 	n->round++;
 	for (i = 0; i < n->n_set_links; i++) {
@@ -473,7 +475,7 @@ static void solve(struct sim_net *n)
 		}
 	}
 	sim_heap_heapify(&n->share);
-	while ((top = sim_heap_top(&n->share)) != SIM_HEAP_NONE) {
+	while (unfrozen && (top = sim_heap_top(&n->share)) != SIM_HEAP_NONE) {
 		struct link *l = &n->links[top];
 		double s;
 
@@ -495,6 +497,7 @@ static void solve(struct sim_net *n)
 				continue;
 			f->frozen = n->round;
 			f->nrate = s;
+			unfrozen--;
 			for (k = 0; k < f->n_links; k++) {
 				struct link *m = &n->links[f->links[k]];
 
@@ -509,6 +512,7 @@ static void solve(struct sim_net *n)
 		}
 		l->open = 0;
 	}
+	sim_heap_clear(&n->share);
 }
 
 static int has_bottleneck(const struct sim_net *n, const struct flow *f)

@@ -43,6 +43,8 @@ int sim_heap_push(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
 void sim_heap_append(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
 /** Restores heap order after sim_heap_append() calls, in O(n). */
 void sim_heap_heapify(struct sim_heap *h);
+/** Removes every entry, in O(n). */
+void sim_heap_clear(struct sim_heap *h);
 /** Gives @p id (in the heap) a new key. */
 void sim_heap_update(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
 /** Removes @p id if it is in the heap. */
