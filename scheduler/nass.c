@@ -40,15 +40,16 @@
 
 #include "nass.h"
 
+/* Figure 3's lines by what they take (sw_sched.h), plus the end of a list. */
 enum nass_line {
-	PREF_MAP,     /* 4, 16 */
-	LOCAL_MAP,    /* 5, 17 */
-	ANY_MAP,      /* 6, 18 */
-	LIGHT_REDUCE, /* 7 */
-	SARP_REDUCE,  /* 8, 13 */
-	HEAVY_REDUCE, /* 14 */
-	ANY_REDUCE,   /* 9, 15 */
-	END_LINES,
+	PREF_MAP = SW_LINE_PREFERRED_MAP,
+	LOCAL_MAP = SW_LINE_LOCAL_MAP,
+	ANY_MAP = SW_LINE_ANY_MAP,
+	LIGHT_REDUCE = SW_LINE_LIGHT_REDUCE,
+	SARP_REDUCE = SW_LINE_SARP_REDUCE,
+	HEAVY_REDUCE = SW_LINE_HEAVY_REDUCE,
+	ANY_REDUCE = SW_LINE_ANY_REDUCE,
+	END_LINES = SW_NASS_LINES,
 };
 
 static const enum nass_line map_lines[] = {PREF_MAP, LOCAL_MAP, ANY_MAP, END_LINES};
@@ -420,6 +421,7 @@ static bool nass_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t node
 				j->nass->reduces_on[x.rack]++;
 			}
 			changed(s, j);
+			x.ns->stats.launched[x.saturated][lines[l]]++;
 			return true;
 		}
 	}
@@ -437,6 +439,16 @@ const struct sched_pick_ops pick_nass = {
         .map_output = nass_map_output,
         .pick = nass_pick,
 };
+
+int sw_sched_nass_stats(const struct sw_sched *s, struct sw_nass_stats *st)
+{
+	if (!s || !st)
+		return -EINVAL;
+	if (s->policy->pick != &pick_nass)
+		return -EOPNOTSUPP;
+	*st = ((const struct nass_sched *)s->pick_priv)->stats;
+	return 0;
+}
 
 int sw_sched_job_shuffle(const struct sw_sched *s, uint64_t job, struct sw_job_shuffle *st,
                          uint8_t *map_racks, uint32_t *reduces_per_rack, uint32_t n_racks)

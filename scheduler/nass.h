@@ -54,6 +54,7 @@ struct nass_sched {
 	struct nass_rank *rank;
 	uint8_t *map_rack, *covered;
 	uint32_t covered_cap;
+	struct sw_nass_stats stats;
 };
 
 /* samp.c: input bytes of @p j held by each rack (a map counts for every rack with one of its

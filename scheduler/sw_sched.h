@@ -300,6 +300,26 @@ struct sw_job_shuffle {
 int sw_sched_job_shuffle(const struct sw_sched *s, uint64_t job, struct sw_job_shuffle *st,
                          uint8_t *map_racks, uint32_t *reduces_per_rack, uint32_t n_racks);
 
+/** The preference lines of NASS (ShuffleWatcher Figure 3), by what they take. */
+enum sw_nass_line {
+	SW_LINE_PREFERRED_MAP = 0, /**< 4, 16: rack in the job's PreferredMapRacks */
+	SW_LINE_LOCAL_MAP = 1,     /**< 5, 17: node- or rack-local map */
+	SW_LINE_ANY_MAP = 2,       /**< 6, 18 */
+	SW_LINE_LIGHT_REDUCE = 3,  /**< 7: shuffle-light job */
+	SW_LINE_SARP_REDUCE = 4,   /**< 8, 13: heavy job, PreferredReducesPerRack unmet */
+	SW_LINE_HEAVY_REDUCE = 5,  /**< 14 */
+	SW_LINE_ANY_REDUCE = 6,    /**< 9, 15 */
+	SW_NASS_LINES = 7,
+};
+
+/** Tasks NASS launched per line, on racks not saturated [0] and saturated [1]. */
+struct sw_nass_stats {
+	uint64_t launched[2][SW_NASS_LINES];
+};
+
+/** Fills @p st. @return 0, -EINVAL (NULL argument), -EOPNOTSUPP (not a sw-* policy). */
+int sw_sched_nass_stats(const struct sw_sched *s, struct sw_nass_stats *st);
+
 /** Number of live jobs (arrived, not yet finished). */
 uint32_t sw_sched_jobs_live(const struct sw_sched *s);
 

@@ -391,6 +391,32 @@ static void profile_ratio_is_kept_whatever_the_outputs(void **state)
 	sw_sched_destroy(w.s);
 }
 
+static void stats_count_launches_per_line_and_rack_state(void **state)
+{
+	static const uint32_t a[] = {2, 2, 2, 0}, b[] = {1, 1};
+	struct nworld w;
+	struct sw_nass_stats st;
+
+	(void)state;
+	setup(&w, "sw-fair", 1);
+	add(&w, 0, 0, 0, HEAVY, 1, 4, a);
+	add(&w, 1, 0, 1, HEAVY, 1, 2, b);
+	fx_one(w.s, 0, SW_MAP, 2); /* line 4, idle rack */
+	saturate(&w, 0);
+	fx_one(w.s, 0, SW_MAP, 5); /* line 4, saturated */
+	fx_one(w.s, 1, SW_MAP, 5); /* line 5, saturated */
+	assert_int_equal(sw_sched_nass_stats(w.s, &st), 0);
+	assert_int_equal(st.launched[0][SW_LINE_PREFERRED_MAP], 1);
+	assert_int_equal(st.launched[1][SW_LINE_PREFERRED_MAP], 1);
+	assert_int_equal(st.launched[1][SW_LINE_LOCAL_MAP], 1);
+	assert_int_equal(st.launched[0][SW_LINE_LOCAL_MAP] + st.launched[1][SW_LINE_ANY_MAP], 0);
+	assert_int_equal(sw_sched_nass_stats(w.s, NULL), -EINVAL);
+	sw_sched_destroy(w.s);
+	setup(&w, "fair", 1);
+	assert_int_equal(sw_sched_nass_stats(w.s, &st), -EOPNOTSUPP);
+	sw_sched_destroy(w.s);
+}
+
 static void job_shuffle_view_rejects_bad_calls(void **state)
 {
 	static const uint32_t a[] = {0};
@@ -433,6 +459,7 @@ int main(void)
 	        cmocka_unit_test(relaxed_user_is_passed_over_for_remote_map_until_wait_ends),
 	        cmocka_unit_test(shuffle_input_ratio_starts_at_one_and_follows_outputs),
 	        cmocka_unit_test(profile_ratio_is_kept_whatever_the_outputs),
+	        cmocka_unit_test(stats_count_launches_per_line_and_rack_state),
 	        cmocka_unit_test(job_shuffle_view_rejects_bad_calls),
 	};
 
