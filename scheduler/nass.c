@@ -20,7 +20,8 @@
  * the next user in fair order, whose light or SARP-preferred reduces may use it. That is
  * NASS delaying the shuffle of heavy jobs while the network is saturated.
  *
- * A job's reduces are enabled (its shuffle may begin; SARP runs once) when its map phase is
+ * A job's reduces are enabled (its shuffle may begin; SARP runs, and runs again once if it
+ * had only SAMP's estimate to go on) when its map phase is
  * complete or when its user has a reduce slot the order hands to it: a reduce launches, or
  * line 13 considers the job on a rack that is not saturated. Below the slow-start fraction
  * a job has no reduce NASS can see, as under every policy.

@@ -6,7 +6,8 @@
  *
  * The core owns all shared state (jobs, pools, heaps, nodes) and calls the ops at fixed
  * points; ops read that state through sched_int.h and change only what they own: ORDER the
- * pools' keys and weights, PICK its private state and the jobs' `delay` fields.
+ * pools' keys and weights, PICK its private state and the jobs' `delay` (Delay) or `nass`
+ * (ShuffleWatcher) fields.
  */
 #ifndef SW_POLICY_H
 #define SW_POLICY_H
