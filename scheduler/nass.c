@@ -21,10 +21,10 @@
  * NASS delaying the shuffle of heavy jobs while the network is saturated.
  *
  * A job's reduces are enabled (its shuffle may begin; SARP runs, and runs again once if it
- * had only SAMP's estimate to go on) when its map phase is
- * complete or when its user has a reduce slot the order hands to it: a reduce launches, or
- * line 13 considers the job on a rack that is not saturated. Below the slow-start fraction
- * a job has no reduce NASS can see, as under every policy.
+ * had only SAMP's estimate to go on) when its map phase is complete or when its user has a
+ * reduce slot the order hands to it: a reduce launches, or line 13 considers the job on a
+ * rack that is not saturated. Below the slow-start fraction a job has no reduce NASS can
+ * see, as under every policy.
  *
  * Starvation window: jobs of a user that arrived in an earlier window (floor(arrival / W))
  * go before later ones, whatever their line: the lines are applied to the earliest window's
