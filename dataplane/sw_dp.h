@@ -92,6 +92,11 @@ struct sw_dp_config {
 	uint32_t credits; /* send credits per endpoint; 0: SW_DP_DEFAULT_CREDITS */
 	uint64_t max_msg; /* largest message accepted either way; 0: SW_DP_DEFAULT_MAX_MSG */
 	int numa_node;    /* node for the buffer pool; -1: the NIC's node (or local if unknown) */
+	/* ucx only: skip peer-failure detection (UCP_ERR_HANDLING_MODE_NONE). UCX 1.13 then
+	 * uses single-copy cma for large transfers over shared memory (35 against 2 Gbit/s
+	 * measured for 1 MiB, dataplane/README.md), but a peer that dies can leave this side's
+	 * operations hanging. Only for peers whose failure takes this process down too. */
+	int ucx_trust_peers;
 };
 
 /* Fills *cfg with the defaults (backend NULL, numa_node -1, the rest 0). */

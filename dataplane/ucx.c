@@ -17,6 +17,9 @@
 
 enum { AM_MSG = 1, AM_CREDIT = 2 };
 
+/* AM header room: 8 bytes of tag plus small leading iovecs (a protocol header) inlined. */
+#define AM_HEAD_MAX (8 + 256)
+
 /* Progress calls sw_dp_wait() makes before it sleeps on the worker's event fd. */
 #define UCX_SPIN 200
 
@@ -32,7 +35,11 @@ struct ucx_req {
 	size_t count;
 	struct sw_dp_ctx *ctx;
 	struct sw_dp_ep *ep;
-	uint64_t hdr; /* AM header (tag or credit count): must live until completion */
+	uint64_t hdr; /* receives: the tag */
+	/* Sends: the AM header, which must live until completion: the tag (or credit count),
+	 * then the message's small leading iovecs, so the payload is one contiguous buffer. */
+	unsigned char head[AM_HEAD_MAX];
+	size_t head_len;
 	struct ucp_dt_iov iov[SW_DP_MAX_IOV];
 	void *user;
 	void *buf;
@@ -68,6 +75,7 @@ struct ucx_ctx {
 	ucp_worker_h w;
 	ucp_listener_h l;
 	int efd;
+	bool trust_peers; /* sw_dp_config.ucx_trust_peers */
 };
 
 static struct ucx_ctx *uctx(struct sw_dp_ctx *c)
@@ -256,18 +264,24 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 	ucp_request_param_t rp = {.op_attr_mask =
 	                                  UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA};
 	uint64_t tag;
+	size_t extra;
 
 	if (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)
 		ep = ep_of(u, param->reply_ep);
-	if (!ep || hlen != sizeof(tag))
+	if (!ep || hlen < sizeof(tag))
 		return UCS_OK; /* endpoint closed meanwhile, or not ours: dropped */
 	memcpy(&tag, header, sizeof(tag));
+	/* The message is the header's inlined bytes, then the payload. */
+	extra = hlen - sizeof(tag);
 	if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-		void *buf = dp_rxbuf_alloc(&u->base, len);
-		if (len && !buf)
+		void *buf = dp_rxbuf_alloc(&u->base, extra + len);
+		if (extra + len && !buf)
 			return UCS_OK;
+		if (extra)
+			memcpy(buf, (const char *)header + sizeof(tag), extra);
 		if (len)
-			memcpy(buf, data, len);
+			memcpy((char *)buf + extra, data, len);
+		len += extra;
 		if (!uep(ep)->rxq) { /* nothing ahead of it */
 			if (dp_push_recv(ep, tag, buf, len) < 0)
 				dp_rxbuf_free(&u->base, buf, len);
@@ -294,15 +308,17 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 		return UCS_OK;
 	rx_queue(ep, r);
 	r->hdr = tag;
-	r->len = len;
-	r->buf = dp_rxbuf_alloc(&u->base, len);
+	r->len = extra + len;
+	r->buf = dp_rxbuf_alloc(&u->base, r->len);
 	if (!r->buf) {
 		req_done(r, UCS_ERR_NO_MEMORY);
 		return UCS_OK;
 	}
+	if (extra)
+		memcpy(r->buf, (const char *)header + sizeof(tag), extra);
 	rp.cb.recv_am = recv_cb;
 	rp.user_data = r;
-	req_started(r, ucp_am_recv_data_nbx(u->w, data, r->buf, len, &rp), true);
+	req_started(r, ucp_am_recv_data_nbx(u->w, data, (char *)r->buf + extra, len, &rp), true);
 	return UCS_OK;
 }
 
@@ -375,7 +391,8 @@ static int ucx_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 	/* UCX 1.13 leaves shared-memory transports out of endpoints that ask for peer-failure
 	 * handling unless they do it too (openucx/ucx#8477); we need both. UCX warns about
 	 * the setting when no shared-memory transport is enabled, so only then. */
-	if (s == UCS_OK && may_use_shm(cfg->ucx_tls))
+	u->trust_peers = cfg->ucx_trust_peers != 0;
+	if (s == UCS_OK && !u->trust_peers && may_use_shm(cfg->ucx_tls))
 		s = ucp_config_modify(conf, "MM_ERROR_HANDLING", "y");
 	if (s == UCS_OK)
 		s = ucp_init(&up, conf, &u->uc);
@@ -433,8 +450,11 @@ static int ep_create(struct sw_dp_ep *ep, ucp_ep_params_t *p)
 {
 	int rc;
 
+	/* The error handler also reports connection setup failures, so it stays on either
+	 * way; peer mode is what makes a dead peer fail operations instead of hanging them. */
 	p->field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
-	p->err_mode = UCP_ERR_HANDLING_MODE_PEER; /* a dead peer must fail ops, not hang */
+	p->err_mode = uctx(ep->ctx)->trust_peers ? UCP_ERR_HANDLING_MODE_NONE
+	                                         : UCP_ERR_HANDLING_MODE_PEER;
 	p->err_handler.cb = on_ep_error;
 	p->err_handler.arg = ep;
 	rc = err_of(ucp_ep_create(uctx(ep->ctx)->w, p, &uep(ep)->uep));
@@ -551,11 +571,19 @@ static int am_post(struct ucx_req *r, bool deferred)
 	        .flags = UCP_AM_SEND_FLAG_REPLY | r->am_flags,
 	        .datatype = ucp_dt_make_iov(),
 	};
+	const void *buf = r->iov;
+	size_t count = r->count;
 
-	return req_started(r,
-	                   ucp_am_send_nbx(uep(r->ep)->uep, r->am_id, &r->hdr, sizeof(r->hdr),
-	                                   r->iov, r->count, &p),
-	                   deferred);
+	/* One buffer goes as contiguous data: UCX 1.13 has zero-copy rendezvous (cma, RDMA
+	 * READ) only for contiguous buffers and falls back to copies for iov ones. */
+	if (count <= 1) {
+		p.datatype = ucp_dt_make_contig(1);
+		buf = count ? r->iov[0].buffer : NULL;
+		count = count ? r->iov[0].length : 0;
+	}
+	return req_started(
+	        r, ucp_am_send_nbx(uep(r->ep)->uep, r->am_id, r->head, r->head_len, buf, count, &p),
+	        deferred);
 }
 
 static int am_send(struct sw_dp_ep *ep, struct ucx_req *r, unsigned id, size_t count,
@@ -598,14 +626,21 @@ static int ucx_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, 
 
 	if (!r)
 		return -ENOMEM;
-	r->hdr = tag;
+	memcpy(r->head, &tag, sizeof(tag));
+	r->head_len = sizeof(tag);
 	r->user = user;
 	for (int i = 0; i < iovcnt; i++) {
 		if (!iov[i].iov_len)
 			continue;
+		r->len += iov[i].iov_len;
+		/* Leading small pieces ride in the header (see am_post() for why). */
+		if (n == 0 && iov[i].iov_len <= AM_HEAD_MAX - r->head_len) {
+			memcpy(r->head + r->head_len, iov[i].iov_base, iov[i].iov_len);
+			r->head_len += iov[i].iov_len;
+			continue;
+		}
 		r->iov[n].buffer = iov[i].iov_base;
 		r->iov[n++].length = iov[i].iov_len;
-		r->len += iov[i].iov_len;
 	}
 	return am_send(ep, r, AM_MSG, n, 0);
 }
@@ -616,7 +651,10 @@ static int ucx_grant(struct sw_dp_ep *ep, uint32_t n)
 
 	if (!r)
 		return -ENOMEM;
-	r->hdr = n;
+	uint64_t v = n;
+
+	memcpy(r->head, &v, sizeof(v));
+	r->head_len = sizeof(v);
 	return am_send(ep, r, AM_CREDIT, 0, UCP_AM_SEND_FLAG_EAGER);
 }
 

@@ -3,6 +3,7 @@
 # run of this script so the ratios compare like with like on a shared machine:
 #   tcp backend        / iperf3 (one stream, same write size; iperf3 caps writes at 1 MiB)
 #   ucx over shm       / memcpy bandwidth of one thread (the local limit for a copy)
+#   ucx over shm, ucx_trust_peers (no peer-failure handling, so UCX uses cma) / memcpy
 #   ucx over tcp       / iperf3
 #   1 MiB send() with MSG_ZEROCOPY / without (bench_dp_zerocopy, next to bench_dp)
 # Usage: perf/bench-dp.sh [path/to/bench_dp]   (env: RUNS=3, MIB=2048 per run, SIZES=...)
@@ -28,11 +29,12 @@ iperf() {
 	wait $srv 2>/dev/null || true
 }
 ucx_shm() { UCX_TLS=sm,tcp UCX_NET_DEVICES=lo "$BENCH" ucx "$1" "$MIB"; }
+ucx_trusted() { UCX_TLS=sm,tcp UCX_NET_DEVICES=lo "$BENCH" ucx-trusted "$1" "$MIB"; }
 ucx_tcp() { UCX_TLS=tcp UCX_NET_DEVICES=lo "$BENCH" ucx "$1" "$MIB"; }
 
 printf '# medians of %s runs, %s MiB per run, Gbit/s of payload\n' "$RUNS" "$MIB"
-printf '%-9s %8s %8s %7s | %8s %8s %7s | %8s %7s\n' size tcp iperf3 ratio ucx-shm memcpy ratio \
-	ucx-tcp ratio
+printf '%-9s %8s %8s %7s | %8s %8s %7s | %8s %7s | %8s %7s\n' size tcp iperf3 ratio \
+	ucx-shm memcpy ratio trusted ratio ucx-tcp ratio
 for s in $SIZES; do
 	w=$s
 	[ "$w" -gt 1048576 ] && w=1048576
@@ -40,10 +42,11 @@ for s in $SIZES; do
 	ip=$(repeat iperf "$w")
 	shm=$(repeat ucx_shm "$s")
 	mc=$(repeat "$BENCH" memcpy "$s" "$MIB")
+	tr=$(repeat ucx_trusted "$s")
 	ut=$(repeat ucx_tcp "$s")
-	awk -v s="$s" -v t="$tcp" -v i="$ip" -v u="$shm" -v m="$mc" -v x="$ut" 'BEGIN {
-		printf "%-9s %8.1f %8.1f %7.2f | %8.1f %8.1f %7.2f | %8.1f %7.2f\n",
-			s, t, i, t / i, u, m, u / m, x, x / i }'
+	awk -v s="$s" -v t="$tcp" -v i="$ip" -v u="$shm" -v m="$mc" -v r="$tr" -v x="$ut" 'BEGIN {
+		printf "%-9s %8.1f %8.1f %7.2f | %8.1f %8.1f %7.2f | %8.1f %7.2f | %8.1f %7.2f\n",
+			s, t, i, t / i, u, m, u / m, r, r / m, x, x / i }'
 done
 
 zc=$(dirname "$BENCH")/bench_dp_zerocopy

@@ -2,7 +2,8 @@
 /*
  * Raw transport throughput over loopback: one sender streams messages of SIZE bytes to a
  * receiver process that releases each at once; prints Gbit/s (payload) on one line.
- *   bench_dp BACKEND SIZE [MIB_TOTAL]   sw_dp backend ("tcp", "ucx"; UCX_TLS from the env)
+ *   bench_dp BACKEND SIZE [MIB_TOTAL]   sw_dp backend: "tcp", "ucx", or "ucx-trusted" (ucx
+ *                                       with ucx_trust_peers); UCX_TLS from the env
  *   bench_dp memcpy SIZE [MIB_TOTAL]    the reference: memcpy of the same sizes, one thread
  * perf/bench-dp.sh runs it against iperf3 and memcpy and prints the ratios.
  */
@@ -34,6 +35,16 @@ static void die(const char *what, int rc)
 	exit(1);
 }
 
+static void config(struct sw_dp_config *cfg, const char *backend)
+{
+	sw_dp_config_init(cfg);
+	cfg->backend = backend;
+	if (strcmp(backend, "ucx-trusted") == 0) {
+		cfg->backend = "ucx";
+		cfg->ucx_trust_peers = 1;
+	}
+}
+
 /* Polls one batch; waits when nothing happened. */
 static int pump(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, int max)
 {
@@ -54,8 +65,7 @@ static void receiver(const char *backend, int wfd)
 	char addr[SW_DP_ADDRSTRLEN];
 	int rc;
 
-	sw_dp_config_init(&cfg);
-	cfg.backend = backend;
+	config(&cfg, backend);
 	rc = sw_dp_open(&cfg, &ctx);
 	if (!rc)
 		rc = sw_dp_listen(ctx, "127.0.0.1:0");
@@ -107,8 +117,7 @@ static double run_transport(const char *backend, size_t size, size_t total)
 	if (read(fds[0], addr, sizeof(addr)) != sizeof(addr))
 		die("receiver did not start", -EIO);
 	close(fds[0]);
-	sw_dp_config_init(&cfg);
-	cfg.backend = backend;
+	config(&cfg, backend);
 	rc = sw_dp_open(&cfg, &ctx);
 	if (!rc)
 		rc = sw_dp_connect(ctx, addr, &ep);

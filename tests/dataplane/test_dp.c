@@ -32,6 +32,7 @@
 
 static const char *backend;
 static const char *ucx_tls;
+static int trust_peers; /* third argument "trusted": sw_dp_config.ucx_trust_peers */
 
 static struct sw_dp_config config(uint32_t credits)
 {
@@ -40,6 +41,7 @@ static struct sw_dp_config config(uint32_t credits)
 	sw_dp_config_init(&c);
 	c.backend = backend;
 	c.ucx_tls = ucx_tls;
+	c.ucx_trust_peers = trust_peers;
 	c.credits = credits;
 	return c;
 }
@@ -285,11 +287,13 @@ static void conn_close(struct conn *c)
 /* Sends msg and checks the echo: same tag, same bytes. */
 static void round_trip(struct conn *c, uint64_t tag, unsigned char *msg, size_t len)
 {
-	struct iovec iov = {msg, len};
+	/* Two pieces, like a protocol header and its payload. */
+	size_t head = len < 24 ? len : 24;
+	struct iovec iov[2] = {{msg, head}, {msg + head, len - head}};
 	struct sw_dp_event ev;
 	int sent = 0;
 
-	send_retrying(c->ctx, c->ep, tag, &iov, 1, msg);
+	send_retrying(c->ctx, c->ep, tag, iov, 2, msg);
 	next_event(c->ctx, SW_DP_EV_RECV, &ev, &sent);
 	assert_int_equal(ev.tag, tag);
 	assert_int_equal(ev.len, len);
@@ -546,6 +550,10 @@ static void killed_peer_ends_transfers_with_ECONNRESET_not_a_hang(void **state)
 	struct conn c;
 
 	(void)state;
+	if (trust_peers) {
+		free(buf);
+		skip(); /* without peer-failure handling a dead peer may hang: not promised */
+	}
 	fill(buf, len, 9);
 	conn_open(&c, 0);
 	round_trip(&c, 1, buf, 1024);
@@ -707,13 +715,14 @@ int main(int argc, char **argv)
 	char name[128];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s BACKEND [UCX_TLS]\n", argv[0]);
+		fprintf(stderr, "usage: %s BACKEND [UCX_TLS [trusted]]\n", argv[0]);
 		return 2;
 	}
 	backend = argv[1];
 	ucx_tls = argc > 2 ? argv[2] : NULL;
+	trust_peers = argc > 3 && strcmp(argv[3], "trusted") == 0;
 	signal(SIGPIPE, SIG_IGN);
-	snprintf(name, sizeof(name), "dataplane[%s%s%s]", backend, ucx_tls ? " UCX_TLS=" : "",
-	         ucx_tls ? ucx_tls : "");
+	snprintf(name, sizeof(name), "dataplane[%s%s%s%s]", backend, ucx_tls ? " UCX_TLS=" : "",
+	         ucx_tls ? ucx_tls : "", trust_peers ? " trusted" : "");
 	return cmocka_run_group_tests_name(name, tests, NULL, NULL);
 }
