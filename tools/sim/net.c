@@ -531,16 +531,19 @@ static int has_bottleneck(const struct sim_net *n, const struct flow *f)
 
 /* Adds to F the flows that fail the bottleneck check: a flow outside F itself (it must speed
  * up), for a flow of F the faster flows outside F on its links (they must slow down).
+ * Stops at the first failure that finds F past LOCAL_MAX_FLOWS: the update then solves the
+ * whole component, the same whichever flows joined, and checking on would cost
+ * O(flows of F x flows on their links) for nothing.
  * @return how many flows failed; *@p joined: how many joined F. */
 static uint32_t check(struct sim_net *n, double now, uint32_t *joined)
 {
 	uint32_t i, j, k, q, before = n->n_set_flows, nl = n->n_set_links, failed = 0;
 
 	n->round++;
-	for (i = 0; i < nl; i++) {
+	for (i = 0; i < nl && !(failed && n->n_set_flows > LOCAL_MAX_FLOWS); i++) {
 		struct link *l = &n->links[n->set_links[i]];
 
-		for (j = 0; j < l->n_flows; j++) {
+		for (j = 0; j < l->n_flows && !(failed && n->n_set_flows > LOCAL_MAX_FLOWS); j++) {
 			uint32_t id = l->flows[j];
 			struct flow *f = &n->flows[id];
 
