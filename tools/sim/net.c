@@ -440,10 +440,12 @@ static double rate_now(const struct sim_net *n, const struct flow *f)
  * grow as flows freeze ((c - s) / (k - 1) >= c / k when s <= c / k), so a queued key is a lower
  * bound and a link whose share grew is simply queued again when it surfaces. It also sums each
  * link's load and fastest rate as it goes, which the check needs: a separate pass over every
- * flow of L would cost as much again. The queue is built in one O(|L|) heapify, and dropped
- * once every flow is frozen: the links still queued then (most NICs, usually) carry no open
- * flow, and popping them one by one would cost a log |L| sift each. */
-static void solve(struct sim_net *n)
+ * flow of L would cost as much again. @p whole: F holds every flow on L's links (a component
+ * solve), so no flow outside F takes capacity and the pass over each link's flows is skipped.
+ * The queue is built in one O(|L|) heapify, and dropped once every flow is frozen: the links
+ * still queued then (most NICs, usually) carry no open flow, and popping them one by one would
+ * cost a log |L| sift each. */
+static void solve(struct sim_net *n, int whole)
 {
 	uint32_t i, j, k, top, unfrozen = n->n_set_flows;
 
@@ -452,10 +454,10 @@ static void solve(struct sim_net *n)
 		struct link *l = &n->links[n->set_links[i]];
 
 		l->left = l->cap;
-		l->open = 0;
+		l->open = whole ? l->n_flows : 0;
 		l->load = 0;
 		l->maxrate = 0;
-		for (j = 0; j < l->n_flows; j++) {
+		for (j = 0; !whole && j < l->n_flows; j++) {
 			const struct flow *f = &n->flows[l->flows[j]];
 
 			if (f->mark == n->epoch) {
@@ -622,13 +624,13 @@ void sim_net_update(struct sim_net *n, double now)
 	for (;;) {
 		uint32_t joined;
 
-		solve(n);
+		solve(n, 0);
 		if (!check(n, now, &joined))
 			break;
 		/* No flow to add means rounding defeated the check: take the exact path. */
 		if (!joined || n->n_set_flows > LOCAL_MAX_FLOWS || ++rounds == LOCAL_MAX_ROUNDS) {
 			close_component(n, now);
-			solve(n);
+			solve(n, 1);
 			break;
 		}
 	}
@@ -645,6 +647,6 @@ void sim_net_update_all(struct sim_net *n, double now)
 	for (i = 0; i < n->n_links; i++)
 		set_add_link(n, i, now);
 	close_component(n, now);
-	solve(n);
+	solve(n, 1);
 	apply(n, now);
 }
