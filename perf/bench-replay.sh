@@ -4,11 +4,13 @@
 # target, events per second and peak memory; then replays growing prefixes of the day to show
 # that memory follows the jobs in flight, not the length of the trace.
 # usage: perf/bench-replay.sh [BUILD_DIR]   (default: build-release, configured if missing)
+# env: SIZE_SCALE (default 1) multiplies the trace's byte counts; RUNS (default 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-release}
 trace=${SW_SWIM_TRACE:-../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv}
-runs=3
+runs=${RUNS:-3}
+size_scale=${SIZE_SCALE:-1}
 target_s=10
 [ -d "$build" ] || meson setup "$build" --buildtype=release >/dev/null
 meson compile -C "$build" swctl >/dev/null
@@ -20,7 +22,7 @@ replay_once() {
 	local out start end
 	start=$(date +%s.%N)
 	out=$("$build/tools/swctl/swctl" replay --mix "$1" --schedulers "$2" --baseline "$2" \
-		--jobs 1 --quiet --no-plot --warmup 0 --out "$tmp/out")
+		--size-scale "$size_scale" --jobs 1 --quiet --no-plot --warmup 0 --out "$tmp/out")
 	end=$(date +%s.%N)
 	echo "$(calc "$end - $start") $(awk '/ events in /{for (i = 1; i < NF; i++) if ($(i+1) == "events") print $i}' <<<"$out") \
 $(awk '/peak resident memory/{print $4}' <<<"$out")"
@@ -29,7 +31,7 @@ $(awk '/peak resident memory/{print $4}' <<<"$out")"
 calc() { awk "BEGIN { print $1 }"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-echo "FB-2009 day replay, $runs runs per scheduler, single core (target: under ${target_s} s)"
+echo "FB-2009 day replay (sizes x$size_scale), $runs runs per scheduler, single core (target: under ${target_s} s)"
 printf '%-10s %10s %12s %14s %12s\n' scheduler "median s" "vs target" "events/s" "peak MiB"
 for sched in fifo fair drf delay capacity; do
 	: >"$tmp/runs"

@@ -30,7 +30,7 @@ static void print_group(FILE *f, const struct report *rep, int group)
 		const struct metrics_group *g = &rep->m[i].group[group];
 
 		fprintf(f,
-		        "%-11s %8.1f %7.2f | %9.0f %7.2f %8.0f %8.0f %8.0f | %9.1f %7.2f %8.1f "
+		        "%-11s %8.1f %7.2f | %9.1f %7.2f %8.1f %8.1f %8.1f | %9.1f %7.2f %8.1f "
 		        "%8.1f %8.1f\n",
 		        rep->runs[i].cfg.sched.policy, g->jobs_per_hour,
 		        report_ratio(g->jobs_per_hour, base->jobs_per_hour), g->turnaround_mean,
