@@ -180,6 +180,16 @@ static int arrivals(struct sim *s)
 
 /* ---- utilisation samples ---- */
 
+/* Bytes rack @p rack's uplink has carried out and in up to now; returns its capacity. */
+static double uplink_bytes(const struct sim *s, uint32_t rack, double *out, double *in)
+{
+	uint32_t lo = sim_net_link(s->net, SIM_LINK_UP_OUT, rack);
+
+	*out = sim_net_link_bytes(s->net, lo, s->now);
+	*in = sim_net_link_bytes(s->net, sim_net_link(s->net, SIM_LINK_UP_IN, rack), s->now);
+	return sim_net_link_capacity(s->net, lo);
+}
+
 static int sample(struct sim *s, double span)
 {
 	struct sw_sim_result *r = s->r;
@@ -200,11 +210,8 @@ static int sample(struct sim *s, double span)
 		s->samples_cap = ncap;
 	}
 	for (k = 0; k < nr; k++) {
-		uint32_t lo = sim_net_link(s->net, SIM_LINK_UP_OUT, k);
-		uint32_t li = sim_net_link(s->net, SIM_LINK_UP_IN, k);
-		double bo = sim_net_link_bytes(s->net, lo, s->now);
-		double bi = sim_net_link_bytes(s->net, li, s->now);
-		double cap = sim_net_link_capacity(s->net, lo) * span;
+		double bo, bi;
+		double cap = uplink_bytes(s, k, &bo, &bi) * span;
 
 		r->uplink_out[(size_t)r->n_samples * nr + k] = (float)((bo - s->prev_out[k]) / cap);
 		r->uplink_in[(size_t)r->n_samples * nr + k] = (float)((bi - s->prev_in[k]) / cap);
@@ -224,11 +231,11 @@ static int sample(struct sim *s, double span)
 static int netsat(struct sim *s)
 {
 	for (uint32_t k = 0; k < s->cluster.n_racks; k++) {
-		uint32_t lo = sim_net_link(s->net, SIM_LINK_UP_OUT, k);
-		uint32_t li = sim_net_link(s->net, SIM_LINK_UP_IN, k);
-		int rc = sw_sched_net_sample(
-		        s->sched, k, (uint64_t)sim_net_link_bytes(s->net, lo, s->now),
-		        (uint64_t)sim_net_link_bytes(s->net, li, s->now), s->now);
+		double out, in;
+		int rc;
+
+		uplink_bytes(s, k, &out, &in);
+		rc = sw_sched_net_sample(s->sched, k, (uint64_t)out, (uint64_t)in, s->now);
 
 		if (rc < 0)
 			return sim_fail(
