@@ -203,6 +203,28 @@ static void unknown_scheduler_or_baseline_is_refused_before_running(void **state
 	assert_non_null(strstr(out, "--duration"));
 }
 
+static void jobs_per_user_sets_users_from_the_steady_state_window(void **state)
+{
+	(void)state;
+	/* 0.4 h of window at one job per 40 s is 36 jobs: one each for 36 users. */
+	assert_int_equal(swctl("--jobs-per-user", "1", "--duration", "0.5", "--warmup", "0.1",
+	                       "--schedulers", "fair", "--out", path_in("jpu"), "--no-plot",
+	                       "--quiet", NULL),
+	                 0);
+	assert_non_null(strstr(out, " 36 users;"));
+	assert_int_equal(swctl("--jobs-per-user", "4", "--users", "10", NULL), 2);
+	assert_non_null(strstr(out, "replaces --users"));
+}
+
+static void thresholds_outside_their_range_are_refused(void **state)
+{
+	(void)state;
+	assert_int_equal(swctl("--saturation-threshold", "0", NULL), 2);
+	assert_non_null(strstr(out, "--saturation-threshold"));
+	assert_int_equal(swctl("--map-completion-threshold", "1.5", NULL), 2);
+	assert_non_null(strstr(out, "--map-completion-threshold"));
+}
+
 static int make_dir(void **state)
 {
 	(void)state;
@@ -228,6 +250,8 @@ int main(void)
 	        cmocka_unit_test(truncated_swim_trace_is_named_by_line),
 	        cmocka_unit_test(missing_mix_file_is_named),
 	        cmocka_unit_test(unknown_scheduler_or_baseline_is_refused_before_running),
+	        cmocka_unit_test(jobs_per_user_sets_users_from_the_steady_state_window),
+	        cmocka_unit_test(thresholds_outside_their_range_are_refused),
 	};
 
 	if (!getenv("SWCTL")) {

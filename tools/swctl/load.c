@@ -32,11 +32,31 @@ static int load_paper(const struct load_opts *o, struct sw_workload *w, struct s
 		po.seed = o->seed;
 	if (o->users)
 		po.n_users = o->users;
+	if (o->interarrival > 0)
+		po.mean_interarrival = o->interarrival;
+	po.input_scale *= o->size_scale;
 	if (po.duration <= 0) {
 		snprintf(err->msg, sizeof(err->msg), "--duration must be positive");
 		return -EINVAL;
 	}
 	return sw_workload_paper(w, &po);
+}
+
+int load_is_paper_mix(const char *mix)
+{
+	return !strcmp(mix, "mix1") || !strcmp(mix, "mix2") || !strcmp(mix, "mix3");
+}
+
+uint32_t load_users_for_jobs_per_user(const struct load_opts *o, double window_hours,
+                                      double jobs_per_user)
+{
+	struct sw_paper_opts po;
+	double mean, users;
+
+	sw_paper_opts_default(&po);
+	mean = o->interarrival > 0 ? o->interarrival : po.mean_interarrival;
+	users = window_hours * 3600 / mean / jobs_per_user;
+	return users < 1 ? 1 : (uint32_t)(users + 0.5);
 }
 
 static int load_swim(const struct load_opts *o, struct sw_workload *w, struct sw_input_error *err)
@@ -58,7 +78,7 @@ int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_in
 	int rc;
 
 	err->msg[0] = '\0';
-	if (!strcmp(o->mix, "mix1") || !strcmp(o->mix, "mix2") || !strcmp(o->mix, "mix3"))
+	if (load_is_paper_mix(o->mix))
 		rc = load_paper(o, w, err);
 	else if (ends_with(o->mix, ".tsv"))
 		rc = load_swim(o, w, err);

@@ -6,15 +6,27 @@
 #include "sw_workload.h"
 
 struct load_opts {
-	const char *mix;               /* mix1|mix2|mix3, a SWIM .tsv trace or a .jsonl job mix */
-	double duration;               /* paper mixes: hours of arrivals */
-	uint64_t seed;                 /* 0: keep the source's default */
-	uint32_t users;                /* 0: keep the source's default */
-	double oversub;                /* 0: keep the topology's */
-	double time_scale, size_scale; /* SWIM traces */
+	const char *mix;     /* mix1|mix2|mix3, a SWIM .tsv trace or a .jsonl job mix */
+	double duration;     /* paper mixes: hours of arrivals */
+	uint64_t seed;       /* 0: keep the source's default */
+	uint32_t users;      /* 0: keep the source's default */
+	double oversub;      /* 0: keep the topology's */
+	double interarrival; /* paper mixes: mean seconds between jobs, 0: default */
+	double time_scale;   /* SWIM traces: multiplies submit times */
+	double size_scale;   /* SWIM traces and paper mixes: multiplies byte counts */
 };
 
 void load_opts_default(struct load_opts *o);
+
+int load_is_paper_mix(const char *mix);
+
+/*
+ * Paper mixes: the number of users that gives each user @p jobs_per_user jobs on average
+ * within a steady-state window of @p window_hours at the mix's arrival rate (the paper's
+ * 12 jobs per user are 360 jobs of a 4-hour window over 30 users).
+ */
+uint32_t load_users_for_jobs_per_user(const struct load_opts *o, double window_hours,
+                                      double jobs_per_user);
 
 /* Loads the mix named by o->mix; returns 0 or a negative errno with err filled. */
 int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_input_error *err);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +30,21 @@ static const char replay_usage[] =
         "  --warmup HOURS      ramp-up left out of the steady-state window\n"
         "                      (default: 1, or a fifth of the arrival span if shorter)\n"
         "  --users N           number of users (default: 30 for paper mixes, 200 for SWIM)\n"
+        "  --jobs-per-user N   paper mixes: set --users so that each user submits N jobs on\n"
+        "                      average in the steady-state window (the paper's default is 12)\n"
+        "  --interarrival SEC  paper mixes: mean seconds between job arrivals (default 40)\n"
         "  --seed N            random seed for synthesised jobs and placement\n"
         "  --oversub RATIO     rack uplink oversubscription, overriding the mix's topology\n"
         "  --time-scale X      SWIM: multiply submit times by X (default 1)\n"
-        "  --size-scale X      SWIM: multiply byte counts by X (default 1)\n"
+        "  --size-scale X      multiply byte counts by X (default 1; paper mixes start\n"
+        "                      from a tenth of Table 2's sizes, see tools/sim/README.md)\n"
         "  --heartbeat SEC     node heartbeat interval (default 3)\n"
+        "  --saturation-threshold X\n"
+        "                      sw-*: NetSat's NWSaturationThreshold, a fraction of the\n"
+        "                      rack uplink (default 0.8)\n"
+        "  --map-completion-threshold X\n"
+        "                      sw-*: SARP's MapCompletionThreshold, a fraction of a job's\n"
+        "                      maps (default 0.15)\n"
         "  --out DIR           where results go (default results/replay-MIX)\n"
         "  --jobs N            simulations run at once (default: number of cores)\n"
         "  --no-plot           skip rendering uplink.png with gnuplot\n"
@@ -45,10 +56,11 @@ static const char replay_usage[] =
 
 struct replay_opts {
 	struct load_opts load;
+	struct sw_sim_config sim; /* every run's settings but the policy */
 	char schedulers[256];
 	const char *baseline;
-	double warmup; /* hours, < 0 for the default */
-	double heartbeat;
+	double warmup;        /* hours, < 0 for the default */
+	double jobs_per_user; /* 0: --users or the mix's default decides */
 	const char *out;
 	int workers;
 	int plot;
@@ -82,6 +94,10 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 	        {"time-scale", required_argument, NULL, 'T'},
 	        {"size-scale", required_argument, NULL, 'Z'},
 	        {"heartbeat", required_argument, NULL, 'H'},
+	        {"jobs-per-user", required_argument, NULL, 'J'},
+	        {"interarrival", required_argument, NULL, 'I'},
+	        {"saturation-threshold", required_argument, NULL, 't'},
+	        {"map-completion-threshold", required_argument, NULL, 'M'},
 	        {"out", required_argument, NULL, 'o'},
 	        {"jobs", required_argument, NULL, 'j'},
 	        {"no-plot", no_argument, NULL, 'P'},
@@ -95,8 +111,9 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 	load_opts_default(&o->load);
 	snprintf(o->schedulers, sizeof(o->schedulers), "fifo,fair,drf,delay,capacity");
 	o->baseline = "fair";
+	sw_sim_config_default(&o->sim);
 	o->warmup = -1;
-	o->heartbeat = 3;
+	o->jobs_per_user = 0;
 	o->workers = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	o->plot = 1;
 	o->progress = 1;
@@ -140,7 +157,21 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			rc = parse_double("--size-scale", optarg, 1e-6, &o->load.size_scale);
 			break;
 		case 'H':
-			rc = parse_double("--heartbeat", optarg, 0.01, &o->heartbeat);
+			rc = parse_double("--heartbeat", optarg, 0.01, &o->sim.heartbeat);
+			break;
+		case 'J':
+			rc = parse_double("--jobs-per-user", optarg, 0.01, &o->jobs_per_user);
+			break;
+		case 'I':
+			rc = parse_double("--interarrival", optarg, 0.01, &o->load.interarrival);
+			break;
+		case 't':
+			rc = parse_double("--saturation-threshold", optarg, 0,
+			                  &o->sim.sched.nw_saturation_threshold);
+			break;
+		case 'M':
+			rc = parse_double("--map-completion-threshold", optarg, 0,
+			                  &o->sim.sched.map_completion_threshold);
 			break;
 		case 'o':
 			o->out = optarg;
@@ -163,11 +194,43 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 			return -EINVAL;
 		}
 	}
+	if (rc == 0 && (o->sim.sched.nw_saturation_threshold <= 0 ||
+	                o->sim.sched.nw_saturation_threshold > 1 ||
+	                o->sim.sched.map_completion_threshold > 1)) {
+		fprintf(stderr, "swctl replay: --saturation-threshold must be in (0, 1] and "
+		                "--map-completion-threshold in [0, 1]\n");
+		rc = -EINVAL;
+	}
 	if (rc == 0 && optind < argc) {
 		fprintf(stderr, "swctl replay: unexpected argument '%s'\n", argv[optind]);
 		rc = -EINVAL;
 	}
 	return rc;
+}
+
+/* --jobs-per-user becomes a number of users once the steady-state window is known. */
+static int resolve_jobs_per_user(struct replay_opts *o)
+{
+	double warmup;
+
+	if (!o->jobs_per_user)
+		return 0;
+	if (!load_is_paper_mix(o->load.mix) || o->load.users) {
+		fprintf(stderr, "swctl replay: --jobs-per-user applies to mix1, mix2 and mix3, "
+		                "and replaces --users\n");
+		return -EINVAL;
+	}
+	warmup = o->warmup >= 0 ? o->warmup : fmin(1, o->load.duration / 5);
+	if (warmup >= o->load.duration) {
+		fprintf(stderr,
+		        "swctl replay: --warmup %.2f h leaves no steady-state window in "
+		        "--duration %.2f h\n",
+		        warmup, o->load.duration);
+		return -EINVAL;
+	}
+	o->load.users =
+	        load_users_for_jobs_per_user(&o->load, o->load.duration - warmup, o->jobs_per_user);
+	return 0;
 }
 
 static int is_policy(const char *name)
@@ -286,9 +349,8 @@ static int run_and_report(const struct replay_opts *o, const struct sw_workload 
 	if (!runs || !m)
 		rc = -ENOMEM;
 	for (int i = 0; rc == 0 && i < n; i++) {
-		sw_sim_config_default(&runs[i].cfg);
+		runs[i].cfg = o->sim;
 		runs[i].cfg.sched.policy = names[i];
-		runs[i].cfg.heartbeat = o->heartbeat;
 		if (!strcmp(names[i], o->baseline))
 			rep.baseline = i;
 	}
@@ -323,6 +385,8 @@ int cmd_replay(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc > 0 ? 0 : 2;
+	if (resolve_jobs_per_user(&o) < 0)
+		return 2;
 	n = split_schedulers(o.schedulers, names);
 	if (n < 0)
 		return 2;
