@@ -505,6 +505,7 @@ int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c, struc
 		if (s.now > s.last_sample)
 			rc = sample(&s, s.now - s.last_sample);
 		progress(&s);
+		r->has_nass = sw_sched_nass_stats(s.sched, &r->nass) == 0;
 	}
 	teardown(&s);
 	if (rc)

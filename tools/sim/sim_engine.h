@@ -72,6 +72,7 @@ struct sim_job {
 	uint32_t n_maps, n_reduces, maps_done, reduces_done;
 	uint32_t *outputs, n_outputs; /* maps in the order their outputs registered */
 	uint32_t *running, n_running; /* reduces in SIM_SHUFFLE */
+	uint8_t *map_rack;            /* SAMP's PreferredMapRacks, NULL without SAMP */
 };
 
 struct sim_node {

@@ -51,6 +51,9 @@ struct sw_job_record {
 	uint64_t bytes[SW_TRAFFICS]; /**< all bytes moved for the job, by source */
 	uint64_t xrack[SW_TRAFFICS]; /**< of those, bytes that crossed a rack uplink */
 	uint64_t map_output_bytes;   /**< produced by its maps */
+	/** sw-* policies with SAMP: racks in its PreferredMapRacks (0 otherwise), and how many
+	 *  of its maps ran on a node of those racks. */
+	uint32_t map_racks, maps_in_map_racks;
 };
 
 struct sw_sim_result {
@@ -63,6 +66,9 @@ struct sw_sim_result {
 	/** n_samples * n_racks fractions of uplink capacity used, outbound and inbound,
 	 *  row-major by sample. */
 	float *uplink_out, *uplink_in;
+	/** sw-* policies: tasks NASS launched per Figure 3 line (has_nass set). */
+	struct sw_nass_stats nass;
+	int has_nass;
 };
 
 void sw_sim_config_default(struct sw_sim_config *c);

@@ -79,7 +79,28 @@ void sim_job_free(struct sim_job *j)
 	free(j->tasks);
 	free(j->outputs);
 	free(j->running);
+	free(j->map_rack);
 	free(j);
+}
+
+/* Keeps SAMP's rack choice, if the policy made one, to count where the maps really ran. */
+static int note_map_racks(struct sim *s, struct sim_job *j)
+{
+	uint32_t nr = s->cluster.n_racks;
+	struct sw_job_shuffle st;
+	int rc;
+
+	j->map_rack = malloc(nr);
+	if (!j->map_rack)
+		return -ENOMEM;
+	rc = sw_sched_job_shuffle(s->sched, j->idx, &st, j->map_rack, NULL, nr);
+	if (rc == -EOPNOTSUPP || (rc == 0 && !st.n_map_racks)) {
+		free(j->map_rack);
+		j->map_rack = NULL;
+		return 0;
+	}
+	j->rec->map_racks = st.n_map_racks;
+	return rc;
 }
 
 int sim_job_arrive(struct sim *s, size_t idx)
@@ -136,7 +157,10 @@ int sim_job_arrive(struct sim *s, size_t idx)
 		                (unsigned long long)d->id, s->now, strerror(-rc));
 	}
 	s->live[idx] = j;
-	return 0;
+	rc = note_map_racks(s, j);
+	return rc < 0 ? sim_fail(s, rc, "job %llu: sw_sched_job_shuffle: %s",
+	                         (unsigned long long)d->id, strerror(-rc))
+	              : 0;
 }
 
 static void job_end(struct sim *s, struct sim_job *j)
@@ -433,6 +457,8 @@ static int map_launch(struct sim *s, struct sim_task *t, const struct sw_assignm
 	uint64_t in = j->maps[t->idx].input_bytes;
 
 	j->rec->maps_at[locality(s, t->node, a)]++;
+	if (j->map_rack && j->map_rack[rack_of(s, t->node)])
+		j->rec->maps_in_map_racks++;
 	if (a->src_node == SW_NO_NODE || a->src_node == t->node || !in) {
 		j->rec->bytes[SW_TRAFFIC_MAP_INPUT] += in;
 		return compute(s, t, in, j->bench->map_rate);

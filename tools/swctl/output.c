@@ -35,6 +35,29 @@ static json_t *group_json(const struct metrics_group *g, const struct metrics_gr
 	                 report_ratio((double)g->xrack_total, (double)base->xrack_total));
 }
 
+/* Figure 3's lines, as the scheduler counts them (SW_LINE_*). */
+static const char *const nass_line_names[SW_NASS_LINES] = {
+        "preferred_map", "local_map",    "any_map",   "light_reduce",
+        "sarp_reduce",   "heavy_reduce", "any_reduce"};
+
+static json_t *nass_json(const struct sw_sim_result *r)
+{
+	json_t *o;
+
+	if (!r->has_nass)
+		return json_null();
+	o = json_object();
+	for (int sat = 0; sat < 2; sat++) {
+		json_t *lines = json_object();
+
+		for (int l = 0; l < SW_NASS_LINES; l++)
+			json_object_set_new(lines, nass_line_names[l],
+			                    json_integer((json_int_t)r->nass.launched[sat][l]));
+		json_object_set_new(o, sat ? "saturated" : "not_saturated", lines);
+	}
+	return o;
+}
+
 static json_t *results_json(const struct report *rep)
 {
 	const struct sw_topology *t = &rep->w->topo;
@@ -48,11 +71,11 @@ static json_t *results_json(const struct report *rep)
 			json_object_set_new(
 			        groups, metrics_group_name(g),
 			        group_json(&rep->m[i].group[g], &rep->m[rep->baseline].group[g]));
-		json_array_append_new(runs,
-		                      json_pack("{s:s, s:f, s:i, s:f, s:o}", "scheduler",
-		                                r->cfg.sched.policy, "simulated_s", r->result.end,
-		                                "events", (json_int_t)r->result.events, "wall_s",
-		                                r->wall, "classes", groups));
+		json_array_append_new(
+		        runs, json_pack("{s:s, s:f, s:i, s:f, s:o, s:o}", "scheduler",
+		                        r->cfg.sched.policy, "simulated_s", r->result.end, "events",
+		                        (json_int_t)r->result.events, "wall_s", r->wall, "classes",
+		                        groups, "nass_launches", nass_json(&r->result)));
 	}
 	root = json_pack("{s:s, s:i, s:i, s:{s:i, s:i, s:f, s:f, s:f}, s:s, s:[f, f], s:o}", "mix",
 	                 rep->mix, "jobs", (json_int_t)rep->w->n_jobs, "users",
@@ -121,7 +144,8 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 		return -errno;
 	fprintf(f, "scheduler,job,user,class,bench,arrival_s,finish_s,turnaround_s,maps,reduces,"
 	           "maps_node_local,maps_rack_local,maps_remote,map_output_bytes,shuffle_bytes,"
-	           "xrack_shuffle_bytes,xrack_map_input_bytes,xrack_output_bytes\n");
+	           "xrack_shuffle_bytes,xrack_map_input_bytes,xrack_output_bytes,map_racks,"
+	           "maps_in_map_racks\n");
 	for (int i = 0; i < rep->n; i++) {
 		const struct sw_sim_result *r = &rep->runs[i].result;
 
@@ -130,7 +154,7 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 
 			fprintf(f,
 			        "%s,%llu,%u,%s,%s,%.3f,%.3f,%.3f,%u,%u,%u,%u,%u,%llu,%llu,%llu,"
-			        "%llu,%llu\n",
+			        "%llu,%llu,%u,%u\n",
 			        rep->runs[i].cfg.sched.policy, (unsigned long long)j->id, j->user,
 			        metrics_group_name(j->cls),
 			        j->bench < n_bench ? bench[j->bench].name : "?", j->arrival,
@@ -140,7 +164,8 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 			        (unsigned long long)j->bytes[SW_TRAFFIC_SHUFFLE],
 			        (unsigned long long)j->xrack[SW_TRAFFIC_SHUFFLE],
 			        (unsigned long long)j->xrack[SW_TRAFFIC_MAP_INPUT],
-			        (unsigned long long)j->xrack[SW_TRAFFIC_OUTPUT]);
+			        (unsigned long long)j->xrack[SW_TRAFFIC_OUTPUT], j->map_racks,
+			        j->maps_in_map_racks);
 		}
 	}
 	return fclose(f) == 0 ? 0 : -EIO;
