@@ -45,6 +45,9 @@ static const char replay_usage[] =
         "  --map-completion-threshold X\n"
         "                      sw-*: SARP's MapCompletionThreshold, a fraction of a job's\n"
         "                      maps (default 0.15)\n"
+        "  --starvation-window SEC\n"
+        "                      sw-*: a user's jobs of an earlier window of this many\n"
+        "                      seconds go first (default 600; 0 turns it off)\n"
         "  --out DIR           where results go (default results/replay-MIX)\n"
         "  --jobs N            simulations run at once (default: number of cores)\n"
         "  --no-plot           skip rendering uplink.png with gnuplot\n"
@@ -98,6 +101,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 	        {"interarrival", required_argument, NULL, 'I'},
 	        {"saturation-threshold", required_argument, NULL, 't'},
 	        {"map-completion-threshold", required_argument, NULL, 'M'},
+	        {"starvation-window", required_argument, NULL, 'W'},
 	        {"out", required_argument, NULL, 'o'},
 	        {"jobs", required_argument, NULL, 'j'},
 	        {"no-plot", no_argument, NULL, 'P'},
@@ -172,6 +176,10 @@ static int parse_args(int argc, char **argv, struct replay_opts *o)
 		case 'M':
 			rc = parse_double("--map-completion-threshold", optarg, 0,
 			                  &o->sim.sched.map_completion_threshold);
+			break;
+		case 'W':
+			rc = parse_double("--starvation-window", optarg, 0,
+			                  &o->sim.sched.starvation_window);
 			break;
 		case 'o':
 			o->out = optarg;
