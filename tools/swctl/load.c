@@ -42,6 +42,14 @@ static int load_paper(const struct load_opts *o, struct sw_workload *w, struct s
 	return sw_workload_paper(w, &po);
 }
 
+int load_opts_equal(const struct load_opts *a, const struct load_opts *b)
+{
+	return !strcmp(a->mix, b->mix) && a->duration == b->duration && a->seed == b->seed &&
+	       a->users == b->users && a->oversub == b->oversub &&
+	       a->interarrival == b->interarrival && a->time_scale == b->time_scale &&
+	       a->size_scale == b->size_scale;
+}
+
 int load_is_paper_mix(const char *mix)
 {
 	return !strcmp(mix, "mix1") || !strcmp(mix, "mix2") || !strcmp(mix, "mix3");

@@ -18,6 +18,9 @@ struct load_opts {
 
 void load_opts_default(struct load_opts *o);
 
+/* Whether @p a and @p b load the same workload. */
+int load_opts_equal(const struct load_opts *a, const struct load_opts *b);
+
 int load_is_paper_mix(const char *mix);
 
 /*

@@ -2,9 +2,8 @@
 #include <errno.h>
 #include <jansson.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "gnuplot.h"
 #include "output.h"
 
 static const char *const traffic_names[SW_TRAFFICS] = {"shuffle", "map_input", "output"};
@@ -267,21 +266,5 @@ int output_write(struct outdir *o, const struct report *rep)
 
 int output_plot(const struct outdir *o)
 {
-	int status;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		if (chdir(o->dir) < 0)
-			_exit(126);
-		execlp("gnuplot", "gnuplot", "uplink.gp", (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return -ENOENT;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	return gnuplot_run(o->dir, "uplink.gp");
 }

@@ -1,22 +1,32 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "runner.h"
 
+enum job_state { WAITING, RUNNING, DONE };
+
+/* Per job, under the runner's lock, for the progress line. */
+struct job_progress {
+	enum job_state state;
+	double sim_now;
+	uint64_t done, total;
+};
+
 struct runner {
-	const struct sw_workload *w;
 	struct runner_job *jobs;
 	int n;
 	int next; /* next job to start, under lock */
+	int finished;
 	int show_progress;
 	pthread_mutex_t lock;
 	double last_print;
-	double *sim_now; /* per job, for the progress line */
-	uint64_t *done;
+	struct job_progress *p;
 };
 
 static double wall_clock(void)
@@ -32,7 +42,7 @@ struct progress_slot {
 	int index;
 };
 
-/* Redraws one status line for all runs, at most five times a second. */
+/* Redraws one status line for the runs in progress, at most five times a second. */
 static void on_progress(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total)
 {
 	struct progress_slot *slot = arg;
@@ -40,16 +50,24 @@ static void on_progress(void *arg, double now, uint64_t jobs_done, uint64_t jobs
 	double t = wall_clock();
 
 	pthread_mutex_lock(&r->lock);
-	r->sim_now[slot->index] = now;
-	r->done[slot->index] = jobs_done;
+	r->p[slot->index].sim_now = now;
+	r->p[slot->index].done = jobs_done;
+	r->p[slot->index].total = jobs_total;
 	if (t - r->last_print >= 0.2) {
 		r->last_print = t;
 		fputs("\r\033[K", stderr);
+		if (r->n > 1)
+			fprintf(stderr, "%d/%d done  ", r->finished, r->n);
 		for (int i = 0; i < r->n; i++) {
-			if (r->sim_now[i] > 0)
-				fprintf(stderr, "%s %.1fh %llu/%llu  ", r->jobs[i].cfg.sched.policy,
-				        r->sim_now[i] / 3600.0, (unsigned long long)r->done[i],
-				        (unsigned long long)jobs_total);
+			const struct job_progress *p = &r->p[i];
+
+			if (p->state != RUNNING || p->sim_now <= 0)
+				continue;
+			if (r->jobs[i].label)
+				fprintf(stderr, "%s ", r->jobs[i].label);
+			fprintf(stderr, "%s %.1fh %llu/%llu  ", r->jobs[i].cfg.sched.policy,
+			        p->sim_now / 3600.0, (unsigned long long)p->done,
+			        (unsigned long long)p->total);
 		}
 		fflush(stderr);
 	}
@@ -67,6 +85,8 @@ static void *worker(void *arg)
 
 		pthread_mutex_lock(&r->lock);
 		slot.index = r->next++;
+		if (slot.index < r->n)
+			r->p[slot.index].state = RUNNING;
 		pthread_mutex_unlock(&r->lock);
 		if (slot.index >= r->n)
 			return NULL;
@@ -76,23 +96,28 @@ static void *worker(void *arg)
 			job->cfg.progress_arg = &slot;
 		}
 		start = wall_clock();
-		job->rc = sw_sim_run(r->w, &job->cfg, &job->result, &job->err);
+		job->rc = sw_sim_run(job->w, &job->cfg, &job->result, &job->err);
 		job->wall = wall_clock() - start;
 		job->cfg.progress = NULL;
+		pthread_mutex_lock(&r->lock);
+		r->p[slot.index].state = DONE;
+		r->finished++;
+		pthread_mutex_unlock(&r->lock);
 	}
 }
 
-int runner_run(const struct sw_workload *w, struct runner_job *jobs, int n, int workers,
-               int progress)
+int runner_run(struct runner_job *jobs, int n, int workers, int progress)
 {
-	double sim_now[n];
-	uint64_t done[n];
-	struct runner r = {.w = w, .jobs = jobs, .n = n, .sim_now = sim_now, .done = done};
-	pthread_t tid[workers];
+	struct runner r = {.jobs = jobs, .n = n};
+	pthread_t *tid = calloc(workers, sizeof(*tid));
 	int started = 0;
 
-	memset(sim_now, 0, sizeof(sim_now));
-	memset(done, 0, sizeof(done));
+	r.p = calloc(n ? n : 1, sizeof(*r.p));
+	if (!tid || !r.p) {
+		free(tid);
+		free(r.p);
+		return -ENOMEM;
+	}
 	r.show_progress = progress && isatty(STDERR_FILENO);
 	pthread_mutex_init(&r.lock, NULL);
 	for (int i = 0; i < workers && i < n; i++)
@@ -105,6 +130,8 @@ int runner_run(const struct sw_workload *w, struct runner_job *jobs, int n, int 
 	pthread_mutex_destroy(&r.lock);
 	if (r.show_progress)
 		fputs("\r\033[K", stderr);
+	free(tid);
+	free(r.p);
 	for (int i = 0; i < n; i++)
 		if (jobs[i].rc < 0)
 			return jobs[i].rc;

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Runs one workload under several schedulers, one simulation per core at a time. */
+/* Runs simulations (workload x scheduler), one per core at a time. */
 #ifndef SWCTL_RUNNER_H
 #define SWCTL_RUNNER_H
 
 #include "sw_sim.h"
 
 struct runner_job {
+	const struct sw_workload *w;
+	const char *label;        /* shown before the scheduler in the progress line, or NULL */
 	struct sw_sim_config cfg; /* cfg.sched.policy names the scheduler */
 	struct sw_sim_result result;
 	struct sw_input_error err;
@@ -14,11 +16,10 @@ struct runner_job {
 };
 
 /*
- * Runs every job on @p w with up to @p workers threads (the library keeps no global state, so
- * runs are independent). Shows progress on stderr when @p progress is set and stderr is a
+ * Runs every job with up to @p workers threads (the library keeps no global state, so runs
+ * are independent). Shows progress on stderr when @p progress is set and stderr is a
  * terminal. Returns 0 when every run succeeded, else the first failure's code.
  */
-int runner_run(const struct sw_workload *w, struct runner_job *jobs, int n, int workers,
-               int progress);
+int runner_run(struct runner_job *jobs, int n, int workers, int progress);
 
 #endif

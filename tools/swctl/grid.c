@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid.h"
+
+int grid_alloc(struct grid *g, int n_points)
+{
+	memset(g, 0, sizeof(*g));
+	g->points = calloc(n_points, sizeof(*g->points));
+	if (!g->points)
+		return -ENOMEM;
+	g->n_points = n_points;
+	return 0;
+}
+
+int grid_parse_point(struct grid *g, int i, int argc, char **argv, const struct options_ctx *ctx)
+{
+	struct grid_point *p = &g->points[i];
+	size_t used = 0;
+	int n = argc;
+
+	p->argv = calloc(argc + GRID_MAX_PARAMS + 1, sizeof(char *));
+	if (!p->argv)
+		return -ENOMEM;
+	memcpy(p->argv, argv, argc * sizeof(char *));
+	for (int k = 0; k < g->n_params; k++) {
+		if (asprintf(&p->own[k], "--%s=%s", g->param[k], p->value[k]) < 0) {
+			p->own[k] = NULL;
+			return -ENOMEM;
+		}
+		p->argv[n++] = p->own[k];
+		used += snprintf(p->label + used, sizeof(p->label) - used, "%s%s=%s", k ? "," : "",
+		                 g->param[k], p->value[k]);
+		if (used >= sizeof(p->label))
+			used = sizeof(p->label) - 1;
+	}
+	return options_parse(n, p->argv, &p->opts, ctx);
+}
+
+/* The steady-state window: after the warm-up, up to the last arrival. */
+static int steady_window(struct grid_point *p, const char *prefix)
+{
+	const struct sw_workload *w = p->w;
+	double *start = &p->window_start, *end = &p->window_end;
+
+	*end = w->n_jobs ? w->jobs[w->n_jobs - 1].arrival : 0;
+	*start = p->opts.warmup >= 0 ? p->opts.warmup * 3600 : (*end / 5 < 3600 ? *end / 5 : 3600);
+	if (*start >= *end) {
+		fprintf(stderr,
+		        "%s%s%s: the steady-state window is empty: warm-up %.2f h, last arrival at "
+		        "%.2f h (lower --warmup)\n",
+		        prefix, p->label[0] ? ": " : "", p->label, *start / 3600, *end / 3600);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Points whose load options match share one workload: a threshold sweep loads the mix once. */
+static int load_point(struct grid *g, int i, const char *prefix)
+{
+	struct grid_point *p = &g->points[i];
+	struct sw_input_error err;
+	int rc;
+
+	for (int k = 0; k < i; k++) {
+		if (load_opts_equal(&g->points[k].opts.load, &p->opts.load)) {
+			p->w = g->points[k].w;
+			return 0;
+		}
+	}
+	p->w = calloc(1, sizeof(*p->w));
+	if (!p->w)
+		return -ENOMEM;
+	p->own_w = 1;
+	rc = load_workload(&p->opts.load, p->w, &err);
+	if (rc < 0) {
+		fprintf(stderr, "%s%s%s: %s\n", prefix, p->label[0] ? ": " : "", p->label, err.msg);
+		free(p->w);
+		p->w = NULL;
+		p->own_w = 0;
+	}
+	return rc;
+}
+
+static int setup_runs(struct grid *g)
+{
+	int next = 0;
+
+	for (int i = 0; i < g->n_points; i++)
+		g->n_runs += g->points[i].opts.n_schedulers;
+	g->runs = calloc(g->n_runs, sizeof(*g->runs));
+	g->m = calloc(g->n_runs, sizeof(*g->m));
+	if (!g->runs || !g->m)
+		return -ENOMEM;
+	for (int i = 0; i < g->n_points; i++) {
+		struct grid_point *p = &g->points[i];
+
+		p->runs = &g->runs[next];
+		p->m = &g->m[next];
+		for (int s = 0; s < p->opts.n_schedulers; s++) {
+			p->runs[s].w = p->w;
+			p->runs[s].label = p->label[0] ? p->label : NULL;
+			p->runs[s].cfg = p->opts.sim;
+			p->runs[s].cfg.sched.policy = p->opts.names[s];
+		}
+		next += p->opts.n_schedulers;
+	}
+	return 0;
+}
+
+static int summarise(struct grid *g)
+{
+	for (int i = 0; i < g->n_points; i++) {
+		struct grid_point *p = &g->points[i];
+		int rc = 0;
+
+		for (int s = 0; rc == 0 && s < p->opts.n_schedulers; s++)
+			rc = metrics_compute(&p->runs[s].result, p->window_start, p->window_end,
+			                     &p->m[s]);
+		if (rc < 0)
+			return rc;
+		p->rep = (struct report){.w = p->w,
+		                         .mix = p->opts.load.mix,
+		                         .n = p->opts.n_schedulers,
+		                         .runs = p->runs,
+		                         .m = p->m,
+		                         .baseline = p->opts.baseline_index};
+	}
+	return 0;
+}
+
+int grid_run(struct grid *g, int workers, int progress, const char *prefix)
+{
+	int rc = 0;
+
+	for (int i = 0; rc == 0 && i < g->n_points; i++)
+		rc = load_point(g, i, prefix);
+	/* Check the windows before spending time on simulations. */
+	for (int i = 0; rc == 0 && i < g->n_points; i++)
+		rc = steady_window(&g->points[i], prefix);
+	if (rc == 0)
+		rc = setup_runs(g);
+	if (rc == 0) {
+		rc = runner_run(g->runs, g->n_runs, workers, progress);
+		for (int i = 0; i < g->n_runs; i++)
+			if (g->runs[i].rc < 0)
+				fprintf(stderr, "%s: %s%s%s: %s\n", prefix,
+				        g->runs[i].label ? g->runs[i].label : "",
+				        g->runs[i].label ? " " : "", g->runs[i].cfg.sched.policy,
+				        g->runs[i].err.msg);
+	}
+	if (rc == 0)
+		rc = summarise(g);
+	return rc;
+}
+
+void grid_free(struct grid *g)
+{
+	for (int i = 0; i < g->n_runs && g->runs; i++)
+		sw_sim_result_free(&g->runs[i].result);
+	for (int i = 0; i < g->n_points; i++) {
+		struct grid_point *p = &g->points[i];
+
+		if (p->own_w) {
+			sw_workload_free(p->w);
+			free(p->w);
+		}
+		for (int k = 0; k < GRID_MAX_PARAMS; k++)
+			free(p->own[k]);
+		free(p->argv);
+	}
+	free(g->points);
+	free(g->runs);
+	free(g->m);
+	memset(g, 0, sizeof(*g));
+}

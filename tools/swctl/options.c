@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "options.h"
+
+const char options_help[] =
+        "  --mix NAME|FILE     mix1, mix2 or mix3 (the ShuffleWatcher paper's mixes; default\n"
+        "                      mix2), a SWIM trace (*.tsv) or a JSON Lines job mix (*.jsonl)\n"
+        "  --schedulers LIST   comma-separated policies (default fifo,fair,drf,delay,capacity)\n"
+        "  --baseline NAME     scheduler the ratios are relative to (default fair)\n"
+        "  --duration HOURS    paper mixes: hours of job arrivals (default 5)\n"
+        "  --warmup HOURS      ramp-up left out of the steady-state window\n"
+        "                      (default: 1, or a fifth of the arrival span if shorter)\n"
+        "  --users N           number of users (default: 30 for paper mixes, 200 for SWIM)\n"
+        "  --jobs-per-user N   paper mixes: set --users so that each user submits N jobs on\n"
+        "                      average in the steady-state window (the paper's default is 12)\n"
+        "  --interarrival SEC  paper mixes: mean seconds between job arrivals (default 40)\n"
+        "  --seed N            random seed for synthesised jobs and placement\n"
+        "  --oversub RATIO     rack uplink oversubscription, overriding the mix's topology\n"
+        "  --time-scale X      SWIM: multiply submit times by X (default 1)\n"
+        "  --size-scale X      multiply byte counts by X (default 1; paper mixes start\n"
+        "                      from a tenth of Table 2's sizes, see tools/sim/README.md)\n"
+        "  --heartbeat SEC     node heartbeat interval (default 3)\n"
+        "  --saturation-threshold X\n"
+        "                      sw-*: NetSat's NWSaturationThreshold, a fraction of the\n"
+        "                      rack uplink (default 0.8)\n"
+        "  --map-completion-threshold X\n"
+        "                      sw-*: SARP's MapCompletionThreshold, a fraction of a job's\n"
+        "                      maps (default 0.15)\n"
+        "  --starvation-window SEC\n"
+        "                      sw-*: a user's jobs of an earlier window of this many\n"
+        "                      seconds go first (default 600; 0 turns it off)\n"
+        "  --out DIR           where results go (default: see above)\n"
+        "  --jobs N            simulations run at once (default: number of cores)\n"
+        "  --no-plot           skip rendering the plots with gnuplot\n"
+        "  --quiet             no progress line\n"
+        "  -h, --help          this text\n";
+
+static const struct option longopts[] = {
+        {"mix", required_argument, NULL, 'm'},
+        {"schedulers", required_argument, NULL, 's'},
+        {"baseline", required_argument, NULL, 'b'},
+        {"duration", required_argument, NULL, 'd'},
+        {"warmup", required_argument, NULL, 'w'},
+        {"users", required_argument, NULL, 'u'},
+        {"seed", required_argument, NULL, 'S'},
+        {"oversub", required_argument, NULL, 'O'},
+        {"time-scale", required_argument, NULL, 'T'},
+        {"size-scale", required_argument, NULL, 'Z'},
+        {"heartbeat", required_argument, NULL, 'H'},
+        {"jobs-per-user", required_argument, NULL, 'J'},
+        {"interarrival", required_argument, NULL, 'I'},
+        {"saturation-threshold", required_argument, NULL, 't'},
+        {"map-completion-threshold", required_argument, NULL, 'M'},
+        {"starvation-window", required_argument, NULL, 'W'},
+        {"out", required_argument, NULL, 'o'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"no-plot", no_argument, NULL, 'P'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {"param", required_argument, NULL, 'p'}, /* last: only for contexts that take it */
+        {NULL, 0, NULL, 0},
+};
+
+#define N_LONGOPTS (sizeof(longopts) / sizeof(longopts[0]) - 1)
+
+int options_lookup(const char *name)
+{
+	for (size_t i = 0; i < N_LONGOPTS - 1; i++)
+		if (!strcmp(longopts[i].name, name))
+			return longopts[i].has_arg == required_argument;
+	return -ENOENT;
+}
+
+static int parse_double(const struct options_ctx *ctx, const char *opt, const char *arg, double min,
+                        double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !isfinite(v) || v < min) {
+		fprintf(stderr, "%s: %s %s: expected a number >= %g\n", ctx->prefix, opt, arg, min);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_fraction(const struct options_ctx *ctx, const char *opt, const char *arg,
+                          int open_at_zero, double *out)
+{
+	double v;
+
+	if (parse_double(ctx, opt, arg, 0, &v) < 0)
+		return -EINVAL;
+	if (v > 1 || (open_at_zero && v == 0)) {
+		fprintf(stderr, "%s: %s %s: must be in %s0, 1]\n", ctx->prefix, opt, arg,
+		        open_at_zero ? "(" : "[");
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static void set_defaults(struct replay_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	load_opts_default(&o->load);
+	snprintf(o->schedulers, sizeof(o->schedulers), "fifo,fair,drf,delay,capacity");
+	o->baseline = "fair";
+	sw_sim_config_default(&o->sim);
+	o->warmup = -1;
+	o->workers = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	o->plot = 1;
+	o->progress = 1;
+}
+
+static int parse_one(int c, const char *arg, struct replay_opts *o, const struct options_ctx *ctx)
+{
+	double v;
+	int rc = 0;
+
+	switch (c) {
+	case 'm':
+		o->load.mix = arg;
+		break;
+	case 's':
+		if (strlen(arg) >= sizeof(o->schedulers)) {
+			fprintf(stderr, "%s: --schedulers: list too long\n", ctx->prefix);
+			return -EINVAL;
+		}
+		strcpy(o->schedulers, arg);
+		break;
+	case 'b':
+		o->baseline = arg;
+		break;
+	case 'd':
+		return parse_double(ctx, "--duration", arg, 0.01, &o->load.duration);
+	case 'w':
+		return parse_double(ctx, "--warmup", arg, 0, &o->warmup);
+	case 'u':
+		rc = parse_double(ctx, "--users", arg, 1, &v);
+		o->load.users = (uint32_t)v;
+		break;
+	case 'S':
+		rc = parse_double(ctx, "--seed", arg, 1, &v);
+		o->load.seed = (uint64_t)v;
+		break;
+	case 'O':
+		return parse_double(ctx, "--oversub", arg, 1, &o->load.oversub);
+	case 'T':
+		return parse_double(ctx, "--time-scale", arg, 1e-6, &o->load.time_scale);
+	case 'Z':
+		return parse_double(ctx, "--size-scale", arg, 1e-6, &o->load.size_scale);
+	case 'H':
+		return parse_double(ctx, "--heartbeat", arg, 0.01, &o->sim.heartbeat);
+	case 'J':
+		return parse_double(ctx, "--jobs-per-user", arg, 0.01, &o->jobs_per_user);
+	case 'I':
+		return parse_double(ctx, "--interarrival", arg, 0.01, &o->load.interarrival);
+	case 't':
+		return parse_fraction(ctx, "--saturation-threshold", arg, 1,
+		                      &o->sim.sched.nw_saturation_threshold);
+	case 'M':
+		return parse_fraction(ctx, "--map-completion-threshold", arg, 0,
+		                      &o->sim.sched.map_completion_threshold);
+	case 'W':
+		return parse_double(ctx, "--starvation-window", arg, 0,
+		                    &o->sim.sched.starvation_window);
+	case 'o':
+		o->out = arg;
+		break;
+	case 'j':
+		rc = parse_double(ctx, "--jobs", arg, 1, &v);
+		o->workers = (int)v;
+		break;
+	case 'P':
+		o->plot = 0;
+		break;
+	case 'q':
+		o->progress = 0;
+		break;
+	case 'p':
+		return ctx->param(ctx->param_arg, arg);
+	}
+	return rc;
+}
+
+static int is_policy(const char *name)
+{
+	for (const char *const *p = sw_sched_policy_names(); *p; p++)
+		if (!strcmp(*p, name))
+			return 1;
+	return 0;
+}
+
+/* Splits the scheduler list; fills names and the baseline's index, or says what is wrong. */
+static int split_schedulers(struct replay_opts *o, const struct options_ctx *ctx)
+{
+	char *save;
+
+	strcpy(o->names_buf, o->schedulers);
+	o->n_schedulers = 0;
+	o->baseline_index = -1;
+	for (char *tok = strtok_r(o->names_buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!is_policy(tok)) {
+			fprintf(stderr,
+			        "%s: --schedulers: unknown scheduler '%s' (known:", ctx->prefix,
+			        tok);
+			for (const char *const *p = sw_sched_policy_names(); *p; p++)
+				fprintf(stderr, " %s", *p);
+			fprintf(stderr, ")\n");
+			return -EINVAL;
+		}
+		if (o->n_schedulers == OPTIONS_MAX_SCHEDULERS) {
+			fprintf(stderr, "%s: --schedulers: at most %d\n", ctx->prefix,
+			        OPTIONS_MAX_SCHEDULERS);
+			return -EINVAL;
+		}
+		if (!strcmp(tok, o->baseline))
+			o->baseline_index = o->n_schedulers;
+		o->names[o->n_schedulers++] = tok;
+	}
+	if (o->n_schedulers == 0) {
+		fprintf(stderr, "%s: --schedulers: empty list\n", ctx->prefix);
+		return -EINVAL;
+	}
+	if (o->baseline_index < 0) {
+		fprintf(stderr, "%s: --baseline %s is not among --schedulers\n", ctx->prefix,
+		        o->baseline);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --jobs-per-user becomes a number of users once the steady-state window is known. */
+static int resolve_jobs_per_user(struct replay_opts *o, const struct options_ctx *ctx)
+{
+	double warmup;
+
+	if (!o->jobs_per_user)
+		return 0;
+	if (!load_is_paper_mix(o->load.mix) || o->load.users) {
+		fprintf(stderr,
+		        "%s: --jobs-per-user applies to mix1, mix2 and mix3, and replaces "
+		        "--users\n",
+		        ctx->prefix);
+		return -EINVAL;
+	}
+	warmup = o->warmup >= 0 ? o->warmup : fmin(1, o->load.duration / 5);
+	if (warmup >= o->load.duration) {
+		fprintf(stderr,
+		        "%s: --warmup %.2f h leaves no steady-state window in --duration %.2f h\n",
+		        ctx->prefix, warmup, o->load.duration);
+		return -EINVAL;
+	}
+	o->load.users =
+	        load_users_for_jobs_per_user(&o->load, o->load.duration - warmup, o->jobs_per_user);
+	return 0;
+}
+
+int options_parse(int argc, char **argv, struct replay_opts *o, const struct options_ctx *ctx)
+{
+	struct option opts[N_LONGOPTS + 1];
+	int c, rc = 0;
+
+	/* The table without --param where it is not taken, so getopt reports it as unknown. */
+	memcpy(opts, longopts, sizeof(opts));
+	if (!ctx->param)
+		opts[N_LONGOPTS - 1] = opts[N_LONGOPTS];
+	set_defaults(o);
+	optind = 1;
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c == 'h' && ctx->usage) {
+			fputs(ctx->usage, stdout);
+			fputs(options_help, stdout);
+			return 1;
+		}
+		if (c == '?' || c == ':' || c == 'h') {
+			fprintf(stderr, "%s: %s '%s'%s\n", ctx->prefix,
+			        c == ':' ? "missing value for" : "unknown option", argv[optind - 1],
+			        ctx->usage ? " (--help lists the options)" : "");
+			return -EINVAL;
+		}
+		rc = parse_one(c, optarg, o, ctx);
+	}
+	if (rc == 0 && optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", ctx->prefix, argv[optind]);
+		rc = -EINVAL;
+	}
+	if (rc == 0)
+		rc = split_schedulers(o, ctx);
+	if (rc == 0)
+		rc = resolve_jobs_per_user(o, ctx);
+	return rc;
+}
