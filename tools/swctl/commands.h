@@ -4,5 +4,6 @@
 #define SWCTL_COMMANDS_H
 
 int cmd_replay(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 #endif

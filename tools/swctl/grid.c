@@ -37,6 +37,14 @@ int grid_parse_point(struct grid *g, int i, int argc, char **argv, const struct 
 		if (used >= sizeof(p->label))
 			used = sizeof(p->label) - 1;
 	}
+	if (p->label[0]) {
+		struct options_ctx point_ctx = *ctx;
+		char prefix[512];
+
+		snprintf(prefix, sizeof(prefix), "%s: %s", ctx->prefix, p->label);
+		point_ctx.prefix = prefix;
+		return options_parse(n, p->argv, &p->opts, &point_ctx);
+	}
 	return options_parse(n, p->argv, &p->opts, ctx);
 }
 

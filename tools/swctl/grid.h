@@ -43,7 +43,8 @@ int grid_alloc(struct grid *g, int n_points);
 
 /*
  * Parses point @p i's options from @p argv (copied, with "--NAME=VALUE" for each swept
- * parameter appended) using @p ctx. Returns options_parse()'s result.
+ * parameter appended) using @p ctx; errors name the point after ctx->prefix. Returns
+ * options_parse()'s result.
  */
 int grid_parse_point(struct grid *g, int i, int argc, char **argv, const struct options_ctx *ctx);
 

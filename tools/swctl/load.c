@@ -81,21 +81,35 @@ static int load_swim(const struct load_opts *o, struct sw_workload *w, struct sw
 	return sw_workload_swim(w, o->mix, &so, err);
 }
 
+int load_mix_kind(const char *mix, char *msg, size_t len)
+{
+	if (load_is_paper_mix(mix))
+		return LOAD_PAPER;
+	if (ends_with(mix, ".tsv"))
+		return LOAD_SWIM;
+	if (ends_with(mix, ".jsonl"))
+		return LOAD_JSONL;
+	snprintf(msg, len, "--mix %s: not mix1, mix2, mix3, a .tsv SWIM trace or a .jsonl job mix",
+	         mix);
+	return -EINVAL;
+}
+
 int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_input_error *err)
 {
 	int rc;
 
 	err->msg[0] = '\0';
-	if (load_is_paper_mix(o->mix))
+	switch (load_mix_kind(o->mix, err->msg, sizeof(err->msg))) {
+	case LOAD_PAPER:
 		rc = load_paper(o, w, err);
-	else if (ends_with(o->mix, ".tsv"))
+		break;
+	case LOAD_SWIM:
 		rc = load_swim(o, w, err);
-	else if (ends_with(o->mix, ".jsonl"))
+		break;
+	case LOAD_JSONL:
 		rc = sw_workload_json(w, o->mix, err);
-	else {
-		snprintf(err->msg, sizeof(err->msg),
-		         "--mix %s: not mix1, mix2, mix3, a .tsv SWIM trace or a .jsonl job mix",
-		         o->mix);
+		break;
+	default:
 		return -EINVAL;
 	}
 	if (rc < 0) {

@@ -18,6 +18,11 @@ struct load_opts {
 
 void load_opts_default(struct load_opts *o);
 
+enum load_kind { LOAD_PAPER, LOAD_SWIM, LOAD_JSONL };
+
+/* What @p mix names, by its name alone; -EINVAL with a reason in @p msg if nothing known. */
+int load_mix_kind(const char *mix, char *msg, size_t len);
+
 /* Whether @p a and @p b load the same workload. */
 int load_opts_equal(const struct load_opts *a, const struct load_opts *b);
 

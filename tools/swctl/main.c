@@ -11,6 +11,7 @@ static const struct command {
 	const char *summary;
 } commands[] = {
         {"replay", cmd_replay, "replay a job mix on a simulated cluster and compare schedulers"},
+        {"sweep", cmd_sweep, "replay over a grid of one or two options (e.g. thresholds)"},
 };
 
 static void usage(FILE *f)

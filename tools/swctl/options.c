@@ -269,6 +269,7 @@ static int resolve_jobs_per_user(struct replay_opts *o, const struct options_ctx
 int options_parse(int argc, char **argv, struct replay_opts *o, const struct options_ctx *ctx)
 {
 	struct option opts[N_LONGOPTS + 1];
+	char msg[256];
 	int c, rc = 0;
 
 	/* The table without --param where it is not taken, so getopt reports it as unknown. */
@@ -294,6 +295,10 @@ int options_parse(int argc, char **argv, struct replay_opts *o, const struct opt
 	}
 	if (rc == 0 && optind < argc) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", ctx->prefix, argv[optind]);
+		rc = -EINVAL;
+	}
+	if (rc == 0 && load_mix_kind(o->load.mix, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "%s: %s\n", ctx->prefix, msg);
 		rc = -EINVAL;
 	}
 	if (rc == 0)

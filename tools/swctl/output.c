@@ -102,34 +102,39 @@ static int write_json(struct outdir *o, const struct report *rep)
 	return rc;
 }
 
+void output_csv_header(FILE *f)
+{
+	fprintf(f, "scheduler,class,jobs,completed,jobs_per_hour,turnaround_mean_s,"
+	           "turnaround_p50_s,turnaround_p90_s,turnaround_p99_s,xrack_shuffle_bytes,"
+	           "xrack_map_input_bytes,xrack_output_bytes,xrack_total_bytes,"
+	           "throughput_vs_baseline,turnaround_vs_baseline,xrack_vs_baseline\n");
+}
+
+void output_csv_row(FILE *f, const struct report *rep, int run, int group)
+{
+	const struct metrics_group *g = &rep->m[run].group[group];
+	const struct metrics_group *b = &rep->m[rep->baseline].group[group];
+
+	fprintf(f, "%s,%s,%u,%u,%.3f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%llu,%llu,%.4f,%.4f,%.4f\n",
+	        rep->runs[run].cfg.sched.policy, metrics_group_name(group), g->jobs, g->completed,
+	        g->jobs_per_hour, g->turnaround_mean, g->turnaround_p50, g->turnaround_p90,
+	        g->turnaround_p99, (unsigned long long)g->xrack[0], (unsigned long long)g->xrack[1],
+	        (unsigned long long)g->xrack[2], (unsigned long long)g->xrack_total,
+	        report_ratio(g->jobs_per_hour, b->jobs_per_hour),
+	        report_ratio(g->turnaround_mean, b->turnaround_mean),
+	        report_ratio((double)g->xrack_total, (double)b->xrack_total));
+}
+
 static int write_summary_csv(struct outdir *o, const struct report *rep)
 {
 	FILE *f = outdir_open(o, "results.csv");
 
 	if (!f)
 		return -errno;
-	fprintf(f, "scheduler,class,jobs,completed,jobs_per_hour,turnaround_mean_s,"
-	           "turnaround_p50_s,turnaround_p90_s,turnaround_p99_s,xrack_shuffle_bytes,"
-	           "xrack_map_input_bytes,xrack_output_bytes,xrack_total_bytes,"
-	           "throughput_vs_baseline,turnaround_vs_baseline,xrack_vs_baseline\n");
-	for (int i = 0; i < rep->n; i++) {
-		for (int gi = 0; gi < METRICS_GROUPS; gi++) {
-			const struct metrics_group *g = &rep->m[i].group[gi];
-			const struct metrics_group *b = &rep->m[rep->baseline].group[gi];
-
-			fprintf(f,
-			        "%s,%s,%u,%u,%.3f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%llu,%llu,%.4f,"
-			        "%.4f,%.4f\n",
-			        rep->runs[i].cfg.sched.policy, metrics_group_name(gi), g->jobs,
-			        g->completed, g->jobs_per_hour, g->turnaround_mean,
-			        g->turnaround_p50, g->turnaround_p90, g->turnaround_p99,
-			        (unsigned long long)g->xrack[0], (unsigned long long)g->xrack[1],
-			        (unsigned long long)g->xrack[2], (unsigned long long)g->xrack_total,
-			        report_ratio(g->jobs_per_hour, b->jobs_per_hour),
-			        report_ratio(g->turnaround_mean, b->turnaround_mean),
-			        report_ratio((double)g->xrack_total, (double)b->xrack_total));
-		}
-	}
+	output_csv_header(f);
+	for (int i = 0; i < rep->n; i++)
+		for (int g = 0; g < METRICS_GROUPS; g++)
+			output_csv_row(f, rep, i, g);
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 

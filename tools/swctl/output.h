@@ -9,6 +9,10 @@
 /* Writes every result file into @p o (not yet committed). Returns 0 or -errno. */
 int output_write(struct outdir *o, const struct report *rep);
 
+/* results.csv's header line and one row (run @p run, metrics group @p group). */
+void output_csv_header(FILE *f);
+void output_csv_row(FILE *f, const struct report *rep, int run, int group);
+
 /* Renders uplink.png in the committed directory with gnuplot. Returns 0 or -errno. */
 int output_plot(const struct outdir *o);
 
