@@ -94,3 +94,24 @@ int metrics_compute(const struct sw_sim_result *r, double start, double end, str
 	}
 	return 0;
 }
+
+void metrics_compare_jobs(const struct sw_sim_result *r, const struct sw_sim_result *base,
+                          double start, double end, struct metrics_jobs_vs *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < r->n_jobs && i < base->n_jobs; i++) {
+		const struct sw_job_record *j = &r->jobs[i], *b = &base->jobs[i];
+		double t = j->finish - j->arrival, tb = b->finish - b->arrival;
+		double ratio = tb > 0 ? t / tb : 1;
+
+		if (j->arrival < start || j->arrival >= end)
+			continue;
+		out->jobs++;
+		out->faster += t < tb;
+		out->slower += ratio > 1.05;
+		if (ratio > out->worst_slowdown) {
+			out->worst_slowdown = ratio;
+			out->worst_job = j->id;
+		}
+	}
+}

@@ -33,6 +33,23 @@ struct metrics {
  */
 int metrics_compute(const struct sw_sim_result *r, double start, double end, struct metrics *m);
 
+/* Each window job's turnaround under one scheduler against the same job under a baseline. */
+struct metrics_jobs_vs {
+	uint32_t jobs;         /* arrived within the window */
+	uint32_t faster;       /* finished sooner than under the baseline */
+	uint32_t slower;       /* took more than 5% longer */
+	double worst_slowdown; /* largest turnaround ratio to the baseline's */
+	uint64_t worst_job;    /* the job that had it */
+};
+
+/*
+ * Compares @p r with @p base job by job (both replays of one workload, so records pair up by
+ * index). The 5% margin keeps a few seconds of heartbeat jitter on short jobs from counting
+ * as a slowdown; the worst ratio is exact.
+ */
+void metrics_compare_jobs(const struct sw_sim_result *r, const struct sw_sim_result *base,
+                          double start, double end, struct metrics_jobs_vs *out);
+
 /* Name of a metrics group: "light", "medium", "heavy" or "all". */
 const char *metrics_group_name(int group);
 

@@ -57,6 +57,17 @@ static json_t *nass_json(const struct sw_sim_result *r)
 	return o;
 }
 
+static json_t *jobs_vs_json(const struct report *rep, int i)
+{
+	struct metrics_jobs_vs v;
+
+	metrics_compare_jobs(&rep->runs[i].result, &rep->runs[rep->baseline].result,
+	                     rep->m[i].window_start, rep->m[i].window_end, &v);
+	return json_pack("{s:i, s:i, s:i, s:f, s:i}", "jobs", (json_int_t)v.jobs, "faster",
+	                 (json_int_t)v.faster, "slower_by_5pct", (json_int_t)v.slower,
+	                 "worst_slowdown", v.worst_slowdown, "worst_job", (json_int_t)v.worst_job);
+}
+
 static json_t *results_json(const struct report *rep)
 {
 	const struct sw_topology *t = &rep->w->topo;
@@ -71,10 +82,11 @@ static json_t *results_json(const struct report *rep)
 			        groups, metrics_group_name(g),
 			        group_json(&rep->m[i].group[g], &rep->m[rep->baseline].group[g]));
 		json_array_append_new(
-		        runs, json_pack("{s:s, s:f, s:i, s:f, s:o, s:o}", "scheduler",
+		        runs, json_pack("{s:s, s:f, s:i, s:f, s:o, s:o, s:o}", "scheduler",
 		                        r->cfg.sched.policy, "simulated_s", r->result.end, "events",
 		                        (json_int_t)r->result.events, "wall_s", r->wall, "classes",
-		                        groups, "nass_launches", nass_json(&r->result)));
+		                        groups, "jobs_vs_baseline", jobs_vs_json(rep, i),
+		                        "nass_launches", nass_json(&r->result)));
 	}
 	root = json_pack("{s:s, s:i, s:i, s:{s:i, s:i, s:f, s:f, s:f}, s:s, s:[f, f], s:o}", "mix",
 	                 rep->mix, "jobs", (json_int_t)rep->w->n_jobs, "users",

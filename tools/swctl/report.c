@@ -42,6 +42,27 @@ static void print_group(FILE *f, const struct report *rep, int group)
 	}
 }
 
+/* The paper's claim that no job is slowed down, checked job by job against the baseline. */
+static void print_jobs_vs(FILE *f, const struct report *rep)
+{
+	const struct runner_job *base = &rep->runs[rep->baseline];
+
+	fprintf(f, "\neach window job against the same job under %s\n", base->cfg.sched.policy);
+	fprintf(f, "%-11s %8s %11s %15s\n", "scheduler", "faster", ">5% slower", "worst slowdown");
+	for (int i = 0; i < rep->n; i++) {
+		struct metrics_jobs_vs v;
+
+		if (i == rep->baseline)
+			continue;
+		metrics_compare_jobs(&rep->runs[i].result, &base->result, rep->m[i].window_start,
+		                     rep->m[i].window_end, &v);
+		fprintf(f, "%-11s %7.1f%% %10.1f%% %7.2fx (job %llu)\n",
+		        rep->runs[i].cfg.sched.policy, v.jobs ? 100.0 * v.faster / v.jobs : 0,
+		        v.jobs ? 100.0 * v.slower / v.jobs : 0, v.worst_slowdown,
+		        (unsigned long long)v.worst_job);
+	}
+}
+
 void report_print(FILE *f, const struct report *rep)
 {
 	const struct sw_topology *t = &rep->w->topo;
@@ -60,6 +81,7 @@ void report_print(FILE *f, const struct report *rep)
 	print_group(f, rep, SW_CLASSES);
 	for (int g = SW_CLASSES - 1; g >= 0; g--)
 		print_group(f, rep, g);
+	print_jobs_vs(f, rep);
 	fprintf(f, "\n");
 	for (int i = 0; i < rep->n; i++) {
 		const struct runner_job *r = &rep->runs[i];
