@@ -23,14 +23,14 @@ static void print_group(FILE *f, const struct report *rep, int group)
 	const struct metrics_group *base = &rep->m[rep->baseline].group[group];
 
 	fprintf(f, "\n%s jobs: %u arrived in the window\n", metrics_group_name(group), base->jobs);
-	fprintf(f, "%-11s %8s %7s | %9s %7s %8s %8s %8s | %9s %7s %8s %8s %8s\n", "scheduler",
+	fprintf(f, "%-12s %8s %7s | %9s %7s %8s %8s %8s | %9s %7s %8s %8s %8s\n", "scheduler",
 	        "jobs/h", "vs", "turn. s", "vs", "p50", "p90", "p99", "xrack GB", "vs", "shuffle",
 	        "map-in", "output");
 	for (int i = 0; i < rep->n; i++) {
 		const struct metrics_group *g = &rep->m[i].group[group];
 
 		fprintf(f,
-		        "%-11s %8.1f %7.2f | %9.1f %7.2f %8.1f %8.1f %8.1f | %9.1f %7.2f %8.1f "
+		        "%-12s %8.1f %7.2f | %9.1f %7.2f %8.1f %8.1f %8.1f | %9.1f %7.2f %8.1f "
 		        "%8.1f %8.1f\n",
 		        rep->runs[i].cfg.sched.policy, g->jobs_per_hour,
 		        report_ratio(g->jobs_per_hour, base->jobs_per_hour), g->turnaround_mean,
@@ -48,7 +48,7 @@ static void print_jobs_vs(FILE *f, const struct report *rep)
 	const struct runner_job *base = &rep->runs[rep->baseline];
 
 	fprintf(f, "\neach window job against the same job under %s\n", base->cfg.sched.policy);
-	fprintf(f, "%-11s %8s %11s %15s\n", "scheduler", "faster", ">5% slower", "worst slowdown");
+	fprintf(f, "%-12s %8s %11s %15s\n", "scheduler", "faster", ">5% slower", "worst slowdown");
 	for (int i = 0; i < rep->n; i++) {
 		struct metrics_jobs_vs v;
 
@@ -56,7 +56,7 @@ static void print_jobs_vs(FILE *f, const struct report *rep)
 			continue;
 		metrics_compare_jobs(&rep->runs[i].result, &base->result, rep->m[i].window_start,
 		                     rep->m[i].window_end, &v);
-		fprintf(f, "%-11s %7.1f%% %10.1f%% %7.2fx (job %llu)\n",
+		fprintf(f, "%-12s %7.1f%% %10.1f%% %7.2fx (job %llu)\n",
 		        rep->runs[i].cfg.sched.policy, v.jobs ? 100.0 * v.faster / v.jobs : 0,
 		        v.jobs ? 100.0 * v.slower / v.jobs : 0, v.worst_slowdown,
 		        (unsigned long long)v.worst_job);
@@ -86,7 +86,7 @@ void report_print(FILE *f, const struct report *rep)
 	for (int i = 0; i < rep->n; i++) {
 		const struct runner_job *r = &rep->runs[i];
 
-		fprintf(f, "%-11s simulated %.1f h: %llu events in %.2f s (%.2fM events/s)\n",
+		fprintf(f, "%-12s simulated %.1f h: %llu events in %.2f s (%.2fM events/s)\n",
 		        r->cfg.sched.policy, r->result.end / 3600,
 		        (unsigned long long)r->result.events, r->wall,
 		        r->wall > 0 ? r->result.events / r->wall / 1e6 : 0);
