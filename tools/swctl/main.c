@@ -12,13 +12,14 @@ static const struct command {
 } commands[] = {
         {"replay", cmd_replay, "replay a job mix on a simulated cluster and compare schedulers"},
         {"sweep", cmd_sweep, "replay over a grid of one or two options (e.g. thresholds)"},
+        {"experiment", cmd_experiment, "run a study from a JSON file and compare with the paper"},
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: swctl COMMAND [options]   (swctl COMMAND --help for its options)\n\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 }
 
 int main(int argc, char **argv)

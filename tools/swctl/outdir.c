@@ -87,3 +87,16 @@ void outdir_abort(struct outdir *o)
 		if (o->name[i][0])
 			unlink(temp_path(o, o->name[i], path, sizeof(path)));
 }
+
+int outdir_write(const char *dir, int (*write)(struct outdir *o, const void *arg), const void *arg)
+{
+	struct outdir o;
+	int rc = outdir_init(&o, dir);
+
+	if (rc == 0)
+		rc = write(&o, arg);
+	if (rc == 0)
+		return outdir_commit(&o);
+	outdir_abort(&o);
+	return rc;
+}

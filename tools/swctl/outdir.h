@@ -32,4 +32,10 @@ int outdir_commit(struct outdir *o);
 /* Removes every temporary file. */
 void outdir_abort(struct outdir *o);
 
+/*
+ * Creates @p dir, lets @p write fill it with files, and commits them, or removes them all if
+ * @p write fails. Returns 0 or -errno.
+ */
+int outdir_write(const char *dir, int (*write)(struct outdir *o, const void *arg), const void *arg);
+
 #endif

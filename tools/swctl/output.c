@@ -281,7 +281,29 @@ int output_write(struct outdir *o, const struct report *rep)
 	return rc;
 }
 
-int output_plot(const struct outdir *o)
+static int write_all(struct outdir *o, const void *rep)
 {
-	return gnuplot_run(o->dir, "uplink.gp");
+	return output_write(o, rep);
+}
+
+int output_replay(const char *dir, const struct report *rep, int plot, const char *prefix)
+{
+	int rc = outdir_write(dir, write_all, rep);
+
+	if (rc < 0) {
+		fprintf(stderr, "%s: writing results to %s: %s\n", prefix, dir, strerror(-rc));
+		return rc;
+	}
+	printf("results in %s/ (results.json, results.csv, jobs.csv, uplink-*.csv", dir);
+	if (plot) {
+		rc = gnuplot_run(dir, "uplink.gp");
+		if (rc < 0) {
+			printf(")\n");
+			gnuplot_report(prefix, dir, "uplink.png", rc);
+			return rc;
+		}
+		printf(", uplink.png");
+	}
+	printf(")\n");
+	return 0;
 }

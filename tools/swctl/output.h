@@ -13,7 +13,10 @@ int output_write(struct outdir *o, const struct report *rep);
 void output_csv_header(FILE *f);
 void output_csv_row(FILE *f, const struct report *rep, int run, int group);
 
-/* Renders uplink.png in the committed directory with gnuplot. Returns 0 or -errno. */
-int output_plot(const struct outdir *o);
+/*
+ * A replay's results into @p dir, all or nothing, then uplink.png if @p plot; says where on
+ * stdout, or why not on stderr after @p prefix. Returns 0 or -errno.
+ */
+int output_replay(const char *dir, const struct report *rep, int plot, const char *prefix);
 
 #endif

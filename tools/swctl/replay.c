@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "commands.h"
-#include "gnuplot.h"
 #include "grid.h"
 #include "output.h"
 
@@ -32,41 +31,6 @@ static void default_out_dir(const struct replay_opts *o, char *buf, size_t len)
 	         base);
 }
 
-static int write_results(const struct replay_opts *o, const struct report *rep)
-{
-	char dir[512];
-	struct outdir od;
-	int rc;
-
-	if (o->out)
-		snprintf(dir, sizeof(dir), "%s", o->out);
-	else
-		default_out_dir(o, dir, sizeof(dir));
-	rc = outdir_init(&od, dir);
-	if (rc == 0)
-		rc = output_write(&od, rep);
-	if (rc == 0)
-		rc = outdir_commit(&od);
-	else
-		outdir_abort(&od);
-	if (rc < 0) {
-		fprintf(stderr, "swctl replay: writing results to %s: %s\n", dir, strerror(-rc));
-		return rc;
-	}
-	printf("results in %s/ (results.json, results.csv, jobs.csv, uplink-*.csv", dir);
-	if (o->plot) {
-		rc = output_plot(&od);
-		if (rc < 0) {
-			printf(")\n");
-			gnuplot_report("swctl replay", dir, "uplink.png", rc);
-			return rc;
-		}
-		printf(", uplink.png");
-	}
-	printf(")\n");
-	return 0;
-}
-
 int cmd_replay(int argc, char **argv)
 {
 	const struct options_ctx ctx = {.prefix = "swctl replay", .usage = replay_usage};
@@ -83,7 +47,14 @@ int cmd_replay(int argc, char **argv)
 	rc = grid_run(&g, g.points[0].opts.workers, g.points[0].opts.progress, ctx.prefix);
 	if (rc == 0) {
 		report_print(stdout, &g.points[0].rep);
-		rc = write_results(&g.points[0].opts, &g.points[0].rep);
+		const struct replay_opts *o = &g.points[0].opts;
+		char dir[512];
+
+		if (o->out)
+			snprintf(dir, sizeof(dir), "%s", o->out);
+		else
+			default_out_dir(o, dir, sizeof(dir));
+		rc = output_replay(dir, &g.points[0].rep, o->plot, ctx.prefix);
 	}
 	grid_free(&g);
 	return rc < 0 ? 1 : 0;

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swctl experiment as a user runs it: a file with a replay and a sweep writes both runs'
+ * directories and one comparison row per paper entry; a bad file is named by file and line,
+ * by the path of the bad key, or by the run, before anything runs.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* An experiment on the small mix; %s is the mix's path. */
+static const char *const experiment =
+        "{\"description\": \"two runs\",\n"
+        " \"defaults\": {\"mix\": \"%s\", \"warmup\": 0, \"schedulers\": \"fair,sw-fair\"},\n"
+        " \"runs\": [\n"
+        "  {\"name\": \"replay\", \"options\": {\"baseline\": \"sw-fair\"},\n"
+        "   \"paper\": [{\"scheduler\": \"fair\", \"metric\": \"throughput\", \"value\": 1.0},\n"
+        "             {\"scheduler\": \"fair\", \"class\": \"heavy\", \"metric\": "
+        "\"xrack_shuffle\", \"value\": 0.5, \"note\": \"made up\"}]},\n"
+        "  {\"name\": \"over\", \"sweep\": {\"oversub\": [2, 4, 8]},\n"
+        "   \"paper\": [{\"scheduler\": \"sw-fair\", \"metric\": \"xrack\", \"value\": 0.9, "
+        "\"at\": {\"oversub\": 4}},\n"
+        "             {\"scheduler\": \"fair\", \"metric\": \"turnaround\", \"value\": 1.0, "
+        "\"at\": {\"oversub\": 8}, \"baseline\": \"fair\"}]}\n"
+        " ]}\n";
+
+static const char *write_experiment(const char *name, const char *text)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf), text, cli_write_file("mix.jsonl", cli_small_mix));
+	return cli_write_file(name, buf);
+}
+
+static int has_line(const char *path, const char *want)
+{
+	char line[1024];
+	FILE *f = fopen(path, "r");
+	int found = 0;
+
+	assert_non_null(f);
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, want) == line;
+	fclose(f);
+	return found;
+}
+
+static void experiment_writes_each_run_and_a_comparison_row_per_paper_entry(void **state)
+{
+	const char *file = write_experiment("two.json", experiment), *out = cli_path("two");
+	char path[700];
+
+	(void)state;
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--no-plot", "--quiet", NULL),
+	                 0);
+	snprintf(path, sizeof(path), "%s/replay/results.csv", out);
+	assert_int_equal(cli_lines(path), 1 + 2 * 4);
+	snprintf(path, sizeof(path), "%s/over/sweep.csv", out);
+	assert_int_equal(cli_lines(path), 1 + 3 * 2 * 4);
+	snprintf(path, sizeof(path), "%s/over/oversub=8", out);
+	assert_int_equal(cli_entries(path), 6);
+	/* replay, over, comparison.csv, comparison.md */
+	assert_int_equal(cli_entries(out), 4);
+	snprintf(path, sizeof(path), "%s/comparison.csv", out);
+	assert_int_equal(cli_lines(path), 1 + 4);
+	assert_true(has_line(path, "replay,,fair,all,throughput,sw-fair,"));
+	assert_true(has_line(path, "replay,,fair,heavy,xrack_shuffle,sw-fair,"));
+	assert_true(has_line(path, "over,oversub=4,sw-fair,all,xrack,fair,"));
+	/* a scheduler against itself: ratio 1, as the paper value says */
+	assert_true(
+	        has_line(path, "over,oversub=8,fair,all,turnaround,fair,1.0000,1.0000,0.0,no,"));
+}
+
+static void only_runs_the_named_runs_and_compares_those(void **state)
+{
+	const char *file = write_experiment("only.json", experiment), *out = cli_path("only");
+	char path[700];
+
+	(void)state;
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--only", "over", "--no-plot",
+	                         "--quiet", NULL),
+	                 0);
+	/* over, comparison.csv, comparison.md */
+	assert_int_equal(cli_entries(out), 3);
+	snprintf(path, sizeof(path), "%s/comparison.csv", out);
+	assert_int_equal(cli_lines(path), 1 + 2);
+}
+
+static void malformed_json_is_named_by_file_and_line(void **state)
+{
+	const char *file = cli_write_file("broken.json", "{\"runs\": [\n"
+	                                                 "  {\"name\": \"a\"},\n"
+	                                                 "  {\"name\": \"b\" \"options\": {}}\n"
+	                                                 "]}\n");
+	char want[600];
+
+	(void)state;
+	assert_int_equal(cli_run("experiment", file, "--out", cli_path("broken"), NULL), 2);
+	snprintf(want, sizeof(want), "%s:3:", file);
+	assert_non_null(strstr(cli_out, want));
+	assert_int_equal(cli_entries(cli_path("broken")), 0);
+}
+
+static void unknown_key_is_named_by_its_path(void **state)
+{
+	const char *opt = cli_write_file(
+	        "key.json", "{\"runs\": [{\"name\": \"a\"}, {\"name\": \"b\", \"options\": "
+	                    "{\"oversub\": 2, \"foo\": 1}}]}");
+	const char *run = cli_write_file("runkey.json", "{\"runs\": [{\"name\": \"a\", "
+	                                                "\"sweeep\": {\"oversub\": [2]}}]}");
+	const char *entry = cli_write_file(
+	        "entry.json", "{\"runs\": [{\"name\": \"a\", \"paper\": [{\"scheduler\": \"fair\", "
+	                      "\"metric\": \"throughput\", \"value\": 1, \"figure\": 8}]}]}");
+
+	(void)state;
+	assert_int_equal(cli_run("experiment", opt, "--out", cli_path("k"), NULL), 2);
+	assert_non_null(strstr(cli_out, "runs[1].options.foo"));
+	assert_int_equal(cli_run("experiment", run, "--out", cli_path("k"), NULL), 2);
+	assert_non_null(strstr(cli_out, "runs[0].sweeep: unknown key"));
+	assert_int_equal(cli_run("experiment", entry, "--out", cli_path("k"), NULL), 2);
+	assert_non_null(strstr(cli_out, "runs[0].paper[0].figure: unknown key"));
+	assert_int_equal(cli_entries(cli_path("k")), 0);
+}
+
+/* A mistake in the last run is reported before the first run starts. */
+static void unknown_scheduler_in_a_run_is_refused_before_anything_runs(void **state)
+{
+	const char *file = write_experiment(
+	        "sched.json",
+	        "{\"defaults\": {\"mix\": \"%s\", \"warmup\": 0},\n"
+	        " \"runs\": [{\"name\": \"fine\"},\n"
+	        "  {\"name\": \"typo\", \"options\": {\"schedulers\": \"fair,sw-fiar\"}}]}");
+
+	(void)state;
+	assert_int_equal(cli_run("experiment", file, "--out", cli_path("s"), NULL), 2);
+	assert_non_null(
+	        strstr(cli_out, "runs[1] (typo): --schedulers: unknown scheduler 'sw-fiar'"));
+	assert_null(strstr(cli_out, "== fine"));
+	assert_int_equal(cli_entries(cli_path("s")), 0);
+}
+
+static void paper_entry_must_name_a_point_of_the_sweep(void **state)
+{
+	const char *file = write_experiment(
+	        "at.json", "{\"defaults\": {\"mix\": \"%s\", \"warmup\": 0},\n"
+	                   " \"runs\": [{\"name\": \"s\", \"sweep\": {\"oversub\": [2, 4]},\n"
+	                   "  \"paper\": [{\"scheduler\": \"fair\", \"metric\": \"xrack\", "
+	                   "\"value\": 1, \"at\": {\"oversub\": 3}}]}]}");
+
+	(void)state;
+	assert_int_equal(cli_run("experiment", file, "--out", cli_path("at"), NULL), 2);
+	assert_non_null(strstr(cli_out, "runs[0].paper[0].at"));
+	assert_int_equal(cli_entries(cli_path("at")), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(experiment_writes_each_run_and_a_comparison_row_per_paper_entry),
+	        cmocka_unit_test(only_runs_the_named_runs_and_compares_those),
+	        cmocka_unit_test(malformed_json_is_named_by_file_and_line),
+	        cmocka_unit_test(unknown_key_is_named_by_its_path),
+	        cmocka_unit_test(unknown_scheduler_in_a_run_is_refused_before_anything_runs),
+	        cmocka_unit_test(paper_entry_must_name_a_point_of_the_sweep),
+	};
+
+	return cli_main("swctl_experiment_cli", tests, sizeof(tests) / sizeof(tests[0]));
+}

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/* swctl experiment's comparison with the paper: comparison.csv, comparison.md, a table. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "experiment.h"
+#include "outdir.h"
+
+/* Differences beyond this many percentage points are flagged. */
+#define FLAG_POINTS 10.0
+
+const char *const exp_metric_names[EXP_METRICS] = {"throughput", "turnaround", "xrack",
+                                                   "xrack_shuffle", "xrack_map_input"};
+
+static int scheduler_index(const struct replay_opts *o, const char *name)
+{
+	for (int i = 0; i < o->n_schedulers; i++)
+		if (!strcmp(o->names[i], name))
+			return i;
+	return -1;
+}
+
+/* The sweep point whose swept values are the entry's "at". */
+static int find_point(const struct grid *g, json_t *at)
+{
+	char val[512];
+
+	for (int i = 0; i < g->n_points; i++) {
+		int k = 0;
+
+		while (k < g->n_params &&
+		       exp_scalar(json_object_get(at, g->param[k]), val, sizeof(val)) == 0 &&
+		       !strcmp(val, g->points[i].value[k]))
+			k++;
+		if (k == g->n_params)
+			return i;
+	}
+	return -1;
+}
+
+static int entry_fail(const struct experiment *e, const struct exp_entry *en, const char *what,
+                      const char *value)
+{
+	fprintf(stderr, "%s: %s.%s: '%s' %s\n", e->file, en->where, what, value,
+	        !strcmp(what, "at")      ? "is not a point of this run's sweep"
+	        : !strcmp(what, "class") ? "is not a job class (all, heavy, medium, light)"
+	                                 : "is not among the run's --schedulers");
+	return -EINVAL;
+}
+
+static int resolve_point(const struct experiment *e, const struct exp_run *r, struct exp_entry *en)
+{
+	const struct grid *g = exp_run_grid(r);
+	const char *key;
+	char *text;
+	json_t *v;
+	int rc;
+
+	if (!r->is_sweep) {
+		if (en->at) {
+			fprintf(stderr, "%s: %s.at: only sweeps have points\n", e->file, en->where);
+			return -EINVAL;
+		}
+		en->point = 0;
+		return 0;
+	}
+	if (!en->at) {
+		fprintf(stderr, "%s: %s: missing \"at\" (the sweep point)\n", e->file, en->where);
+		return -EINVAL;
+	}
+	json_object_foreach(en->at, key, v)
+	{
+		int k = 0;
+
+		while (k < g->n_params && strcmp(g->param[k], key))
+			k++;
+		if (k == g->n_params) {
+			fprintf(stderr, "%s: %s.at.%s: not swept in this run\n", e->file, en->where,
+			        key);
+			return -EINVAL;
+		}
+	}
+	en->point = find_point(g, en->at);
+	if (en->point >= 0)
+		return 0;
+	text = json_dumps(en->at, JSON_COMPACT);
+	rc = entry_fail(e, en, "at", text ? text : "?");
+	free(text);
+	return rc;
+}
+
+int exp_check_entries(const struct experiment *e, struct exp_run *r)
+{
+	const struct replay_opts *o = &exp_run_grid(r)->points[0].opts;
+
+	for (int i = 0; i < r->n_entries; i++) {
+		struct exp_entry *en = &r->entries[i];
+		int rc = resolve_point(e, r, en);
+
+		if (rc < 0)
+			return rc;
+		en->sched = scheduler_index(o, en->scheduler);
+		if (en->sched < 0)
+			return entry_fail(e, en, "scheduler", en->scheduler);
+		en->base = en->baseline ? scheduler_index(o, en->baseline) : o->baseline_index;
+		if (en->base < 0)
+			return entry_fail(e, en, "baseline", en->baseline);
+		for (en->group = 0; en->group < METRICS_GROUPS; en->group++)
+			if (!strcmp(metrics_group_name(en->group), en->cls))
+				break;
+		if (en->group == METRICS_GROUPS)
+			return entry_fail(e, en, "class", en->cls);
+	}
+	return 0;
+}
+
+/* Our ratio for the entry: the scheduler's value over the baseline's at the same point. */
+static double ours(const struct exp_run *r, const struct exp_entry *en)
+{
+	const struct grid_point *p = &exp_run_grid(r)->points[en->point];
+	const struct metrics_group *m = &p->m[en->sched].group[en->group];
+	const struct metrics_group *b = &p->m[en->base].group[en->group];
+
+	switch (en->metric) {
+	case EXP_THROUGHPUT:
+		return report_ratio(m->jobs_per_hour, b->jobs_per_hour);
+	case EXP_TURNAROUND:
+		return report_ratio(m->turnaround_mean, b->turnaround_mean);
+	case EXP_XRACK:
+		return report_ratio((double)m->xrack_total, (double)b->xrack_total);
+	case EXP_XRACK_SHUFFLE:
+		return report_ratio((double)m->xrack[SW_TRAFFIC_SHUFFLE],
+		                    (double)b->xrack[SW_TRAFFIC_SHUFFLE]);
+	default:
+		return report_ratio((double)m->xrack[SW_TRAFFIC_MAP_INPUT],
+		                    (double)b->xrack[SW_TRAFFIC_MAP_INPUT]);
+	}
+}
+
+struct row {
+	const struct exp_run *r;
+	const struct exp_entry *en;
+	const char *point, *baseline;
+	double ours, diff;
+};
+
+static struct row make_row(const struct exp_run *r, const struct exp_entry *en)
+{
+	const struct grid_point *p = &exp_run_grid(r)->points[en->point];
+	struct row row = {.r = r, .en = en, .point = p->label, .ours = ours(r, en)};
+
+	row.baseline = p->opts.names[en->base];
+	row.diff = (row.ours - en->paper) * 100;
+	return row;
+}
+
+static void csv_row(FILE *f, const struct row *w)
+{
+	fprintf(f, "%s,%s,%s,%s,%s,%s,%.4f,%.4f,%.1f,%s,\"", w->r->name, w->point, w->en->scheduler,
+	        w->en->cls, exp_metric_names[w->en->metric], w->baseline, w->ours, w->en->paper,
+	        w->diff, fabs(w->diff) > FLAG_POINTS ? "yes" : "no");
+	for (const char *c = w->en->note; *c; c++)
+		fprintf(f, *c == '"' ? "\"\"" : "%c", *c);
+	fprintf(f, "\"\n");
+}
+
+static void md_row(FILE *f, const struct row *w)
+{
+	fprintf(f, "| %s | %s | %s | %s | %s | %s | %.2f | %.2f | %+.1f | %s | %s |\n", w->r->name,
+	        w->point, w->en->scheduler, w->en->cls, exp_metric_names[w->en->metric],
+	        w->baseline, w->ours, w->en->paper, w->diff,
+	        fabs(w->diff) > FLAG_POINTS ? "**yes**" : "no", w->en->note);
+}
+
+static void md_header(FILE *f, const struct experiment *e)
+{
+	fprintf(f,
+	        "# %s against the paper\n\n%s\n\n"
+	        "Every value is a ratio to the baseline scheduler at the same sweep point, for "
+	        "jobs of the given class: throughput (jobs finished per hour in the steady-state "
+	        "window), turnaround (mean), xrack (all cross-rack bytes), xrack_shuffle and "
+	        "xrack_map_input (that source's cross-rack bytes over the baseline's bytes of the "
+	        "same source). The difference is (ours - paper) x 100 percentage points; more "
+	        "than %.0f is flagged.\n\n"
+	        "| run | point | scheduler | class | metric | baseline | ours | paper | "
+	        "difference (pp) | over %.0f points | note |\n"
+	        "|---|---|---|---|---|---|---|---|---|---|---|\n",
+	        e->file, e->description, FLAG_POINTS, FLAG_POINTS);
+}
+
+static int write_files(struct outdir *od, const void *arg)
+{
+	const struct experiment *e = arg;
+	FILE *csv = outdir_open(od, "comparison.csv");
+	FILE *md = csv ? outdir_open(od, "comparison.md") : NULL;
+	int rc = 0;
+
+	if (!csv || !md) {
+		rc = -errno;
+		if (csv)
+			fclose(csv);
+		return rc;
+	}
+	fprintf(csv, "run,point,scheduler,class,metric,baseline,ours,paper,difference_pp,"
+	             "over_10_points,note\n");
+	md_header(md, e);
+	printf("\n%-12s %-26s %-11s %-6s %-15s %7s %7s %7s\n", "run", "point", "scheduler", "class",
+	       "metric", "ours", "paper", "diff pp");
+	for (int i = 0; i < e->n_runs; i++) {
+		const struct exp_run *r = &e->runs[i];
+
+		for (int k = 0; r->selected && k < r->n_entries; k++) {
+			struct row w = make_row(r, &r->entries[k]);
+
+			csv_row(csv, &w);
+			md_row(md, &w);
+			printf("%-12s %-26s %-11s %-6s %-15s %7.2f %7.2f %+7.1f%s\n", r->name,
+			       w.point, w.en->scheduler, w.en->cls, exp_metric_names[w.en->metric],
+			       w.ours, w.en->paper, w.diff,
+			       fabs(w.diff) > FLAG_POINTS ? "  !" : "");
+		}
+	}
+	if (fclose(csv) != 0)
+		rc = -EIO;
+	if (fclose(md) != 0)
+		rc = -EIO;
+	return rc;
+}
+
+int exp_compare(const struct experiment *e)
+{
+	int rc = outdir_write(e->out, write_files, e);
+
+	if (rc < 0)
+		fprintf(stderr, "%s: writing the comparison to %s: %s\n", e->file, e->out,
+		        strerror(-rc));
+	else
+		printf("comparison in %s/ (comparison.csv, comparison.md)\n", e->out);
+	return rc;
+}

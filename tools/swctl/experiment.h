@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swctl experiment: a study checked in as a JSON file (replays and sweeps with shared
+ * defaults, and the paper's figures to compare against) run by one command.
+ */
+#ifndef SWCTL_EXPERIMENT_H
+#define SWCTL_EXPERIMENT_H
+
+#include <jansson.h>
+
+#include "sweep.h"
+
+enum exp_metric {
+	EXP_THROUGHPUT,
+	EXP_TURNAROUND,
+	EXP_XRACK,
+	EXP_XRACK_SHUFFLE,
+	EXP_XRACK_MAP_INPUT,
+	EXP_METRICS,
+};
+
+/* One "paper" entry: a figure's ratio and where to find ours. */
+struct exp_entry {
+	const char *scheduler, *baseline, *note, *cls; /* baseline: NULL for the run's */
+	enum exp_metric metric;
+	double paper;
+	json_t *at;     /* sweeps: the point, swept option -> value */
+	char where[64]; /* "runs[0].paper[2]" for messages */
+	/* resolved by exp_check_entries() */
+	int point, sched, base, group;
+};
+
+struct exp_run {
+	const char *name;
+	char prefix[600]; /* "FILE: runs[i] (name)" */
+	int selected;     /* by --only, or all */
+	int is_sweep;
+	int argc;
+	char **argv;        /* owned strings */
+	struct sweep sweep; /* a sweep's grid, or */
+	struct grid replay; /* a replay's one point */
+	int n_entries;
+	struct exp_entry *entries;
+};
+
+struct experiment {
+	const char *file;
+	json_t *root;
+	const char *description;
+	int n_runs;
+	struct exp_run *runs;
+	char out[512];
+	int workers, plot, progress;
+};
+
+/* The run's grid, whichever kind of run it is. */
+const struct grid *exp_run_grid(const struct exp_run *r);
+
+/* Compares every selected run's "paper" entries; writes comparison.csv and .md into
+ * e->out, all or nothing, and prints the table. Returns 0 or -errno. */
+int exp_compare(const struct experiment *e);
+
+/* Checks a run's "paper" entries against its parsed options and resolves their point,
+ * schedulers and class. Returns 0 or -EINVAL (printed). */
+int exp_check_entries(const struct experiment *e, struct exp_run *r);
+
+/* A number or string as an option value ("0.8", "mix2"); -EINVAL for anything else. */
+int exp_scalar(json_t *v, char *buf, size_t len);
+
+extern const char *const exp_metric_names[EXP_METRICS];
+
+#endif
