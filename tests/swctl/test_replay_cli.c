@@ -38,7 +38,7 @@ static void two_replays_of_one_mix_write_identical_results(void **state)
 	                         "--quiet", NULL),
 	                 0);
 	for (const char *const *f =
-	             (const char *const[]){"results.csv", "jobs.csv", "uplink-fifo.csv", NULL};
+	             (const char *const[]){"results.csv", "jobs.csv", "uplink-sw-fair.csv", NULL};
 	     *f; f++) {
 		snprintf(fa, sizeof(fa), "%s/%s", a, *f);
 		snprintf(fb, sizeof(fb), "%s/%s", b, *f);

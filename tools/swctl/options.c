@@ -12,7 +12,9 @@
 const char options_help[] =
         "  --mix NAME|FILE     mix1, mix2 or mix3 (the ShuffleWatcher paper's mixes; default\n"
         "                      mix2), a SWIM trace (*.tsv) or a JSON Lines job mix (*.jsonl)\n"
-        "  --schedulers LIST   comma-separated policies (default fifo,fair,drf,delay,capacity)\n"
+        "  --schedulers LIST   comma-separated policies (default fair,sw-fair,delay,\n"
+        "                      sw-relaxed,drf,sw-drf: three baselines and their\n"
+        "                      ShuffleWatcher counterparts)\n"
         "  --baseline NAME     scheduler the ratios are relative to (default fair)\n"
         "  --duration HOURS    paper mixes: hours of job arrivals (default 5)\n"
         "  --warmup HOURS      ramp-up left out of the steady-state window\n"
@@ -112,7 +114,7 @@ static void set_defaults(struct replay_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	load_opts_default(&o->load);
-	snprintf(o->schedulers, sizeof(o->schedulers), "fifo,fair,drf,delay,capacity");
+	snprintf(o->schedulers, sizeof(o->schedulers), "fair,sw-fair,delay,sw-relaxed,drf,sw-drf");
 	o->baseline = "fair";
 	sw_sim_config_default(&o->sim);
 	o->warmup = -1;
