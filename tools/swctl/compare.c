@@ -43,11 +43,10 @@ static int find_point(const struct grid *g, json_t *at)
 static int entry_fail(const struct experiment *e, const struct exp_entry *en, const char *what,
                       const char *value)
 {
-	fprintf(stderr, "%s: %s.%s: '%s' %s\n", e->file, en->where, what, value,
-	        !strcmp(what, "at")      ? "is not a point of this run's sweep"
-	        : !strcmp(what, "class") ? "is not a job class (all, heavy, medium, light)"
-	                                 : "is not among the run's --schedulers");
-	return -EINVAL;
+	return exp_fail(e, "%s.%s: '%s' %s", en->where, what, value,
+	                !strcmp(what, "at")      ? "is not a point of this run's sweep"
+	                : !strcmp(what, "class") ? "is not a job class (all, heavy, medium, light)"
+	                                         : "is not among the run's --schedulers");
 }
 
 static int resolve_point(const struct experiment *e, const struct exp_run *r, struct exp_entry *en)
@@ -59,28 +58,21 @@ static int resolve_point(const struct experiment *e, const struct exp_run *r, st
 	int rc;
 
 	if (!r->is_sweep) {
-		if (en->at) {
-			fprintf(stderr, "%s: %s.at: only sweeps have points\n", e->file, en->where);
-			return -EINVAL;
-		}
+		if (en->at)
+			return exp_fail(e, "%s.at: only sweeps have points", en->where);
 		en->point = 0;
 		return 0;
 	}
-	if (!en->at) {
-		fprintf(stderr, "%s: %s: missing \"at\" (the sweep point)\n", e->file, en->where);
-		return -EINVAL;
-	}
+	if (!en->at)
+		return exp_fail(e, "%s: missing \"at\" (the sweep point)", en->where);
 	json_object_foreach(en->at, key, v)
 	{
 		int k = 0;
 
 		while (k < g->n_params && strcmp(g->param[k], key))
 			k++;
-		if (k == g->n_params) {
-			fprintf(stderr, "%s: %s.at.%s: not swept in this run\n", e->file, en->where,
-			        key);
-			return -EINVAL;
-		}
+		if (k == g->n_params)
+			return exp_fail(e, "%s.at.%s: not swept in this run", en->where, key);
 	}
 	en->point = find_point(g, en->at);
 	if (en->point >= 0)

@@ -53,6 +53,18 @@ struct experiment {
 	int workers, plot, progress;
 };
 
+/*
+ * Loads e->file and checks it: the keys of every object, the types of their values, run names,
+ * and each run's options as far as they can be checked without parsing them (that is
+ * swctl replay's and swctl sweep's parser's job). Fills e->runs with each run's argument list
+ * and paper entries. Returns 0 or -EINVAL after naming the file, line or key on stderr.
+ */
+int exp_read_file(struct experiment *e);
+
+/* Prints "FILE: " and the message on stderr; returns -EINVAL. */
+__attribute__((format(printf, 2, 3))) int exp_fail(const struct experiment *e, const char *fmt,
+                                                   ...);
+
 /* The run's grid, whichever kind of run it is. */
 const struct grid *exp_run_grid(const struct exp_run *r);
 

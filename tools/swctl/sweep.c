@@ -162,7 +162,7 @@ static void print_table(const struct sweep *s)
 	       "point, all jobs\n",
 	       s->param[0].name, s->n_params > 1 ? " x " : "",
 	       s->n_params > 1 ? s->param[1].name : "", s->g.n_points, s->fixed.baseline);
-	printf("%-28s %-11s %8s %7s %8s %8s\n", "point", "scheduler", "jobs/h", "vs", "turn. vs",
+	printf("%-28s %-12s %8s %7s %8s %8s\n", "point", "scheduler", "jobs/h", "vs", "turn. vs",
 	       "xrack vs");
 	for (int i = 0; i < s->g.n_points; i++) {
 		const struct grid_point *p = &s->g.points[i];
@@ -171,7 +171,7 @@ static void print_table(const struct sweep *s)
 		for (int k = 0; k < p->opts.n_schedulers; k++) {
 			const struct metrics_group *m = &p->m[k].group[all];
 
-			printf("%-28s %-11s %8.1f %7.2f %8.2f %8.2f\n", k ? "" : p->label,
+			printf("%-28s %-12s %8.1f %7.2f %8.2f %8.2f\n", k ? "" : p->label,
 			       p->opts.names[k], m->jobs_per_hour,
 			       report_ratio(m->jobs_per_hour, b->jobs_per_hour),
 			       report_ratio(m->turnaround_mean, b->turnaround_mean),
