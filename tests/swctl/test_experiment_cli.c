@@ -59,7 +59,7 @@ static void experiment_writes_each_run_and_a_comparison_row_per_paper_entry(void
 	snprintf(path, sizeof(path), "%s/over/sweep.csv", out);
 	assert_int_equal(cli_lines(path), 1 + 3 * 2 * 4);
 	snprintf(path, sizeof(path), "%s/over/oversub=8", out);
-	assert_int_equal(cli_entries(path), 6);
+	assert_int_equal(cli_entries(path), 7);
 	/* replay, over, comparison.csv, comparison.md */
 	assert_int_equal(cli_entries(out), 4);
 	snprintf(path, sizeof(path), "%s/comparison.csv", out);

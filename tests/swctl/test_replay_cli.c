@@ -20,8 +20,10 @@ static void replay_writes_every_result_file_and_no_temporary_one(void **state)
 	                 0);
 	assert_non_null(strstr(cli_out, "all jobs"));
 	assert_non_null(strstr(cli_out, "heavy jobs"));
-	/* results.json, results.csv, jobs.csv, uplink-fair.csv, uplink-delay.csv, uplink.gp */
-	assert_int_equal(cli_entries(res), 6);
+	assert_non_null(strstr(cli_out, "each window job against the same job under fair"));
+	/* results.json, results.csv, jobs.csv, uplink-fair.csv, uplink-delay.csv, uplink.gp,
+	 * xrack.gp */
+	assert_int_equal(cli_entries(res), 7);
 }
 
 static void two_replays_of_one_mix_write_identical_results(void **state)

@@ -40,9 +40,9 @@ static void sweep_writes_a_row_per_point_scheduler_and_class_and_a_directory_per
 	assert_int_equal(cli_entries(out), 6);
 	assert_true(is_dir(out, "oversub=2"));
 	assert_true(is_dir(out, "oversub=8"));
-	/* results.json, results.csv, jobs.csv, three uplink-*.csv, uplink.gp */
+	/* results.json, results.csv, jobs.csv, three uplink-*.csv, uplink.gp, xrack.gp */
 	snprintf(csv, sizeof(csv), "%s/oversub=4", out);
-	assert_int_equal(cli_entries(csv), 7);
+	assert_int_equal(cli_entries(csv), 8);
 }
 
 /* Checks every row of @p csv: the baseline's "all" rows have ratios of exactly 1. */

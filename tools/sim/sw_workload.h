@@ -114,6 +114,8 @@ void sw_topology_facebook(struct sw_topology *t);
  * n / nodes_per_rack. @return 0, -EINVAL (a zero count or a non-positive capacity), -ENOMEM.
  */
 int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out);
+/** Bits per second one rack uplink carries each way: uplink_bps, else from oversub. */
+double sw_topology_uplink_bps(const struct sw_topology *t);
 void sw_topology_free(struct sw_cluster_spec *c);
 
 void sw_paper_opts_default(struct sw_paper_opts *o);

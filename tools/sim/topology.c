@@ -33,7 +33,7 @@ void sw_topology_facebook(struct sw_topology *t)
 	t->nic_bps = 1e9;
 }
 
-static double uplink_of(const struct sw_topology *t)
+double sw_topology_uplink_bps(const struct sw_topology *t)
 {
 	if (t->uplink_bps > 0)
 		return t->uplink_bps;
@@ -59,7 +59,7 @@ int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out)
 		return -ENOMEM;
 	}
 	for (uint32_t r = 0; r < t->n_racks; r++)
-		racks[r].uplink_bps = uplink_of(t);
+		racks[r].uplink_bps = sw_topology_uplink_bps(t);
 	for (uint32_t n = 0; n < n_nodes; n++)
 		nodes[n] = (struct sw_node_spec){
 		        .rack = n / t->nodes_per_rack,

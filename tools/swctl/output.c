@@ -266,6 +266,49 @@ static int write_plot_script(struct outdir *o, const struct report *rep)
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
+/*
+ * Cross-rack traffic over time, summed over the racks' outbound uplinks, each scheduler
+ * against the baseline on one panel: the paper's Figures 1 (Fair) and 10 (ShuffleWatcher)
+ * side by side.
+ */
+static int write_xrack_script(struct outdir *o, const struct report *rep)
+{
+	const char *base = rep->runs[rep->baseline].cfg.sched.policy;
+	/* uplink-*.csv hold the mean fraction over racks: times racks x capacity = Gbit/s */
+	double gbps = rep->w->topo.n_racks * sw_topology_uplink_bps(&rep->w->topo) / 1e9;
+	FILE *f = outdir_open(o, "xrack.gp");
+
+	if (!f)
+		return -errno;
+	fprintf(f,
+	        "# Renders xrack.png from uplink-*.csv: gnuplot xrack.gp\n"
+	        "set terminal pngcairo size 1200,%d font ',10'\n"
+	        "set output 'xrack.png'\n"
+	        "set datafile separator ','\n"
+	        "set multiplot layout %d,1 title 'Cross-rack traffic, all uplinks, %s "
+	        "(capacity %.1f Gbit/s)'\n"
+	        "set yrange [0:%.2f]\nset ylabel 'Gbit/s'\nset key outside right top\n"
+	        "set xlabel 'time (h)'\n",
+	        160 + 180 * (rep->n > 1 ? rep->n - 1 : 1), rep->n > 1 ? rep->n - 1 : 1, rep->mix,
+	        gbps, gbps * 1.05);
+	for (int i = 0; i < rep->n; i++) {
+		const char *p = rep->runs[i].cfg.sched.policy;
+
+		if (i == rep->baseline && rep->n > 1)
+			continue;
+		fprintf(f,
+		        "set title '%s against %s'\n"
+		        "plot 'uplink-%s.csv' using ($1/3600):($2*%.4f) every ::1 with lines lc "
+		        "rgb '#a0a0a0' title '%s', \\\n"
+		        "     'uplink-%s.csv' using ($1/3600):($2*%.4f) every ::1 with lines lc "
+		        "rgb "
+		        "'#c03000' title '%s'\n",
+		        p, base, base, gbps, base, p, gbps, p);
+	}
+	fprintf(f, "unset multiplot\n");
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
 int output_write(struct outdir *o, const struct report *rep)
 {
 	int rc = write_json(o, rep);
@@ -278,6 +321,8 @@ int output_write(struct outdir *o, const struct report *rep)
 		rc = write_uplink_csv(o, &rep->runs[i]);
 	if (!rc)
 		rc = write_plot_script(o, rep);
+	if (!rc)
+		rc = write_xrack_script(o, rep);
 	return rc;
 }
 
@@ -295,14 +340,17 @@ int output_replay(const char *dir, const struct report *rep, int plot, const cha
 		return rc;
 	}
 	printf("results in %s/ (results.json, results.csv, jobs.csv, uplink-*.csv", dir);
-	if (plot) {
-		rc = gnuplot_run(dir, "uplink.gp");
+	for (int k = 0; plot && k < 2; k++) {
+		static const char *const script[] = {"uplink.gp", "xrack.gp"};
+		static const char *const png[] = {"uplink.png", "xrack.png"};
+
+		rc = gnuplot_run(dir, script[k]);
 		if (rc < 0) {
 			printf(")\n");
-			gnuplot_report(prefix, dir, "uplink.png", rc);
+			gnuplot_report(prefix, dir, png[k], rc);
 			return rc;
 		}
-		printf(", uplink.png");
+		printf(", %s", png[k]);
 	}
 	printf(")\n");
 	return 0;
