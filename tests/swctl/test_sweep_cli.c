@@ -142,6 +142,29 @@ static void sweep_over_mix_files_plots_them_as_categories(void **state)
 	assert_int_equal(cli_entries(out), 7);
 }
 
+/* One pool or several threads: which thread runs a simulation must not change its result. */
+static void sweep_results_do_not_depend_on_the_number_of_threads(void **state)
+{
+	const char *one = cli_path("jobs1"), *two = cli_path("jobs2"), *m = mix();
+	char a[600], b[600];
+
+	(void)state;
+	assert_int_equal(cli_run("sweep", "--param", "oversub=2,4,8", "--mix", m, "--warmup", "0",
+	                         "--schedulers", "fair,sw-fair", "--jobs", "1", "--out", one,
+	                         "--no-plot", "--quiet", NULL),
+	                 0);
+	assert_int_equal(cli_run("sweep", "--param", "oversub=2,4,8", "--mix", m, "--warmup", "0",
+	                         "--schedulers", "fair,sw-fair", "--jobs", "2", "--out", two,
+	                         "--no-plot", "--quiet", NULL),
+	                 0);
+	snprintf(a, sizeof(a), "%s/sweep.csv", one);
+	snprintf(b, sizeof(b), "%s/sweep.csv", two);
+	assert_true(cli_same_file(a, b));
+	snprintf(a, sizeof(a), "%s/oversub=4/jobs.csv", one);
+	snprintf(b, sizeof(b), "%s/oversub=4/jobs.csv", two);
+	assert_true(cli_same_file(a, b));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +174,7 @@ int main(void)
 	        cmocka_unit_test(bad_grid_value_is_refused_before_simulating_and_writes_nothing),
 	        cmocka_unit_test(two_parameter_grid_has_a_row_per_combination),
 	        cmocka_unit_test(sweep_over_mix_files_plots_them_as_categories),
+	        cmocka_unit_test(sweep_results_do_not_depend_on_the_number_of_threads),
 	};
 
 	return cli_main("swctl_sweep_cli", tests, sizeof(tests) / sizeof(tests[0]));
