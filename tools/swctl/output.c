@@ -331,6 +331,22 @@ static int write_all(struct outdir *o, const void *rep)
 	return output_write(o, rep);
 }
 
+int output_plot(const char *dir, const char *prefix)
+{
+	static const char *const script[] = {"uplink.gp", "xrack.gp"};
+	static const char *const png[] = {"uplink.png", "xrack.png"};
+
+	for (int k = 0; k < 2; k++) {
+		int rc = gnuplot_run(dir, script[k]);
+
+		if (rc < 0) {
+			gnuplot_report(prefix, dir, png[k], rc);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 int output_replay(const char *dir, const struct report *rep, int plot, const char *prefix)
 {
 	int rc = outdir_write(dir, write_all, rep);
@@ -340,18 +356,11 @@ int output_replay(const char *dir, const struct report *rep, int plot, const cha
 		return rc;
 	}
 	printf("results in %s/ (results.json, results.csv, jobs.csv, uplink-*.csv", dir);
-	for (int k = 0; plot && k < 2; k++) {
-		static const char *const script[] = {"uplink.gp", "xrack.gp"};
-		static const char *const png[] = {"uplink.png", "xrack.png"};
-
-		rc = gnuplot_run(dir, script[k]);
-		if (rc < 0) {
-			printf(")\n");
-			gnuplot_report(prefix, dir, png[k], rc);
-			return rc;
-		}
-		printf(", %s", png[k]);
+	if (plot) {
+		fflush(stdout);
+		rc = output_plot(dir, prefix);
+		printf("%s", rc == 0 ? ", uplink.png, xrack.png" : "");
 	}
 	printf(")\n");
-	return 0;
+	return rc;
 }

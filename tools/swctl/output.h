@@ -13,8 +13,11 @@ int output_write(struct outdir *o, const struct report *rep);
 void output_csv_header(FILE *f);
 void output_csv_row(FILE *f, const struct report *rep, int run, int group);
 
+/* Renders a replay's uplink.png and xrack.png in @p dir; says why not after @p prefix. */
+int output_plot(const char *dir, const char *prefix);
+
 /*
- * A replay's results into @p dir, all or nothing, then uplink.png if @p plot; says where on
+ * A replay's results into @p dir, all or nothing, then its plots if @p plot; says where on
  * stdout, or why not on stderr after @p prefix. Returns 0 or -errno.
  */
 int output_replay(const char *dir, const struct report *rep, int plot, const char *prefix);

@@ -16,8 +16,9 @@ static const char replay_usage[] =
         "Replays a job mix on a simulated multi-rack cluster under several schedulers and\n"
         "compares throughput, turnaround and cross-rack traffic against a baseline.\n"
         "Writes DIR/results.json, results.csv (per scheduler and job class), jobs.csv (per\n"
-        "job), uplink-SCHEDULER.csv (uplink utilisation over time), uplink.gp and uplink.png;\n"
-        "DIR is --out, by default results/replay-MIX.\n"
+        "job), uplink-SCHEDULER.csv (uplink utilisation over time), uplink.gp, uplink.png,\n"
+        "xrack.gp and xrack.png (cross-rack traffic over time); DIR is --out, by default\n"
+        "results/replay-MIX.\n"
         "\n";
 
 static void default_out_dir(const struct replay_opts *o, char *buf, size_t len)

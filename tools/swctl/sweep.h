@@ -45,7 +45,7 @@ void sweep_free(struct sweep *s);
 /* Writes sweep.csv, the plot scripts and every point's directory, all or nothing. */
 int sweep_write(const struct sweep *s);
 
-/* Renders sweep-throughput.png and sweep-xrack.png (and each point's uplink.png). */
+/* Renders sweep-throughput.png and sweep-xrack.png, and each point's replay plots. */
 int sweep_plot(const struct sweep *s);
 
 #endif

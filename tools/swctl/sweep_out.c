@@ -169,11 +169,9 @@ int sweep_plot(const struct sweep *s)
 	}
 	for (int i = 0; i < s->g.n_points; i++) {
 		point_dir(s, &s->g.points[i], dir, sizeof(dir));
-		rc = gnuplot_run(dir, "uplink.gp");
-		if (rc < 0) {
-			gnuplot_report(s->prefix, dir, "uplink.png", rc);
+		rc = output_plot(dir, s->prefix);
+		if (rc < 0)
 			return rc;
-		}
 	}
 	return 0;
 }
