@@ -235,21 +235,45 @@ static int write_uplink_csv(struct outdir *o, const struct runner_job *run)
  * One panel per scheduler, stacked on a shared time axis: cross-rack utilisation averaged over
  * the racks' uplinks, and the busiest uplink, like the ShuffleWatcher paper's Figure 1.
  */
+/*
+ * Opens NAME.gp and writes the lines every time plot shares: a stack of @p panels panels on
+ * a time axis in hours, rendering NAME.png, under @p title.
+ */
+static FILE *open_time_plot(struct outdir *o, const char *name, int panels, const char *title,
+                            const char *ylabel, double ymax)
+{
+	char file[64];
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s.gp", name);
+	f = outdir_open(o, file);
+	if (!f)
+		return NULL;
+	fprintf(f,
+	        "# Renders %s.png from uplink-*.csv: gnuplot %s.gp\n"
+	        "set terminal pngcairo size 1200,%d font ',10'\n"
+	        "set output '%s.png'\n"
+	        "set datafile separator ','\n"
+	        "set multiplot layout %d,1 title '%s'\n"
+	        "set yrange [0:%.2f]\nset ylabel '%s'\nset key outside right top\n"
+	        "set xlabel 'time (h)'\n",
+	        name, name, 160 + 180 * panels, name, panels, title, ymax, ylabel);
+	return f;
+}
+
+/*
+ * One panel per scheduler, stacked on a shared time axis: cross-rack utilisation averaged over
+ * the racks' uplinks, and the busiest uplink, like the ShuffleWatcher paper's Figure 1.
+ */
 static int write_plot_script(struct outdir *o, const struct report *rep)
 {
-	FILE *f = outdir_open(o, "uplink.gp");
+	char title[256];
+	FILE *f;
 
+	snprintf(title, sizeof(title), "Cross-rack uplink utilisation (outbound), %s", rep->mix);
+	f = open_time_plot(o, "uplink", rep->n, title, "%", 105);
 	if (!f)
 		return -errno;
-	fprintf(f,
-	        "# Renders uplink.png from uplink-*.csv: gnuplot uplink.gp\n"
-	        "set terminal pngcairo size 1200,%d font ',10'\n"
-	        "set output 'uplink.png'\n"
-	        "set datafile separator ','\n"
-	        "set multiplot layout %d,1 title 'Cross-rack uplink utilisation (outbound), %s'\n"
-	        "set yrange [0:105]\nset ylabel '%%'\nset key outside right top\n"
-	        "set xlabel 'time (h)'\n",
-	        160 + 180 * rep->n, rep->n, rep->mix);
 	for (int i = 0; i < rep->n; i++) {
 		const char *p = rep->runs[i].cfg.sched.policy;
 
@@ -276,21 +300,15 @@ static int write_xrack_script(struct outdir *o, const struct report *rep)
 	const char *base = rep->runs[rep->baseline].cfg.sched.policy;
 	/* uplink-*.csv hold the mean fraction over racks: times racks x capacity = Gbit/s */
 	double gbps = rep->w->topo.n_racks * sw_topology_uplink_bps(&rep->w->topo) / 1e9;
-	FILE *f = outdir_open(o, "xrack.gp");
+	int panels = rep->n > 1 ? rep->n - 1 : 1;
+	char title[256];
+	FILE *f;
 
+	snprintf(title, sizeof(title), "Cross-rack traffic, all uplinks, %s (capacity %.1f Gbit/s)",
+	         rep->mix, gbps);
+	f = open_time_plot(o, "xrack", panels, title, "Gbit/s", gbps * 1.05);
 	if (!f)
 		return -errno;
-	fprintf(f,
-	        "# Renders xrack.png from uplink-*.csv: gnuplot xrack.gp\n"
-	        "set terminal pngcairo size 1200,%d font ',10'\n"
-	        "set output 'xrack.png'\n"
-	        "set datafile separator ','\n"
-	        "set multiplot layout %d,1 title 'Cross-rack traffic, all uplinks, %s "
-	        "(capacity %.1f Gbit/s)'\n"
-	        "set yrange [0:%.2f]\nset ylabel 'Gbit/s'\nset key outside right top\n"
-	        "set xlabel 'time (h)'\n",
-	        160 + 180 * (rep->n > 1 ? rep->n - 1 : 1), rep->n > 1 ? rep->n - 1 : 1, rep->mix,
-	        gbps, gbps * 1.05);
 	for (int i = 0; i < rep->n; i++) {
 		const char *p = rep->runs[i].cfg.sched.policy;
 
