@@ -198,7 +198,7 @@ static int write_files(struct outdir *od, const void *arg)
 	fprintf(csv, "run,point,scheduler,class,metric,baseline,ours,paper,difference_pp,"
 	             "over_10_points,note\n");
 	md_header(md, e);
-	printf("\n%-12s %-26s %-11s %-6s %-15s %7s %7s %7s\n", "run", "point", "scheduler", "class",
+	printf("\n%-20s %-22s %-12s %-6s %-15s %7s %7s %7s\n", "run", "point", "scheduler", "class",
 	       "metric", "ours", "paper", "diff pp");
 	for (int i = 0; i < e->n_runs; i++) {
 		const struct exp_run *r = &e->runs[i];
@@ -208,7 +208,7 @@ static int write_files(struct outdir *od, const void *arg)
 
 			csv_row(csv, &w);
 			md_row(md, &w);
-			printf("%-12s %-26s %-11s %-6s %-15s %7.2f %7.2f %+7.1f%s\n", r->name,
+			printf("%-20s %-22s %-12s %-6s %-15s %7.2f %7.2f %+7.1f%s\n", r->name,
 			       w.point, w.en->scheduler, w.en->cls, exp_metric_names[w.en->metric],
 			       w.ours, w.en->paper, w.diff,
 			       fabs(w.diff) > FLAG_POINTS ? "  !" : "");
