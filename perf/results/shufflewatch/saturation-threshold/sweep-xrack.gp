@@ -1,0 +1,28 @@
+$line0 << EOD
+0.75 "0.75" 1.0000
+0.8 "0.8" 1.0000
+0.85 "0.85" 1.0000
+0.9 "0.9" 1.0000
+0.95 "0.95" 1.0000
+1 "1" 1.0000
+EOD
+$line1 << EOD
+0.75 "0.75" 1.0020
+0.8 "0.8" 0.9998
+0.85 "0.85" 1.0009
+0.9 "0.9" 1.0006
+0.95 "0.95" 1.0000
+1 "1" 1.0020
+EOD
+# Renders sweep-xrack.png: gnuplot sweep-xrack.gp
+set terminal pngcairo size 900,600 font ',10'
+set output 'sweep-xrack.png'
+set title 'Cross-rack bytes relative to fair at each point, all jobs'
+set xlabel 'saturation-threshold'
+set ylabel 'ratio to fair'
+set key outside right top
+set grid
+set yrange [0:*]
+set offsets graph 0.05, graph 0.05, 0, 0
+plot $line0 using 1:3 with linespoints lw 1.5 title 'fair', \
+     $line1 using 1:3 with linespoints lw 1.5 title 'sw-fair'
