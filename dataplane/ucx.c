@@ -394,6 +394,14 @@ static int ucx_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 	u->trust_peers = cfg->ucx_trust_peers != 0;
 	if (s == UCS_OK && !u->trust_peers && may_use_shm(cfg->ucx_tls))
 		s = ucp_config_modify(conf, "MM_ERROR_HANDLING", "y");
+	/* UCX 1.13's tcp PUT-zcopy protocol aborts the whole process (an assertion in
+	 * tcp_ep.c, PUT_TX_WAITING_ACK) when the peer vanishes in the middle of a PUT: a reducer
+	 * killed mid-fetch took its server down in about one run in fifteen. Rendezvous over tcp
+	 * then goes through active messages instead, which fail the one endpoint cleanly. The
+	 * name is the tcp transport's own (UCX_TCP_PUT_ENABLE in the environment): UCX hands
+	 * keys it does not know to the transports. */
+	if (s == UCS_OK)
+		s = ucp_config_modify(conf, "PUT_ENABLE", "n");
 	if (s == UCS_OK)
 		s = ucp_init(&up, conf, &u->uc);
 	ucp_config_release(conf);
