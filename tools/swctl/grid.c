@@ -55,7 +55,7 @@ static int steady_window(struct grid_point *p, const char *prefix)
 	double *start = &p->window_start, *end = &p->window_end;
 
 	*end = w->n_jobs ? w->jobs[w->n_jobs - 1].arrival : 0;
-	*start = p->opts.warmup >= 0 ? p->opts.warmup * 3600 : (*end / 5 < 3600 ? *end / 5 : 3600);
+	*start = options_warmup_s(&p->opts, *end);
 	if (*start >= *end) {
 		fprintf(stderr,
 		        "%s%s%s: the steady-state window is empty: warm-up %.2f h, last arrival at "

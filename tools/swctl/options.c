@@ -242,6 +242,11 @@ static int split_schedulers(struct replay_opts *o, const struct options_ctx *ctx
 	return 0;
 }
 
+double options_warmup_s(const struct replay_opts *o, double span_s)
+{
+	return o->warmup >= 0 ? o->warmup * 3600 : fmin(3600, span_s / 5);
+}
+
 /* --jobs-per-user becomes a number of users once the steady-state window is known. */
 static int resolve_jobs_per_user(struct replay_opts *o, const struct options_ctx *ctx)
 {
@@ -256,7 +261,7 @@ static int resolve_jobs_per_user(struct replay_opts *o, const struct options_ctx
 		        ctx->prefix);
 		return -EINVAL;
 	}
-	warmup = o->warmup >= 0 ? o->warmup : fmin(1, o->load.duration / 5);
+	warmup = options_warmup_s(o, o->load.duration * 3600) / 3600;
 	if (warmup >= o->load.duration) {
 		fprintf(stderr,
 		        "%s: --warmup %.2f h leaves no steady-state window in --duration %.2f h\n",

@@ -55,4 +55,10 @@ int options_parse(int argc, char **argv, struct replay_opts *o, const struct opt
  */
 int options_lookup(const char *name);
 
+/*
+ * The ramp-up left out of the steady-state window, in seconds, for arrivals spanning
+ * @p span_s: --warmup, or by default 1 h or a fifth of the span, whichever is shorter.
+ */
+double options_warmup_s(const struct replay_opts *o, double span_s);
+
 #endif
