@@ -7,7 +7,8 @@
 
 #include "gnuplot.h"
 
-int gnuplot_run(const char *dir, const char *script)
+/* Runs "gnuplot SCRIPT" inside @p dir and waits: 0, -ENOENT (no gnuplot) or -EIO. */
+static int run(const char *dir, const char *script)
 {
 	int status;
 	pid_t pid;
@@ -28,8 +29,15 @@ int gnuplot_run(const char *dir, const char *script)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
-void gnuplot_report(const char *prefix, const char *dir, const char *what, int rc)
+int gnuplot_render(const char *prefix, const char *dir, const char *name)
 {
-	fprintf(stderr, "%s: gnuplot could not render %s/%s: %s\n", prefix, dir, what,
-	        rc == -ENOENT ? "gnuplot is not installed" : strerror(-rc));
+	char script[256];
+	int rc;
+
+	snprintf(script, sizeof(script), "%s.gp", name);
+	rc = run(dir, script);
+	if (rc < 0)
+		fprintf(stderr, "%s: gnuplot could not render %s/%s.png: %s\n", prefix, dir, name,
+		        rc == -ENOENT ? "gnuplot is not installed" : strerror(-rc));
+	return rc;
 }

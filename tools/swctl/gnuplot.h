@@ -4,12 +4,9 @@
 #define SWCTL_GNUPLOT_H
 
 /*
- * Runs "gnuplot SCRIPT" inside @p dir and waits for it. Returns 0, -ENOENT when gnuplot is not
- * installed, or -EIO when it failed.
+ * Renders NAME.png from NAME.gp with gnuplot inside @p dir. Returns 0, or -ENOENT (gnuplot is
+ * not installed) or -EIO (it failed) after saying so on stderr after @p prefix.
  */
-int gnuplot_run(const char *dir, const char *script);
-
-/* Says on stderr why @p what in @p dir could not be rendered (rc from gnuplot_run). */
-void gnuplot_report(const char *prefix, const char *dir, const char *what, int rc);
+int gnuplot_render(const char *prefix, const char *dir, const char *name);
 
 #endif

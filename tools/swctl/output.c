@@ -351,18 +351,9 @@ static int write_all(struct outdir *o, const void *rep)
 
 int output_plot(const char *dir, const char *prefix)
 {
-	static const char *const script[] = {"uplink.gp", "xrack.gp"};
-	static const char *const png[] = {"uplink.png", "xrack.png"};
+	int rc = gnuplot_render(prefix, dir, "uplink");
 
-	for (int k = 0; k < 2; k++) {
-		int rc = gnuplot_run(dir, script[k]);
-
-		if (rc < 0) {
-			gnuplot_report(prefix, dir, png[k], rc);
-			return rc;
-		}
-	}
-	return 0;
+	return rc ? rc : gnuplot_render(prefix, dir, "xrack");
 }
 
 int output_replay(const char *dir, const struct report *rep, int plot, const char *prefix)

@@ -154,19 +154,13 @@ int sweep_write(const struct sweep *s)
 
 int sweep_plot(const struct sweep *s)
 {
-	static const char *const scripts[] = {"sweep-throughput", "sweep-xrack"};
-	char dir[1024], script[64];
-	int rc;
+	char dir[1024];
+	int rc = gnuplot_render(s->prefix, s->out, "sweep-throughput");
 
-	for (int i = 0; i < 2; i++) {
-		snprintf(script, sizeof(script), "%s.gp", scripts[i]);
-		rc = gnuplot_run(s->out, script);
-		if (rc < 0) {
-			snprintf(script, sizeof(script), "%s.png", scripts[i]);
-			gnuplot_report(s->prefix, s->out, script, rc);
-			return rc;
-		}
-	}
+	if (rc == 0)
+		rc = gnuplot_render(s->prefix, s->out, "sweep-xrack");
+	if (rc < 0)
+		return rc;
 	for (int i = 0; i < s->g.n_points; i++) {
 		point_dir(s, &s->g.points[i], dir, sizeof(dir));
 		rc = output_plot(dir, s->prefix);
