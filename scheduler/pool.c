@@ -10,14 +10,16 @@ struct sched_pool *pool_get(struct sw_sched *s, uint32_t id)
 	if (id < s->n_pools && s->pools[id])
 		return s->pools[id];
 	if (id >= s->n_pools) {
-		uint32_t n = s->n_pools ? s->n_pools : 8;
+		/* 64 bits: doubling a 32-bit count past 2^31 would wrap to 0 and never end. Ids
+		 * are users or queues, below SW_SCHED_MAX_USERS (sw_sched_job_add checks). */
+		uint64_t n = s->n_pools ? s->n_pools : 8;
 		struct sched_pool **v;
 
 		while (n <= id)
 			n *= 2;
 		/* Reserve now so that a pool becoming runnable never has to allocate. */
 		for (int k = 0; k < SW_KINDS; k++)
-			if (pool_heap_reserve(&s->ready[k], n) < 0)
+			if (pool_heap_reserve(&s->ready[k], (uint32_t)n) < 0)
 				return NULL;
 		v = realloc(s->pools, n * sizeof(*v));
 		if (!v)
@@ -25,7 +27,7 @@ struct sched_pool *pool_get(struct sw_sched *s, uint32_t id)
 		for (uint32_t i = s->n_pools; i < n; i++)
 			v[i] = NULL;
 		s->pools = v;
-		s->n_pools = n;
+		s->n_pools = (uint32_t)n;
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p)

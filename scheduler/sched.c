@@ -80,7 +80,8 @@ static int check_config(const struct sw_sched_config *cfg)
 {
 	double sum = 0;
 
-	if (!cfg || !sched_policy_find(cfg->policy) || cfg->n_users == 0 || cfg->n_queues == 0)
+	if (!cfg || !sched_policy_find(cfg->policy) || cfg->n_users == 0 || cfg->n_queues == 0 ||
+	    cfg->n_users > SW_SCHED_MAX_USERS || cfg->n_queues > SW_SCHED_MAX_QUEUES)
 		return -EINVAL;
 	if (!(cfg->slowstart >= 0 && cfg->slowstart <= 1) || !nonneg(cfg->node_wait) ||
 	    !nonneg(cfg->rack_wait))

@@ -26,6 +26,11 @@ extern "C" {
 
 #define SW_MAX_REPLICAS 3
 #define SW_NO_NODE      UINT32_MAX
+/** Most users (and so pools) a scheduler takes: each user id up to the largest one seen has
+ *  a slot in a table, so the bound keeps that table below ~50 MB. */
+#define SW_SCHED_MAX_USERS (1U << 20)
+/** Most Capacity queues: one guaranteed fraction and one pool each. */
+#define SW_SCHED_MAX_QUEUES (1U << 16)
 
 /** The two Hadoop 1.x slot types. */
 enum sw_task_kind {
@@ -121,8 +126,8 @@ struct sw_job_spec {
 /** Settings shared by all policies; sw_sched_config_default() fills the documented defaults. */
 struct sw_sched_config {
 	const char *policy; /**< a name from sw_sched_policy_names() */
-	uint32_t n_users;
-	uint32_t n_queues;
+	uint32_t n_users;   /**< 1..SW_SCHED_MAX_USERS */
+	uint32_t n_queues;  /**< 1..SW_SCHED_MAX_QUEUES */
 	/** Capacity: n_queues guaranteed fractions summing to 1, NULL = equal shares. */
 	const double *queue_capacity;
 	/** Fraction of a job's maps finished before its reduces may run: 0.05. */

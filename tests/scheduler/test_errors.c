@@ -52,6 +52,39 @@ static void create_rejects_inconsistent_cluster_and_settings(void **state)
 	assert_null(sw_sched_create(NULL, &cfg));
 }
 
+/* Pools live in a table indexed by user: the bound keeps it small, and the largest user id the
+ * bound allows gets its pool (a 32-bit table size doubling past 2^31 used to loop forever). */
+static void users_and_queues_beyond_their_bounds_are_refused(void **state)
+{
+	struct sw_sched_config cfg;
+	struct fx_cluster c;
+	struct fx_job j;
+	struct sw_sched *s;
+
+	(void)state;
+	fx_cluster_init(&c, 1, 2);
+	sw_sched_config_default(&cfg);
+	cfg.n_users = SW_SCHED_MAX_USERS + 1;
+	errno = 0;
+	assert_null(sw_sched_create(&c.spec, &cfg));
+	assert_int_equal(errno, EINVAL);
+	cfg.n_users = UINT32_MAX;
+	assert_null(sw_sched_create(&c.spec, &cfg));
+	cfg.n_users = 1;
+	cfg.n_queues = SW_SCHED_MAX_QUEUES + 1;
+	assert_null(sw_sched_create(&c.spec, &cfg));
+	assert_int_equal(errno, EINVAL);
+	cfg.n_queues = 1;
+	cfg.n_users = SW_SCHED_MAX_USERS;
+	s = sw_sched_create(&c.spec, &cfg);
+	assert_non_null(s);
+	fx_job_init(&j, 1, SW_SCHED_MAX_USERS - 1, 0, 2, 1, 2);
+	j.spec.queue = 0;
+	assert_int_equal(sw_sched_job_add(s, &j.spec, 0), 0);
+	assert_int_equal(fx_one(s, 0, SW_MAP, 0).job, 1);
+	sw_sched_destroy(s);
+}
+
 static void policy_names_list_every_registered_policy(void **state)
 {
 	static const char *const want[] = {"fifo",    "fair",        "drf",    "capacity",
@@ -200,6 +233,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(create_rejects_unknown_policy_name),
 	        cmocka_unit_test(create_rejects_inconsistent_cluster_and_settings),
+	        cmocka_unit_test(users_and_queues_beyond_their_bounds_are_refused),
 	        cmocka_unit_test(policy_names_list_every_registered_policy),
 	        cmocka_unit_test(job_add_rejects_bad_replicas),
 	        cmocka_unit_test(job_add_rejects_bad_fields_and_duplicate_ids),

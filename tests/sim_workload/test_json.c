@@ -196,6 +196,32 @@ static void user_and_queue_must_exist(void **state)
 	                 "2: field 'queue': must be at most 1");
 }
 
+/* A user id sizes the scheduler's pool table: ids beyond the bound are refused at load. */
+static void users_and_queues_beyond_their_bounds_are_refused(void **state)
+{
+	struct sw_workload w;
+	struct sw_input_error err;
+	const char *path =
+	        tmp_write("bigid.jsonl", JOB("\"id\": 1, \"arrival\": 0, \"user\": 2147483648, "
+	                                     "\"bench\": \"grep\", \"input_bytes\": 1"));
+
+	(void)state;
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 "1: field 'user': must be at most 1048575");
+	path = tmp_write("bigusers.jsonl", "{\"mix\": {\"users\": 3000000000}}\n" JOB(GREP(1, 0)));
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 "1: field 'users': must be at most 1048576");
+	path = tmp_write("bigqueues.jsonl", "{\"mix\": {\"queues\": 65537}}\n" JOB(GREP(1, 0)));
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 "1: field 'queues': must be at most 65536");
+	path = tmp_write("maxuser.jsonl", JOB("\"id\": 1, \"arrival\": 0, \"user\": 1048575, "
+	                                      "\"bench\": \"grep\", \"input_bytes\": 1"));
+	if (sw_workload_json(&w, path, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(w.n_users, SW_SCHED_MAX_USERS);
+	sw_workload_free(&w);
+}
+
 static void bad_topology_is_rejected_in_line_or_in_its_file(void **state)
 {
 	struct sw_workload w;
@@ -245,6 +271,7 @@ int main(void)
 	        cmocka_unit_test(malformed_json_is_rejected),
 	        cmocka_unit_test(inconsistent_records_are_rejected),
 	        cmocka_unit_test(user_and_queue_must_exist),
+	        cmocka_unit_test(users_and_queues_beyond_their_bounds_are_refused),
 	        cmocka_unit_test(bad_topology_is_rejected_in_line_or_in_its_file),
 	        cmocka_unit_test(mix_without_jobs_or_file_is_an_error),
 	};

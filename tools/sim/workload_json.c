@@ -195,9 +195,9 @@ static int parse_mix(struct loader *ld, json_t *obj)
 		return fail(at, "mix", "must come once, before the jobs");
 	ld->have_mix = 1;
 	rc = check_fields(at, obj, known);
-	rc = rc < 0 ? rc : get_count(at, obj, "users", UINT32_MAX, &users);
+	rc = rc < 0 ? rc : get_count(at, obj, "users", SW_SCHED_MAX_USERS, &users);
 	ld->users_given = rc == 1;
-	rc = rc < 0 ? rc : get_count(at, obj, "queues", UINT32_MAX, &queues);
+	rc = rc < 0 ? rc : get_count(at, obj, "queues", SW_SCHED_MAX_QUEUES, &queues);
 	rc = rc < 0 ? rc : get_count(at, obj, "block_bytes", INT64_MAX, &block);
 	rc = rc < 0 ? rc : get_uint(at, obj, "seed", INT64_MAX, "must not be negative", &seed);
 	if (rc < 0)
@@ -244,7 +244,7 @@ static int parse_job(struct loader *ld, json_t *obj)
 	};
 	const struct where *at = &ld->at;
 	struct sw_workload *w = ld->w;
-	uint64_t user_max = ld->users_given ? w->n_users - 1 : UINT32_MAX - 1;
+	uint64_t user_max = (ld->users_given ? w->n_users : SW_SCHED_MAX_USERS) - 1;
 	uint64_t id = 0, user = 0, queue = 0;
 	struct sw_job_desc *j;
 	json_t *bench;

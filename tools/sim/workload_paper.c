@@ -90,10 +90,11 @@ static double input_size(struct rng *r)
 
 static int opts_valid(const struct sw_paper_opts *o)
 {
-	return o->mix >= SW_MIX1 && o->mix <= SW_MIX3 && o->n_users && o->n_queues &&
-	       o->mean_interarrival > 0 && o->duration >= 0 && isfinite(o->duration) &&
-	       o->input_scale > 0 && o->input_scale <= 1e3 && o->block_bytes && o->topo.n_racks &&
-	       o->topo.nodes_per_rack;
+	return o->mix >= SW_MIX1 && o->mix <= SW_MIX3 && o->n_users &&
+	       o->n_users <= SW_SCHED_MAX_USERS && o->n_queues &&
+	       o->n_queues <= SW_SCHED_MAX_QUEUES && o->mean_interarrival > 0 && o->duration >= 0 &&
+	       isfinite(o->duration) && o->input_scale > 0 && o->input_scale <= 1e3 &&
+	       o->block_bytes && o->topo.n_racks && o->topo.nodes_per_rack;
 }
 
 int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o)

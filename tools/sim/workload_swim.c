@@ -161,7 +161,8 @@ static int parse_line(const struct swim_line *l, char *s, const struct sw_swim_o
 static int opts_valid(const struct sw_swim_opts *o)
 {
 	return o->time_scale > 0 && isfinite(o->time_scale) && o->size_scale > 0 &&
-	       isfinite(o->size_scale) && o->n_users && o->n_queues && o->topo.n_racks &&
+	       isfinite(o->size_scale) && o->n_users && o->n_users <= SW_SCHED_MAX_USERS &&
+	       o->n_queues && o->n_queues <= SW_SCHED_MAX_QUEUES && o->topo.n_racks &&
 	       o->topo.nodes_per_rack;
 }
 
@@ -225,7 +226,9 @@ int sw_workload_swim(struct sw_workload *w, const char *path, const struct sw_sw
 	memset(w, 0, sizeof(*w));
 	if (!opts_valid(o)) {
 		wl_error(err, path, 0, NULL,
-		         "time and size scales, users, queues and racks must be positive");
+		         "time and size scales, users (at most %u), queues (at most %u) and "
+		         "racks must be positive",
+		         SW_SCHED_MAX_USERS, SW_SCHED_MAX_QUEUES);
 		return -EINVAL;
 	}
 	f = fopen(path, "r");

@@ -19,7 +19,8 @@ const char options_help[] =
         "  --duration HOURS    paper mixes: hours of job arrivals (default 5)\n"
         "  --warmup HOURS      ramp-up left out of the steady-state window\n"
         "                      (default: 1, or a fifth of the arrival span if shorter)\n"
-        "  --users N           number of users (default: 30 for paper mixes, 200 for SWIM)\n"
+        "  --users N           number of users, at most 2^20 (default: 30 for paper mixes,\n"
+        "                      200 for SWIM)\n"
         "  --jobs-per-user N   paper mixes: set --users so that each user submits N jobs on\n"
         "                      average in the steady-state window (the paper's default is 12)\n"
         "  --interarrival SEC  paper mixes: mean seconds between job arrivals (default 40)\n"
@@ -94,6 +95,22 @@ static int parse_double(const struct options_ctx *ctx, const char *opt, const ch
 	return 0;
 }
 
+/* A whole number in [1, max]: a count that sizes memory, so it has a documented bound. */
+static int parse_count(const struct options_ctx *ctx, const char *opt, const char *arg, double max,
+                       double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= 1 && v <= max) || v != floor(v)) {
+		fprintf(stderr, "%s: %s %s: expected a whole number from 1 to %.0f\n", ctx->prefix,
+		        opt, arg, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
 static int parse_fraction(const struct options_ctx *ctx, const char *opt, const char *arg,
                           int open_at_zero, double *out)
 {
@@ -125,7 +142,7 @@ static void set_defaults(struct replay_opts *o)
 
 static int parse_one(int c, const char *arg, struct replay_opts *o, const struct options_ctx *ctx)
 {
-	double v;
+	double v = 0;
 	int rc = 0;
 
 	switch (c) {
@@ -147,7 +164,7 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 	case 'w':
 		return parse_double(ctx, "--warmup", arg, 0, &o->warmup);
 	case 'u':
-		rc = parse_double(ctx, "--users", arg, 1, &v);
+		rc = parse_count(ctx, "--users", arg, SW_SCHED_MAX_USERS, &v);
 		o->load.users = (uint32_t)v;
 		break;
 	case 'S':
