@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Per-node reports to cumulative bytes per rack uplink.
+ *
+ * A node's counters are folded as deltas: the tracker keeps, per node, the counters of its
+ * current epoch as last reported, and adds what each report adds to them to the uplinks. So
+ * a restart (a new epoch, counters from zero) only resets the node's row; what it reported
+ * before is already in the sums, which therefore never go backwards. What a node received
+ * after its last report and before it restarted is lost: no one can report it.
+ * A report is checked whole before anything is folded, so a refused one changes nothing.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "sw_netsat.h"
+
+struct node {
+	uint32_t rack;
+	bool seen;      /* has reported at least once */
+	uint64_t epoch; /* of its last accepted report */
+};
+
+struct sw_netsat {
+	uint32_t n_nodes, n_racks;
+	struct node *nodes;
+	uint64_t *rx;  /* n_nodes x n_racks: each node's counters in its current epoch */
+	uint64_t *out; /* per rack */
+	uint64_t *in;  /* per rack */
+	/* per rack, scratch of one report: its new row, and the report that listed the rack */
+	uint64_t *next;
+	uint32_t *listed, stamp;
+};
+
+struct sw_netsat *sw_netsat_create(uint32_t n_nodes, uint32_t n_racks, const uint32_t *rack_of)
+{
+	struct sw_netsat *ns;
+	uint32_t i;
+
+	if (!n_nodes || !n_racks || !rack_of) {
+		errno = EINVAL;
+		return NULL;
+	}
+	for (i = 0; i < n_nodes; i++) {
+		if (rack_of[i] >= n_racks) {
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	ns = calloc(1, sizeof(*ns));
+	if (!ns)
+		return NULL;
+	ns->n_nodes = n_nodes;
+	ns->n_racks = n_racks;
+	ns->nodes = calloc(n_nodes, sizeof(*ns->nodes));
+	ns->rx = calloc((size_t)n_nodes * n_racks, sizeof(*ns->rx));
+	ns->out = calloc(n_racks, sizeof(*ns->out));
+	ns->in = calloc(n_racks, sizeof(*ns->in));
+	ns->next = calloc(n_racks, sizeof(*ns->next));
+	ns->listed = calloc(n_racks, sizeof(*ns->listed));
+	if (!ns->nodes || !ns->rx || !ns->out || !ns->in || !ns->next || !ns->listed) {
+		sw_netsat_destroy(ns);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < n_nodes; i++)
+		ns->nodes[i].rack = rack_of[i];
+	return ns;
+}
+
+void sw_netsat_destroy(struct sw_netsat *ns)
+{
+	if (!ns)
+		return;
+	free(ns->nodes);
+	free(ns->rx);
+	free(ns->out);
+	free(ns->in);
+	free(ns->next);
+	free(ns->listed);
+	free(ns);
+}
+
+/* Fills ns->next with the node's row after the report, or says why the report is refused. */
+static int check(struct sw_netsat *ns, uint32_t node, bool new_epoch,
+                 const struct sw_netsat_count *counts, size_t n)
+{
+	const uint64_t *row = &ns->rx[(size_t)node * ns->n_racks];
+	uint32_t home = ns->nodes[node].rack, r;
+	uint64_t in_add = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (counts[i].rack >= ns->n_racks)
+			return -ERANGE;
+	}
+	if (n > ns->n_racks)
+		return -EINVAL; /* some rack is listed twice */
+	if (++ns->stamp == 0) { /* the stamps wrapped: clear the old ones */
+		for (r = 0; r < ns->n_racks; r++)
+			ns->listed[r] = 0;
+		ns->stamp = 1;
+	}
+	for (r = 0; r < ns->n_racks; r++)
+		ns->next[r] = new_epoch ? 0 : row[r];
+	for (i = 0; i < n; i++) {
+		uint32_t k = counts[i].rack;
+		uint64_t add;
+
+		if (ns->listed[k] == ns->stamp)
+			return -EINVAL;
+		ns->listed[k] = ns->stamp;
+		if (counts[i].bytes < ns->next[k])
+			return -EILSEQ;
+		add = counts[i].bytes - ns->next[k];
+		ns->next[k] = counts[i].bytes;
+		if (k == home)
+			continue;
+		if (add > UINT64_MAX - ns->out[k] || add > UINT64_MAX - ns->in[home] - in_add)
+			return -EOVERFLOW;
+		in_add += add;
+	}
+	return 0;
+}
+
+int sw_netsat_report(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
+                     const struct sw_netsat_count *counts, size_t n)
+{
+	struct node *nd;
+	uint64_t *row;
+	bool new_epoch;
+	uint32_t r;
+	int rc;
+
+	if (!ns || (!counts && n))
+		return -EINVAL;
+	if (node >= ns->n_nodes)
+		return -ENODEV;
+	nd = &ns->nodes[node];
+	if (nd->seen && boot_epoch < nd->epoch)
+		return -ESTALE;
+	new_epoch = !nd->seen || boot_epoch > nd->epoch;
+	rc = check(ns, node, new_epoch, counts, n);
+	if (rc)
+		return rc;
+	row = &ns->rx[(size_t)node * ns->n_racks];
+	for (r = 0; r < ns->n_racks; r++) {
+		/* A new epoch's row starts at 0: only what it adds to that is new. */
+		uint64_t add = ns->next[r] - (new_epoch ? 0 : row[r]);
+
+		if (r != nd->rack) {
+			ns->out[r] += add;
+			ns->in[nd->rack] += add;
+		}
+		row[r] = ns->next[r];
+	}
+	nd->seen = true;
+	nd->epoch = boot_epoch;
+	return 0;
+}
+
+int sw_netsat_uplink(const struct sw_netsat *ns, uint32_t rack, uint64_t *out_bytes,
+                     uint64_t *in_bytes)
+{
+	if (!ns || !out_bytes || !in_bytes || rack >= ns->n_racks)
+		return -EINVAL;
+	*out_bytes = ns->out[rack];
+	*in_bytes = ns->in[rack];
+	return 0;
+}
