@@ -33,7 +33,10 @@ static void launch(struct sw_sched *s, const struct decision *d, struct sw_assig
 	struct sched_pool *p = s->pools[j->pool];
 	struct sched_node *n = &s->nodes[d->node];
 
-	*t = (struct sched_task){.started = d->now, .node = d->node, .state = TASK_RUNNING};
+	t->started = d->now;
+	t->node = d->node;
+	t->state = TASK_RUNNING;
+	t->started_seen = false;
 	j->pending[d->kind]--;
 	j->running[d->kind]++;
 	p->running[d->kind]++;
@@ -59,6 +62,8 @@ int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double
 
 	if (!s || !hb || hb->node >= s->n_nodes || max < 0 || (max > 0 && !out) || !isfinite(now))
 		return -EINVAL;
+	if (s->nodes[hb->node].down)
+		return 0;
 	if (s->policy->pick->heartbeat_begin)
 		s->policy->pick->heartbeat_begin(s, now);
 	for (int k = 0; k < SW_KINDS; k++) {
@@ -78,9 +83,8 @@ int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double
 	return n_out;
 }
 
-/* The live job @p job's task, or NULL with *rc set. */
-static struct sched_job *find_task(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
-                                   uint32_t task, double now, int *rc)
+struct sched_job *sched_task_find(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+                                  uint32_t task, double now, int *rc)
 {
 	struct sched_job *j;
 
@@ -95,17 +99,31 @@ static struct sched_job *find_task(struct sw_sched *s, uint64_t job, enum sw_tas
 	return j;
 }
 
+struct sched_task *sched_task_running(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+                                      uint32_t task, double now, struct sched_job **jp, int *rc)
+{
+	struct sched_job *j = sched_task_find(s, job, kind, task, now, rc);
+
+	*jp = j;
+	if (!j)
+		return NULL;
+	if (j->tasks[kind][task].state != TASK_RUNNING) {
+		*rc = -EALREADY;
+		return NULL;
+	}
+	return &j->tasks[kind][task];
+}
+
 int sw_sched_task_started(struct sw_sched *s, uint64_t job, enum sw_task_kind kind, uint32_t task,
                           double now)
 {
 	int rc;
-	struct sched_job *j = find_task(s, job, kind, task, now, &rc);
-	struct sched_task *t;
+	struct sched_job *j;
+	struct sched_task *t = sched_task_running(s, job, kind, task, now, &j, &rc);
 
-	if (!j)
+	if (!t)
 		return rc;
-	t = &j->tasks[kind][task];
-	if (t->state != TASK_RUNNING || t->started_seen)
+	if (t->started_seen)
 		return -EALREADY;
 	t->started = now;
 	t->started_seen = true;
@@ -121,26 +139,13 @@ static void map_done(struct sw_sched *s, struct sched_pool *p, struct sched_job 
 		pool_list_add(s, p, j, SW_REDUCE);
 }
 
-int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind kind, uint32_t task,
-                           double now)
+void sched_task_release(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+                        struct sched_task *t)
 {
-	int rc;
-	struct sched_job *j = find_task(s, job, kind, task, now, &rc);
-	struct sched_task *t;
-	struct sched_pool *p;
-	struct sched_node *n;
+	struct sched_pool *p = s->pools[j->pool];
+	struct sched_node *n = &s->nodes[t->node];
 
-	if (!j)
-		return rc;
-	t = &j->tasks[kind][task];
-	if (t->state != TASK_RUNNING)
-		return -EALREADY;
-	p = s->pools[j->pool];
-	n = &s->nodes[t->node];
-	t->state = TASK_DONE;
 	j->running[kind]--;
-	j->done[kind]++;
-	j->duration_sum[kind] += now - t->started;
 	p->running[kind]--;
 	n->running[kind]--;
 	add_resources(&p->used, &j->demand[kind], -1);
@@ -150,6 +155,24 @@ int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind k
 		n->used = (struct sw_resources){0};
 	if (p->running[SW_MAP] + p->running[SW_REDUCE] == 0)
 		p->used = (struct sw_resources){0};
+}
+
+int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind kind, uint32_t task,
+                           double now)
+{
+	int rc;
+	struct sched_job *j;
+	struct sched_task *t = sched_task_running(s, job, kind, task, now, &j, &rc);
+	struct sched_pool *p;
+
+	if (!t)
+		return rc;
+	p = s->pools[j->pool];
+	sched_task_release(s, j, kind, t);
+	t->state = TASK_DONE;
+	t->duration = now - t->started;
+	j->done[kind]++;
+	j->duration_sum[kind] += t->duration;
 	if (kind == SW_MAP)
 		map_done(s, p, j);
 	if (s->policy->pick->task_finished)
@@ -164,13 +187,15 @@ int sw_sched_map_output(struct sw_sched *s, uint64_t job, uint32_t map, uint32_t
                         uint64_t bytes, double now)
 {
 	int rc;
-	struct sched_job *j = find_task(s, job, SW_MAP, map, now, &rc);
+	struct sched_job *j = sched_task_find(s, job, SW_MAP, map, now, &rc);
 	struct sched_map *m;
 
 	if (!j)
 		return rc;
 	if (node >= s->n_nodes)
 		return -EINVAL;
+	if (s->nodes[node].down)
+		return -EHOSTDOWN;
 	m = &j->maps[map];
 	if (j->tasks[SW_MAP][map].state == TASK_PENDING || m->output_node != SW_NO_NODE)
 		return -EALREADY;

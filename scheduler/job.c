@@ -193,3 +193,21 @@ bool job_fits(const struct sched_job *j, enum sw_task_kind kind, const struct sc
 	return n->used.cpu + j->demand[kind].cpu <= n->capacity.cpu + FIT_EPS &&
 	       n->used.mem_gb + j->demand[kind].mem_gb <= n->capacity.mem_gb + FIT_EPS;
 }
+
+void job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+                uint32_t task)
+{
+	const struct sched_map *m = &j->maps[task];
+
+	if (kind == SW_REDUCE) {
+		if (task < j->next_reduce)
+			j->next_reduce = task;
+		return;
+	}
+	for (int r = 0; r < m->n_replicas; r++) {
+		loc_index_rewind(&j->by_node, m->replicas[r], task);
+		loc_index_rewind(&j->by_rack, s->nodes[m->replicas[r]].rack, task);
+	}
+	if (task < j->any_cursor)
+		j->any_cursor = task;
+}

@@ -65,6 +65,31 @@ struct loc_bucket *loc_index_find(const struct loc_index *ix, uint32_t key)
 	return NULL;
 }
 
+void loc_index_rewind(const struct loc_index *ix, uint32_t key, uint32_t map)
+{
+	struct loc_bucket *b = loc_index_find(ix, key);
+	uint32_t lo;
+
+	if (!b)
+		return;
+	/* Groups are stored in key order, each starting where the previous one ends. */
+	lo = b == ix->buckets ? 0 : b[-1].end;
+	b->cur = loc_lower_bound(ix->maps, lo, b->cur, map);
+}
+
+uint32_t loc_lower_bound(const uint32_t *v, uint32_t lo, uint32_t hi, uint32_t x)
+{
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void loc_index_free(struct loc_index *ix)
 {
 	free(ix->buckets);

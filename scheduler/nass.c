@@ -231,6 +231,7 @@ static void nass_job_removed(struct sw_sched *s, struct sched_job *j)
 
 	for (uint32_t r = 0; r < s->n_racks; r++)
 		ns->rack_jobs[r] -= j->nass->map_rack[r];
+	changed(s, j); /* a killed job leaves its pool with tasks pending */
 }
 
 static void enable(struct sw_sched *s, struct sched_job *j)
@@ -268,6 +269,15 @@ static void nass_task_finished(struct sw_sched *s, struct sched_job *j, enum sw_
 		enable(s, j);
 }
 
+/* The ratio from the outputs registered, as far as they tell. */
+static void ratio_update(struct sched_job *j)
+{
+	struct nass_job *nj = j->nass;
+
+	if (!nj->ratio_known && nj->out_input > 0)
+		nj->ratio = (double)j->output_bytes / (double)nj->out_input;
+}
+
 /* Outputs may be registered after their map finished: they count for SARP as they come. */
 static void nass_map_output(struct sw_sched *s, struct sched_job *j, uint32_t map, double now)
 {
@@ -277,10 +287,51 @@ static void nass_map_output(struct sw_sched *s, struct sched_job *j, uint32_t ma
 	(void)now;
 	nj->rack_out[s->nodes[m->output_node].rack] += m->output_bytes;
 	nj->out_input += m->input_bytes;
-	if (!nj->ratio_known && nj->out_input > 0)
-		nj->ratio = (double)j->output_bytes / (double)nj->out_input;
+	ratio_update(j);
 	changed(s, j); /* the job may have turned heavy or light */
 	sarp_refresh(s, j);
+}
+
+/* A lost output no longer counts for SARP; reduces placed already stay where they run. */
+static void nass_map_output_dropped(struct sw_sched *s, struct sched_job *j, uint32_t map)
+{
+	struct nass_job *nj = j->nass;
+	const struct sched_map *m = &j->maps[map];
+
+	nj->rack_out[s->nodes[m->output_node].rack] -= m->output_bytes;
+	nj->out_input -= m->input_bytes;
+	ratio_update(j);
+	changed(s, j);
+}
+
+/* A reduce no longer runs on its rack (SARP's count); a planned remote map is pending again. */
+static void nass_task_requeued(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+                               uint32_t task)
+{
+	struct nass_job *nj = j->nass;
+	uint32_t pos;
+
+	changed(s, j);
+	if (kind == SW_REDUCE) {
+		nj->reduces_on[s->nodes[j->tasks[SW_REDUCE][task].node].rack]--;
+		return;
+	}
+	/* planned[] is in map order: its cursor goes back to the map if it passed it. */
+	pos = loc_lower_bound(nj->planned, 0, nj->planned_cur, task);
+	if (pos < nj->planned_cur && nj->planned[pos] == task)
+		nj->planned_cur = pos;
+}
+
+/* SAMP weighs racks by the map slots they have up. */
+static void nass_node_changed(struct sw_sched *s, uint32_t node)
+{
+	struct nass_sched *ns = s->pick_priv;
+	const struct sched_node *n = &s->nodes[node];
+
+	if (n->down)
+		ns->map_slots[n->rack] -= n->slots[SW_MAP];
+	else
+		ns->map_slots[n->rack] += n->slots[SW_MAP];
 }
 
 static bool heavy(const struct nass_job *nj)
@@ -438,6 +489,9 @@ const struct sched_pick_ops pick_nass = {
         .job_removed = nass_job_removed,
         .task_finished = nass_task_finished,
         .map_output = nass_map_output,
+        .map_output_dropped = nass_map_output_dropped,
+        .task_requeued = nass_task_requeued,
+        .node_changed = nass_node_changed,
         .pick = nass_pick,
 };
 

@@ -41,6 +41,15 @@ struct sched_pick_ops {
 	                      uint32_t task, double now);
 	/* Map @p map's output was registered in j->maps[map] (NULL: nothing to do). */
 	void (*map_output)(struct sw_sched *s, struct sched_job *j, uint32_t map, double now);
+	/* Map @p map's output, still in j->maps[map] but no longer in the job's totals, is
+	 * about to be forgotten: its attempt failed or its node was lost (NULL: nothing to do). */
+	void (*map_output_dropped)(struct sw_sched *s, struct sched_job *j, uint32_t map);
+	/* A task that was running or done is pending again; its node field still names where
+	 * it ran. The core has done its accounting (NULL: nothing to do). */
+	void (*task_requeued)(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+	                      uint32_t task);
+	/* Node @p node went down or came back (s->nodes[node].down) (NULL: nothing to do). */
+	void (*node_changed)(struct sw_sched *s, uint32_t node);
 	/*
 	 * Chooses a runnable task of @p kind from @p pool that fits @p node, or returns false
 	 * to let the next pool in ORDER try. Must not launch: the core does, always, after a

@@ -279,6 +279,30 @@ void sched_job_remove(struct sw_sched *s, struct sched_job *j)
 	job_free(j);
 }
 
+int sw_sched_job_remove(struct sw_sched *s, uint64_t job, double now)
+{
+	struct sched_job *j;
+	struct sched_pool *p;
+
+	if (!s || !isfinite(now))
+		return -EINVAL;
+	j = job_table_find(&s->jobs, job);
+	if (!j)
+		return -ENOENT;
+	p = s->pools[j->pool];
+	for (int k = 0; k < SW_KINDS; k++)
+		for (uint32_t i = 0; i < j->n_tasks[k]; i++)
+			if (j->tasks[k][i].state == TASK_RUNNING)
+				sched_task_release(s, j, k, &j->tasks[k][i]);
+	if (j->pending[SW_MAP] > 0)
+		pool_list_del(s, p, j, SW_MAP);
+	if (j->reduces_ready && j->pending[SW_REDUCE] > 0)
+		pool_list_del(s, p, j, SW_REDUCE);
+	sched_job_remove(s, j);
+	pool_refresh(s, p, now);
+	return 0;
+}
+
 int sw_sched_job_status(const struct sw_sched *s, uint64_t job, struct sw_job_status *st)
 {
 	const struct sched_job *j;
@@ -292,8 +316,11 @@ int sw_sched_job_status(const struct sw_sched *s, uint64_t job, struct sw_job_st
 	        .reduces_ready = j->reduces_ready,
 	        .outputs = j->outputs,
 	        .output_bytes = j->output_bytes,
+	        .lost_outputs = j->lost_outputs,
 	};
 	for (int k = 0; k < SW_KINDS; k++) {
+		st->failed[k] = j->failed[k];
+		st->lost[k] = j->lost[k];
 		st->pending[k] = j->pending[k];
 		st->running[k] = j->running[k];
 		st->done[k] = j->done[k];

@@ -23,10 +23,15 @@ enum task_state {
 
 /* One task of either kind: what the core needs to account for it. */
 struct sched_task {
-	double started; /* task_started time; the launching heartbeat's until then */
-	uint32_t node;  /* where it runs, to give back its slot and resources */
+	union {
+		double started;  /* running: task_started time; the launching heartbeat's until then
+		                  */
+		double duration; /* done: start to finish, taken back if a lost output re-runs it */
+	};
+	uint32_t node; /* where it runs or ran, to give back its slot and find lost outputs */
 	uint8_t state;
 	bool started_seen;
+	uint16_t failures; /* failed attempts (task_failed), saturating */
 };
 
 /* What only maps carry: where the input is and where the output went. */
@@ -83,6 +88,7 @@ struct sched_job {
 
 	uint64_t output_bytes; /* sum of registered map outputs */
 	uint32_t outputs;      /* maps whose output is registered */
+	uint32_t failed[SW_KINDS], lost[SW_KINDS], lost_outputs; /* sw_job_status */
 
 	/* Membership in the pool's per-kind list of jobs with runnable tasks. */
 	struct job_link link[SW_KINDS];
@@ -110,6 +116,7 @@ struct sched_node {
 	uint16_t running[SW_KINDS];
 	struct sw_resources capacity, used;
 	double nic_bps;
+	bool down; /* node_lost until node_up: no task, no heartbeat answered */
 };
 
 /* NetSat's state of one rack uplink (netsat.c). */
@@ -146,7 +153,7 @@ struct sw_sched {
 	struct sched_node *nodes;
 	double *rack_uplink_bps;
 	struct netsat_rack *netsat;
-	struct sw_resources total;   /* cluster capacity, DRF's denominator */
+	struct sw_resources total;   /* capacity of the nodes up, DRF's denominator */
 	struct sw_resources largest; /* per dimension, for rejecting tasks that fit nowhere */
 	double total_slots[SW_KINDS];
 
@@ -166,6 +173,9 @@ bool job_map_at(const struct sw_sched *s, struct sched_job *j, uint32_t node,
                 enum sw_locality max_level, struct sched_choice *c);
 bool job_reduce_next(struct sched_job *j, struct sched_choice *c);
 bool job_fits(const struct sched_job *j, enum sw_task_kind kind, const struct sched_node *n);
+/* Task @p task is pending again: moves the cursors that passed it back to it. */
+void job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+                uint32_t task);
 
 /* pool.c: pools, their runnable-job lists and their place in the ready heaps. */
 struct sched_pool *pool_get(struct sw_sched *s, uint32_t id);
@@ -180,6 +190,20 @@ bool sched_rack_saturated(const struct sw_sched *s, uint32_t rack);
 
 /* sched.c */
 void sched_job_remove(struct sw_sched *s, struct sched_job *j);
+
+/* events.c: live job @p job if it has task @p task of @p kind, else NULL with *rc set
+ * (-EINVAL bad argument, -ENOENT). */
+struct sched_job *sched_task_find(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+                                  uint32_t task, double now, int *rc);
+
+/* events.c: running task @p task of live job @p job (*jp), or NULL with *rc set (as
+ * sched_task_find, or -EALREADY when the task is not running). */
+struct sched_task *sched_task_running(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+                                      uint32_t task, double now, struct sched_job **jp, int *rc);
+
+/* events.c: gives back the slot and resources running task @p t of @p j holds. */
+void sched_task_release(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+                        struct sched_task *t);
 
 /* job_table.c */
 int job_table_init(struct job_table *t);

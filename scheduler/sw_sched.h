@@ -12,7 +12,12 @@
  * Return codes: functions returning int give 0 (or a count) on success and a negative errno
  * value on failure: -EINVAL for a bad argument, -ENOMEM when allocation fails, -ENOENT for an
  * unknown job or task, -EEXIST for a duplicate job id, -EALREADY for an event that contradicts
- * the task's state (finishing a task that never started, for instance).
+ * the task's or the node's state (finishing a task that never started, for instance),
+ * -EHOSTDOWN for a map output on a node that is down.
+ *
+ * Failures (task_failed, node_lost, node_up, job_remove) move tasks back to pending; the
+ * scheduler names a task by (job, kind, index), not by attempt, so a driver must drop the
+ * late events of an attempt it has already reported over (a failed one, one on a lost node).
  */
 #ifndef SW_SCHED_H
 #define SW_SCHED_H
@@ -31,6 +36,9 @@ extern "C" {
 #define SW_SCHED_MAX_USERS (1U << 20)
 /** Most Capacity queues: one guaranteed fraction and one pool each. */
 #define SW_SCHED_MAX_QUEUES (1U << 16)
+/** Failed attempts of one task after which a driver should fail the job (Hadoop 1's
+ *  mapred.map.max.attempts and mapred.reduce.max.attempts): see sw_sched_task_failed. */
+#define SW_SCHED_MAX_ATTEMPTS 4
 
 /** The two Hadoop 1.x slot types. */
 enum sw_task_kind {
@@ -242,10 +250,50 @@ int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind k
  * A map's output (@p bytes, on @p node) is registered and may be shuffled. Register it before
  * the job's last task finishes: the job is gone after that.
  * @return 0, -EINVAL (node out of range, bad time), -ENOENT (unknown job or map index),
- *         -EALREADY (the map was never launched, or its output is registered already).
+ *         -EALREADY (the map is not running or done, or its output is registered already),
+ *         -EHOSTDOWN (@p node is down).
  */
 int sw_sched_map_output(struct sw_sched *s, uint64_t job, uint32_t map, uint32_t node,
                         uint64_t bytes, double now);
+
+/**
+ * A running task attempt failed on a node that is still up. Its slot and resources are freed,
+ * a map output the attempt registered is dropped, and the task returns to pending, to be
+ * handed out again (anywhere, the same node included). The scheduler counts the task's failed
+ * attempts and returns the count; the driver gives up when it reaches its limit (Hadoop fails
+ * the job at SW_SCHED_MAX_ATTEMPTS) by calling sw_sched_job_remove.
+ * @return the task's failed attempts so far (>= 1), -EINVAL (bad kind or time), -ENOENT
+ *         (unknown job or task index), -EALREADY (the task is not running).
+ */
+int sw_sched_task_failed(struct sw_sched *s, uint64_t job, enum sw_task_kind kind, uint32_t task,
+                         double now);
+
+/**
+ * Node @p node is down (its machine or agent vanished). Its running tasks return to pending
+ * (not counted as failed attempts: the node failed, not the task, as Hadoop marks them
+ * killed). Finished maps whose output is on the node (the registered output node, else the
+ * node the map ran on) return to pending too while their job has a reduce not finished:
+ * those reduces need the output again. A job without reduces keeps its finished maps (their
+ * output is the job's output, written elsewhere). The node gets nothing at its heartbeats
+ * until sw_sched_node_up, and its capacity leaves the cluster totals DRF ranks by.
+ * @return the number of tasks returned to pending, -EINVAL (NULL, node out of range, bad
+ *         time), -EALREADY (the node is down already).
+ */
+int sw_sched_node_lost(struct sw_sched *s, uint32_t node, double now);
+
+/**
+ * Node @p node is back, empty (no task, no map output), and gets work at its heartbeats.
+ * @return 0, -EINVAL (NULL, node out of range, bad time), -EALREADY (the node is not down).
+ */
+int sw_sched_node_up(struct sw_sched *s, uint32_t node, double now);
+
+/**
+ * Kills live job @p job: its running tasks give back their slots and resources, and the job,
+ * its pending tasks and its map outputs are forgotten. Later events of its tasks get -ENOENT;
+ * do not reuse its id while they may still come.
+ * @return 0, -EINVAL (NULL or bad time), -ENOENT (unknown job).
+ */
+int sw_sched_job_remove(struct sw_sched *s, uint64_t job, double now);
 
 /** Progress of one live job, for drivers, status displays and tests. */
 struct sw_job_status {
@@ -255,9 +303,12 @@ struct sw_job_status {
 	/** Seconds summed over the done tasks, from start (launch if none was reported) to finish:
 	 *  with done[] the running statistics ARIA and Polo need. */
 	double duration_sum[SW_KINDS];
-	int reduces_ready;     /**< slow-start reached: reduces may be handed out */
-	uint32_t outputs;      /**< maps whose output is registered */
-	uint64_t output_bytes; /**< their total size */
+	int reduces_ready;         /**< slow-start reached: reduces may be handed out */
+	uint32_t outputs;          /**< maps whose output is registered */
+	uint64_t output_bytes;     /**< their total size */
+	uint32_t failed[SW_KINDS]; /**< attempts reported by sw_sched_task_failed */
+	uint32_t lost[SW_KINDS];   /**< running attempts lost with their node */
+	uint32_t lost_outputs; /**< finished maps sent back to run because their node was lost */
 };
 
 /** Fills @p st for live job @p job. @return 0, -EINVAL (NULL argument), -ENOENT. */

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Failures: a task attempt that failed, a node lost and back. Each sends tasks back to
+ * pending through requeue(), which restores everything a launch or a finish changed: the
+ * job's counters, the cursors of its locality indexes, its place in the pool's runnable
+ * lists, the pool's rank, and (through the PICK's hooks) Delay's and NASS's per-job state.
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "policy.h"
+
+/* Forgets map @p m's registered output, if it has one. */
+static void output_drop(struct sw_sched *s, struct sched_job *j, uint32_t m)
+{
+	struct sched_map *map = &j->maps[m];
+
+	if (map->output_node == SW_NO_NODE)
+		return;
+	j->outputs--;
+	j->output_bytes -= map->output_bytes;
+	if (s->policy->pick->map_output_dropped)
+		s->policy->pick->map_output_dropped(s, j, m);
+	map->output_node = SW_NO_NODE;
+	map->output_bytes = 0;
+}
+
+/* Task @p task of @p j, no longer running or done, is pending again. */
+static void requeue(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind, uint32_t task)
+{
+	struct sched_task *t = &j->tasks[kind][task];
+
+	t->state = TASK_PENDING;
+	t->started_seen = false;
+	j->pending[kind]++;
+	job_rewind(s, j, kind, task);
+	/* A job is on its pool's list of a kind while it has pending tasks of it (reduces:
+	 * once slow-start is reached, which a lost map does not undo). */
+	if (j->pending[kind] == 1 && (kind == SW_MAP || j->reduces_ready))
+		pool_list_add(s, s->pools[j->pool], j, kind);
+	if (s->policy->pick->task_requeued)
+		s->policy->pick->task_requeued(s, j, kind, task);
+}
+
+/* Running task @p t goes back to pending; its attempt left nothing behind. */
+static void attempt_over(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+                         uint32_t task)
+{
+	sched_task_release(s, j, kind, &j->tasks[kind][task]);
+	if (kind == SW_MAP)
+		output_drop(s, j, task);
+	requeue(s, j, kind, task);
+}
+
+int sw_sched_task_failed(struct sw_sched *s, uint64_t job, enum sw_task_kind kind, uint32_t task,
+                         double now)
+{
+	int rc;
+	struct sched_job *j;
+	struct sched_task *t = sched_task_running(s, job, kind, task, now, &j, &rc);
+
+	if (!t)
+		return rc;
+	attempt_over(s, j, kind, task);
+	if (t->failures < UINT16_MAX)
+		t->failures++;
+	j->failed[kind]++;
+	pool_refresh(s, s->pools[j->pool], now);
+	return t->failures;
+}
+
+/* Where a finished map's output lives: where it was registered, else where the map ran. */
+static uint32_t output_node(const struct sched_job *j, uint32_t m)
+{
+	uint32_t node = j->maps[m].output_node;
+
+	return node != SW_NO_NODE ? node : j->tasks[SW_MAP][m].node;
+}
+
+/* Sends back @p j's tasks that ran on @p node and are lost with it; @return how many. */
+static uint32_t job_node_lost(struct sw_sched *s, struct sched_job *j, uint32_t node)
+{
+	bool outputs_needed = j->done[SW_REDUCE] < j->n_tasks[SW_REDUCE];
+	uint32_t n = 0;
+
+	for (int k = 0; k < SW_KINDS; k++) {
+		for (uint32_t i = 0; i < j->n_tasks[k]; i++) {
+			struct sched_task *t = &j->tasks[k][i];
+
+			if (t->state == TASK_RUNNING && t->node == node) {
+				attempt_over(s, j, k, i);
+				j->lost[k]++;
+				n++;
+			} else if (k == SW_MAP && t->state == TASK_DONE && outputs_needed &&
+			           output_node(j, i) == node) {
+				j->done[SW_MAP]--;
+				j->duration_sum[SW_MAP] -= t->duration;
+				output_drop(s, j, i);
+				requeue(s, j, SW_MAP, i);
+				j->lost_outputs++;
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+/* The node's capacity joins (@p sign 1) or leaves (-1) the totals DRF ranks by. */
+static void node_capacity(struct sw_sched *s, uint32_t node, double now, double sign)
+{
+	const struct sched_node *n = &s->nodes[node];
+
+	s->total.cpu += sign * n->capacity.cpu;
+	s->total.mem_gb += sign * n->capacity.mem_gb;
+	if (s->policy->pick->node_changed)
+		s->policy->pick->node_changed(s, node);
+	/* Every pool's rank may read the totals (DRF); a rare event may pay for all of them. */
+	for (uint32_t p = 0; p < s->n_pools; p++)
+		if (s->pools[p])
+			pool_refresh(s, s->pools[p], now);
+}
+
+static int check_node(const struct sw_sched *s, uint32_t node, double now, bool down)
+{
+	if (!s || node >= s->n_nodes || !isfinite(now))
+		return -EINVAL;
+	return s->nodes[node].down == down ? -EALREADY : 0;
+}
+
+/*
+ * Walks every task of every live job: O(tasks live), paid once per lost node, so that
+ * launches and finishes keep no per-node task lists.
+ */
+int sw_sched_node_lost(struct sw_sched *s, uint32_t node, double now)
+{
+	int rc = check_node(s, node, now, true);
+	uint32_t n = 0;
+
+	if (rc < 0)
+		return rc;
+	s->nodes[node].down = true;
+	for (uint32_t b = 0; b <= s->jobs.mask; b++)
+		for (struct sched_job *j = s->jobs.buckets[b]; j; j = j->hash_next)
+			n += job_node_lost(s, j, node);
+	node_capacity(s, node, now, -1);
+	return (int)(n > INT32_MAX ? INT32_MAX : n);
+}
+
+int sw_sched_node_up(struct sw_sched *s, uint32_t node, double now)
+{
+	int rc = check_node(s, node, now, false);
+
+	if (rc < 0)
+		return rc;
+	s->nodes[node].down = false;
+	node_capacity(s, node, now, 1);
+	return 0;
+}
