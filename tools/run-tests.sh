@@ -31,6 +31,8 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	-Dcpp_args=-fno-sanitize-recover=all -Dbenchmarks=false
 # A short libFuzzer pass over the shuffle frame parser.
 if tests/shuffle/fuzz.sh 30; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+# A short libFuzzer pass over the agent's replica put and ACK decoders.
+if tests/agent/fuzz.sh 10; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 # The scheduler benchmark: prints decision latency against its target (not a pass/fail timing).
 if perf/bench-sched.sh build-test; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 

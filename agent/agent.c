@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: MIT */
+/* The agent's core: store, shuffle server, dp context, and the table of running tasks. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <isa-l/crc.h>
+
+#include "agent_int.h"
+
+void sw_agent_log(struct sw_agent *ag, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "swagent %s: %s\n", ag->conf.node_id, line);
+}
+
+static void shuffle_log(void *arg, const char *line)
+{
+	sw_agent_log(arg, "shuffle: %s", line);
+}
+
+uint32_t sw_agent_crc32c(const void *buf, size_t len)
+{
+	uint32_t crc = 0;
+	const uint8_t *p = buf;
+	while (len) { /* crc32_iscsi takes an int length */
+		size_t n = len > (1u << 30) ? (1u << 30) : len;
+		crc = crc32_iscsi((unsigned char *)p, (int)n, crc);
+		p += n;
+		len -= n;
+	}
+	return crc;
+}
+
+static uint64_t splitmix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+void sw_agent_synth_fill(uint8_t *buf, size_t len, uint64_t job, uint32_t map, uint32_t part)
+{
+	uint64_t seed = splitmix64(job ^ splitmix64(((uint64_t)map << 32) | part));
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w = splitmix64(seed + i / 8);
+		memcpy(buf + i, &w, len - i < 8 ? len - i : 8);
+	}
+}
+
+void sw_agent_rx_add(struct sw_agent *ag, uint32_t rack, uint64_t bytes)
+{
+	if (rack >= ag->n_racks) {
+		uint64_t *p = realloc(ag->rx_by_rack, ((size_t)rack + 1) * sizeof(*p));
+		if (!p) {
+			sw_agent_log(ag, "out of memory for rack %u's counter", rack);
+			return;
+		}
+		memset(p + ag->n_racks, 0, ((size_t)rack + 1 - ag->n_racks) * sizeof(*p));
+		ag->rx_by_rack = p;
+		ag->n_racks = rack + 1;
+	}
+	ag->rx_by_rack[rack] += bytes;
+}
+
+int sw_agent_write_file(struct sw_agent *ag, const char *sub, const char *name, const void *data,
+                        size_t len)
+{
+	char path[PATH_MAX + 256], tmp[PATH_MAX + 264];
+	snprintf(path, sizeof(path), "%s/%s/%s", ag->conf.data_dir, sub, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	int rc = 0;
+	for (size_t off = 0; !rc && off < len;) {
+		ssize_t n = write(fd, (const char *)data + off, len - off);
+		if (n < 0 && errno != EINTR)
+			rc = -errno;
+		else if (n > 0)
+			off += (size_t)n;
+	}
+	if (!rc && fsync(fd))
+		rc = -errno;
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The dp context: its fd in the loop, its events to the peers that own the endpoints. */
+
+int sw_agent_dp_pending(struct sw_agent *ag)
+{
+	return sw_dp_wait(ag->dp, 0) == 0;
+}
+
+void sw_agent_dp_progress(struct sw_agent *ag)
+{
+	/* One event at a time: handling one may close endpoints that later ones would name. */
+	struct sw_dp_event ev;
+	int n;
+	do {
+		sw_agent_puts_pump(ag);
+		n = sw_dp_poll(ag->dp, &ev, 1);
+		if (n <= 0)
+			break;
+		if (ev.type == SW_DP_EV_ACCEPT)
+			sw_dp_ep_set_user(ev.ep, &sw_agent_replica_server);
+		/* a send's owner is its user pointer (the endpoint may be gone by then) */
+		struct sw_agent_peer *p = ev.type == SW_DP_EV_SEND ? ev.user
+		                          : ev.ep                  ? sw_dp_ep_user(ev.ep)
+		                                                   : NULL;
+		if (p)
+			p->on_event(ag, p, &ev);
+		else if (ev.type == SW_DP_EV_RECV)
+			sw_dp_release(ag->dp, &ev);
+	} while (1);
+	if (n < 0)
+		sw_agent_log(ag, "dataplane: %s", sw_dp_strerror(n));
+}
+
+static void on_dp_fd(struct sw_agent_watch *w, uint32_t events)
+{
+	(void)events;
+	sw_agent_dp_progress(container_of(w, struct sw_agent, dp_watch));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void *serve(void *arg)
+{
+	struct sw_agent *ag = arg;
+	int rc = sw_shuffle_server_run(ag->srv);
+	if (rc)
+		sw_agent_log(ag, "shuffle server stopped: %s", sw_shuffle_strerror(rc));
+	return NULL;
+}
+
+static int mkdirs(struct sw_agent *ag, const char *base)
+{
+	const char *subs[] = {"", "/logs", "/output", "/replicas"};
+	char path[PATH_MAX + 16];
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", base, subs[i]);
+		if (mkdir(path, 0700) && errno != EEXIST) {
+			int e = errno;
+			sw_agent_log(ag, "data_dir: cannot create %s: %s", path, strerror(e));
+			return -e;
+		}
+	}
+	return 0;
+}
+
+int sw_agent_create(const struct sw_agent_conf *conf, const uint8_t *key, size_t key_len,
+                    const struct sw_agent_hooks *hooks, struct sw_agent **out)
+{
+	if (!conf || !key || !key_len || key_len > SW_AGENT_KEY_MAX || !out)
+		return -EINVAL;
+	struct sw_agent *ag = calloc(1, sizeof(*ag));
+	if (!ag)
+		return -ENOMEM;
+	ag->conf = *conf;
+	memcpy(ag->key, key, key_len);
+	ag->key_len = key_len;
+	if (hooks)
+		ag->hooks = *hooks;
+	ag->dp_watch.fd = -1;
+	ag->sig_watch.fd = -1;
+	ag->epfd = epoll_create1(EPOLL_CLOEXEC);
+	int rc = ag->epfd < 0 ? -errno : mkdirs(ag, conf->data_dir);
+	if (rc)
+		goto fail;
+
+	struct sw_shuffle_store_conf sc = {.mem_budget = conf->store_mem,
+	                                   .spill_dir = conf->store_dir,
+	                                   .log = {shuffle_log, ag}};
+	rc = sw_shuffle_store_create(&sc, &ag->store);
+	if (rc) {
+		sw_agent_log(ag, "store in %s: %s", conf->store_dir, sw_shuffle_strerror(rc));
+		goto fail;
+	}
+	struct sw_shuffle_server_conf vc = {.backend = conf->transport,
+	                                    .listen_addr = conf->shuffle_listen,
+	                                    .log = {shuffle_log, ag}};
+	rc = sw_shuffle_server_create(ag->store, &vc, &ag->srv);
+	if (rc) {
+		sw_agent_log(ag, "shuffle server on %s: %s", conf->shuffle_listen,
+		             sw_shuffle_strerror(rc));
+		goto fail;
+	}
+	sw_shuffle_server_addr(ag->srv, ag->shuffle_addr, sizeof(ag->shuffle_addr));
+	/* The shuffle server owns its dp context and blocks in run(): until shuffle/ can serve
+	 * on a context the agent owns, it gets this one thread, which touches only the store. */
+	rc = -pthread_create(&ag->srv_thread, NULL, serve, ag);
+	if (rc)
+		goto fail;
+	ag->srv_running = true;
+
+	struct sw_dp_config dc;
+	sw_dp_config_init(&dc);
+	dc.backend = "tcp";
+	dc.max_msg = SW_AGENT_MAX_MSG;
+	dc.credits = SW_AGENT_CREDITS;
+	rc = sw_dp_open(&dc, &ag->dp);
+	if (!rc)
+		rc = sw_dp_listen(ag->dp, conf->replica_listen);
+	if (rc) {
+		sw_agent_log(ag, "replica listener on %s: %s", conf->replica_listen,
+		             sw_dp_strerror(rc));
+		goto fail;
+	}
+	sw_dp_listen_addr(ag->dp, ag->replica_addr, sizeof(ag->replica_addr));
+	ag->dp_watch.fd = sw_dp_fd(ag->dp);
+	ag->dp_watch.fn = on_dp_fd;
+	rc = sw_agent_watch_add(ag, &ag->dp_watch);
+	if (rc)
+		goto fail;
+	*out = ag;
+	return 0;
+fail:
+	ag->dp_watch.fd = -1; /* the dp context closes its own fd */
+	sw_agent_destroy(ag);
+	return rc;
+}
+
+void sw_agent_destroy(struct sw_agent *ag)
+{
+	if (!ag)
+		return;
+	while (ag->tasks) {
+		struct sw_agent_task *t = ag->tasks;
+		t->runner->kill(t);
+		sw_agent_task_end(t, SW_AGENT_KILLED, NULL, "agent stopping");
+	}
+	while (ag->puts)
+		sw_agent_put_cancel(ag->puts);
+	if (ag->dp_watch.fd >= 0)
+		epoll_ctl(ag->epfd, EPOLL_CTL_DEL, ag->dp_watch.fd, NULL);
+	sw_dp_close(ag->dp);
+	if (ag->srv_running) {
+		sw_shuffle_server_stop(ag->srv);
+		pthread_join(ag->srv_thread, NULL);
+	}
+	sw_shuffle_server_destroy(ag->srv);
+	sw_shuffle_store_destroy(ag->store);
+	if (ag->epfd >= 0)
+		close(ag->epfd);
+	free(ag->rx_by_rack);
+	free(ag);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tasks */
+
+static struct sw_agent_task *task_find(struct sw_agent *ag, uint64_t job, uint32_t task,
+                                       enum sw_agent_kind kind, uint32_t attempt)
+{
+	for (struct sw_agent_task *t = ag->tasks; t; t = t->next)
+		if (t->spec.job == job && t->spec.task == task && t->spec.kind == kind &&
+		    t->spec.attempt == attempt)
+			return t;
+	return NULL;
+}
+
+static void strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A NULL-terminated copy of v[0..n). */
+static char **strv_dup(const char *const *v, uint32_t n)
+{
+	char **c = calloc((size_t)n + 1, sizeof(char *));
+	for (uint32_t i = 0; c && i < n; i++)
+		if (!(c[i] = strdup(v[i]))) {
+			strv_free(c);
+			return NULL;
+		}
+	return c;
+}
+
+static void task_free(struct sw_agent_task *t)
+{
+	if (t->runner && t->runner->release)
+		t->runner->release(t);
+	strv_free(t->replicas);
+	strv_free(t->argv);
+	free(t->sources);
+	free(t);
+}
+
+/* Appends n sources, a later one for the same map replacing an earlier one. */
+static int task_add_sources(struct sw_agent_task *t, const struct sw_agent_source *src, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (src[i].map >= t->spec.maps)
+			return -EINVAL;
+		uint32_t j = 0;
+		while (j < t->n_sources && t->sources[j].map != src[i].map)
+			j++;
+		if (j == t->cap_sources) {
+			uint32_t cap = t->cap_sources ? 2 * t->cap_sources : 8;
+			void *p = realloc(t->sources, cap * sizeof(*t->sources));
+			if (!p)
+				return -ENOMEM;
+			t->sources = p;
+			t->cap_sources = cap;
+		}
+		t->sources[j] = src[i];
+		if (j == t->n_sources)
+			t->n_sources++;
+	}
+	t->spec.sources = t->sources;
+	t->spec.n_sources = t->n_sources;
+	return 0;
+}
+
+static int task_copy_spec(struct sw_agent_task *t, const struct sw_agent_task_spec *s)
+{
+	t->spec = *s;
+	if (s->secret_len)
+		memcpy(t->secret, s->secret, s->secret_len);
+	t->spec.secret = t->secret;
+	t->spec.runner = t->runner->name;
+	t->spec.sources = NULL;
+	t->spec.n_sources = 0;
+	t->replicas = strv_dup(s->replicas, s->n_replicas);
+	t->argv = strv_dup(s->argv, s->argc);
+	if (!t->replicas || !t->argv)
+		return -ENOMEM;
+	t->spec.replicas = (const char *const *)t->replicas;
+	t->spec.argv = (const char *const *)t->argv;
+	return task_add_sources(t, s->sources, s->n_sources);
+}
+
+int sw_agent_task_start(struct sw_agent *ag, const struct sw_agent_task_spec *s)
+{
+	if (!s || !s->runner || s->secret_len > SW_SHUFFLE_SECRET_MAX ||
+	    (s->kind != SW_AGENT_MAP && s->kind != SW_AGENT_REDUCE) ||
+	    (s->n_sources && !s->sources) || (s->n_replicas && !s->replicas) ||
+	    (s->argc && !s->argv))
+		return -EINVAL;
+	const struct sw_agent_runner *r = sw_agent_runner_find(s->runner);
+	if (!r)
+		return -ENOENT;
+	if (task_find(ag, s->job, s->task, s->kind, s->attempt))
+		return -EEXIST;
+	struct sw_agent_task *t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->ag = ag;
+	t->runner = r;
+	int rc = task_copy_spec(t, s);
+	if (rc) {
+		t->runner = NULL; /* nothing of the runner's to release */
+		task_free(t);
+		return rc;
+	}
+	t->next = ag->tasks;
+	ag->tasks = t;
+	rc = r->start(t);
+	if (rc) {
+		ag->tasks = t->next;
+		t->runner = NULL; /* a failed start leaves nothing to release */
+		task_free(t);
+		return rc;
+	}
+	ag->cnt.tasks_started++;
+	return 0;
+}
+
+int sw_agent_task_kill(struct sw_agent *ag, uint64_t job, uint32_t task, enum sw_agent_kind kind,
+                       uint32_t attempt)
+{
+	struct sw_agent_task *t = task_find(ag, job, task, kind, attempt);
+	if (!t)
+		return -ESRCH;
+	t->runner->kill(t);
+	sw_agent_task_end(t, SW_AGENT_KILLED, NULL, "killed on request");
+	return 0;
+}
+
+int sw_agent_task_sources(struct sw_agent *ag, uint64_t job, uint32_t task, uint32_t attempt,
+                          const struct sw_agent_source *src, uint32_t n)
+{
+	struct sw_agent_task *t = task_find(ag, job, task, SW_AGENT_REDUCE, attempt);
+	if (!t)
+		return -ESRCH;
+	int rc = task_add_sources(t, src, n);
+	if (!rc && t->runner->sources)
+		t->runner->sources(t);
+	return rc;
+}
+
+void sw_agent_task_end(struct sw_agent_task *t, enum sw_agent_task_state state,
+                       const struct sw_agent_task_result *res, const char *fmt, ...)
+{
+	struct sw_agent *ag = t->ag;
+	struct sw_agent_task_result r = {0};
+	if (res)
+		r = *res;
+	r.job = t->spec.job;
+	r.task = t->spec.task;
+	r.attempt = t->spec.attempt;
+	r.kind = t->spec.kind;
+	r.state = state;
+	char reason[512] = "";
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(reason, sizeof(reason), fmt, ap);
+		va_end(ap);
+	}
+	r.reason = reason;
+	static const char *const names[] = {"running", "succeeded", "failed", "killed"};
+	sw_agent_log(ag, "job %llu %s %u attempt %u %s%s%s", (unsigned long long)r.job,
+	             r.kind == SW_AGENT_MAP ? "map" : "reduce", r.task, r.attempt, names[state],
+	             *reason ? ": " : "", reason);
+	ag->cnt.tasks_succeeded += state == SW_AGENT_SUCCEEDED;
+	ag->cnt.tasks_failed += state == SW_AGENT_FAILED;
+	ag->cnt.tasks_killed += state == SW_AGENT_KILLED;
+
+	struct sw_agent_task **pp = &ag->tasks;
+	while (*pp && *pp != t)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = t->next;
+	if (ag->hooks.on_task_end)
+		ag->hooks.on_task_end(ag, &r, ag->hooks.arg);
+	task_free(t);
+}
+
+int sw_agent_job_done(struct sw_agent *ag, uint64_t job)
+{
+	return sw_shuffle_job_remove(ag->store, job);
+}
+
+uint32_t sw_agent_running(const struct sw_agent *ag, enum sw_agent_kind kind)
+{
+	uint32_t n = 0;
+	for (const struct sw_agent_task *t = ag->tasks; t; t = t->next)
+		n += t->spec.kind == kind;
+	return n;
+}
+
+const struct sw_agent_conf *sw_agent_conf(const struct sw_agent *ag)
+{
+	return &ag->conf;
+}
+
+const struct sw_agent_counters *sw_agent_counters(const struct sw_agent *ag)
+{
+	return &ag->cnt;
+}
+
+const char *sw_agent_shuffle_addr(const struct sw_agent *ag)
+{
+	return ag->shuffle_addr;
+}
+
+const char *sw_agent_replica_addr(const struct sw_agent *ag)
+{
+	return ag->replica_addr;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* The agent's state and the helpers its files share (agent.h is what swagent and tests call). */
+#ifndef SW_AGENT_INT_H
+#define SW_AGENT_INT_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "agent.h"
+#include "replica.h"
+
+#define container_of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
+
+/* The agent context's message limit (a replica chunk and its header) and credits: a peer can
+ * make the agent hold at most credits x max_msg bytes per connection. */
+#define SW_AGENT_MAX_MSG (SW_AGENT_PUT_CHUNK + 4096)
+#define SW_AGENT_CREDITS 8
+
+/* Whatever owns an endpoint of the agent's dp context gets its events through this; it is the
+ * endpoint's user pointer (sw_dp_ep_set_user). */
+struct sw_agent_peer {
+	void (*on_event)(struct sw_agent *ag, struct sw_agent_peer *p, struct sw_dp_event *ev);
+};
+
+struct sw_agent {
+	struct sw_agent_conf conf;
+	uint8_t key[SW_AGENT_KEY_MAX];
+	size_t key_len;
+	struct sw_agent_hooks hooks;
+	int epfd;
+	bool stop;
+	struct sw_agent_watch dp_watch, sig_watch;
+	struct sw_dp_ctx *dp; /* replica puts both ways; the controller link */
+	struct sw_shuffle_store *store;
+	struct sw_shuffle_server *srv;
+	pthread_t srv_thread;
+	bool srv_running;
+	char shuffle_addr[SW_DP_ADDRSTRLEN];
+	char replica_addr[SW_DP_ADDRSTRLEN];
+	struct sw_agent_task *tasks;
+	struct sw_agent_put *puts; /* outgoing replica puts */
+	int replica_conns;         /* accepted replica connections */
+	struct sw_agent_counters cnt;
+	uint64_t *rx_by_rack; /* cumulative, indexed by the sending node's rack */
+	uint32_t n_racks;
+};
+
+void sw_agent_log(struct sw_agent *ag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sw_agent_timer_ack(struct sw_agent_watch *w);
+/* 1 when the dp context may have events although its fd is quiet. */
+int sw_agent_dp_pending(struct sw_agent *ag);
+/* Polls the dp context dry and dispatches its events to the endpoints' peers. */
+void sw_agent_dp_progress(struct sw_agent *ag);
+
+/* Synthetic data: byte i of partition (job, map, part) is a fixed function of the four, so a
+ * reducer checks every byte it fetched without any copy of what was written. */
+void sw_agent_synth_fill(uint8_t *buf, size_t len, uint64_t job, uint32_t map, uint32_t part);
+uint32_t sw_agent_crc32c(const void *buf, size_t len);
+
+/* Bytes received from nodes of a rack (shuffle fetches, replica puts), for NetSat. */
+void sw_agent_rx_add(struct sw_agent *ag, uint32_t rack, uint64_t bytes);
+/* Writes data_dir/SUB/NAME whole or not at all (temporary file, fsync, rename). */
+int sw_agent_write_file(struct sw_agent *ag, const char *sub, const char *name, const void *data,
+                        size_t len);
+
+/* Replica puts (replica.c). A put sends data (kept by the caller until done() is called) to
+ * the agent at addr; done(arg, 0 or -errno) runs exactly once unless the put is cancelled. */
+struct sw_agent_put;
+typedef void (*sw_agent_put_done_fn)(void *arg, struct sw_agent_put *put, int status);
+int sw_agent_put_start(struct sw_agent *ag, const char *addr, uint64_t job, uint32_t task,
+                       uint32_t attempt, const uint8_t *data, uint64_t len,
+                       sw_agent_put_done_fn done, void *arg, struct sw_agent_put **out);
+void sw_agent_put_cancel(struct sw_agent_put *put);
+void sw_agent_puts_pump(struct sw_agent *ag);
+/* An accepted endpoint's peer: replica puts from other agents. */
+extern struct sw_agent_peer sw_agent_replica_server;
+
+#endif

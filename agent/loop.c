@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* The agent's one event loop: an epoll set of fds (the dataplane's, timerfds, pidfds, the
+ * signalfd), each carrying its handler in epoll_event.data. */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "agent_int.h"
+
+int sw_agent_watch_add(struct sw_agent *ag, struct sw_agent_watch *w)
+{
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = w};
+	return epoll_ctl(ag->epfd, EPOLL_CTL_ADD, w->fd, &ev) ? -errno : 0;
+}
+
+void sw_agent_watch_close(struct sw_agent *ag, struct sw_agent_watch *w)
+{
+	if (w->fd < 0)
+		return;
+	epoll_ctl(ag->epfd, EPOLL_CTL_DEL, w->fd, NULL);
+	close(w->fd);
+	w->fd = -1;
+}
+
+int sw_agent_timer_start(struct sw_agent *ag, struct sw_agent_watch *w, uint64_t ms)
+{
+	if (w->fd < 0) {
+		w->fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		if (w->fd < 0)
+			return -errno;
+		int rc = sw_agent_watch_add(ag, w);
+		if (rc) {
+			close(w->fd);
+			w->fd = -1;
+			return rc;
+		}
+	}
+	/* it_value 0 would disarm the timer: "at once" is 1 ns */
+	struct itimerspec its = {
+	        .it_value = {.tv_sec = (time_t)(ms / 1000),
+	                     .tv_nsec = (long)(ms % 1000) * 1000000 + (ms ? 0 : 1)}};
+	return timerfd_settime(w->fd, 0, &its, NULL) ? -errno : 0;
+}
+
+/* Reads a timerfd's expiry count so that it stops being readable. */
+void sw_agent_timer_ack(struct sw_agent_watch *w)
+{
+	uint64_t n;
+	if (read(w->fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		return;
+}
+
+int sw_agent_run_once(struct sw_agent *ag, int timeout_ms)
+{
+	struct epoll_event evs[32];
+	/* the dataplane may hold events already taken off its fd (sends, credits) */
+	if (sw_agent_dp_pending(ag))
+		timeout_ms = 0;
+	int n = epoll_wait(ag->epfd, evs, 32, timeout_ms);
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	for (int i = 0; i < n; i++) {
+		struct sw_agent_watch *w = evs[i].data.ptr;
+		w->fn(w, evs[i].events);
+	}
+	sw_agent_dp_progress(ag);
+	return 0;
+}
+
+static void on_signal(struct sw_agent_watch *w, uint32_t events)
+{
+	(void)events;
+	struct sw_agent *ag = container_of(w, struct sw_agent, sig_watch);
+	struct signalfd_siginfo si;
+	if (read(w->fd, &si, sizeof(si)) == sizeof(si))
+		sw_agent_log(ag, "signal %u (%s): stopping", si.ssi_signo,
+		             strsignal((int)si.ssi_signo));
+	ag->stop = true;
+}
+
+int sw_agent_run(struct sw_agent *ag)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	ag->sig_watch.fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	ag->sig_watch.fn = on_signal;
+	if (ag->sig_watch.fd < 0)
+		return -errno;
+	int rc = sw_agent_watch_add(ag, &ag->sig_watch);
+	while (!rc && !ag->stop)
+		rc = sw_agent_run_once(ag, -1);
+	sw_agent_watch_close(ag, &ag->sig_watch);
+	return rc;
+}
+
+void sw_agent_stop(struct sw_agent *ag)
+{
+	ag->stop = true;
+}

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Runner "synthetic": tasks that move real bytes but compute nothing useful.
+ *  map:    waits input_bytes / rate (its compute), then writes output_bytes of synthetic data
+ *          split over the job's partitions into the store, where the shuffle server serves it.
+ *  reduce: fetches its partition of every map through the shuffle client as sources become
+ *          known, checks every byte against the synthetic data (and the map's CRC32C when the
+ *          source carries it), waits fetched / rate, writes output_bytes to data_dir/output
+ *          and puts a copy on each replica agent; it succeeds when all copies are acknowledged.
+ * The compute is a timer in the agent's loop, not a busy CPU: what is measured is the data path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent_int.h"
+
+/* The map id under which a reduce's output is generated (no map has it). */
+#define OUTPUT_MAP UINT32_MAX
+
+enum phase { FETCH, COMPUTE, WRITE };
+
+struct synth {
+	struct sw_agent_watch timer;
+	struct sw_agent_task *t;
+	enum phase phase;
+	/* map */
+	uint32_t next_part; /* partitions below it are stored */
+	uint64_t *part_bytes;
+	uint32_t *part_crc;
+	/* reduce */
+	uint8_t *fetched; /* per map: 1 once its partition was verified */
+	uint32_t n_fetched;
+	uint64_t fetched_bytes;
+	uint8_t *out;
+	struct sw_agent_put **puts;
+	uint32_t puts_left;
+};
+
+static uint64_t compute_ms(uint64_t bytes, double rate)
+{
+	return rate > 0 ? (uint64_t)((double)bytes / rate * 1000.0) : 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* map */
+
+static uint64_t part_len(const struct sw_agent_task_spec *s, uint32_t p)
+{
+	return s->output_bytes / s->partitions + (p < s->output_bytes % s->partitions);
+}
+
+static void map_write(struct synth *x)
+{
+	struct sw_agent_task *t = x->t;
+	struct sw_agent *ag = t->ag;
+	const struct sw_agent_task_spec *s = &t->spec;
+	for (; x->next_part < s->partitions; x->next_part++) {
+		uint32_t p = x->next_part;
+		uint64_t len = part_len(s, p);
+		uint8_t *buf = malloc(len ? len : 1);
+		if (!buf) {
+			sw_agent_task_end(t, SW_AGENT_FAILED, NULL,
+			                  "out of memory for partition %u", p);
+			return;
+		}
+		sw_agent_synth_fill(buf, len, s->job, s->task, p);
+		x->part_bytes[p] = len;
+		x->part_crc[p] = sw_agent_crc32c(buf, len);
+		int rc = sw_shuffle_put(ag->store, s->job, s->task, p, buf, len);
+		free(buf);
+		if (rc == -EAGAIN) { /* writers paused until fetches release memory: retry */
+			sw_agent_timer_start(ag, &x->timer, 10);
+			return;
+		}
+		/* -EEXIST: an earlier attempt on this node stored the same bytes */
+		if (rc && rc != -EEXIST) {
+			sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "storing partition %u: %s", p,
+			                  sw_shuffle_strerror(rc));
+			return;
+		}
+		if (!rc)
+			ag->cnt.map_output_bytes += len;
+	}
+	struct sw_agent_task_result res = {
+	        .partitions = s->partitions, .part_bytes = x->part_bytes, .part_crc = x->part_crc};
+	sw_agent_task_end(t, SW_AGENT_SUCCEEDED, &res, NULL);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* reduce */
+
+static void fetch_log(void *arg, const char *line)
+{
+	sw_agent_log(arg, "shuffle client: %s", line);
+}
+
+/* Fetches and checks this reduce's partition of src->map. 0, -EILSEQ when the data is wrong,
+ * or another negative code when the fetch failed (the source is then dropped). */
+static int fetch_one(struct synth *x, const struct sw_agent_source *src)
+{
+	struct sw_agent_task *t = x->t;
+	struct sw_agent *ag = t->ag;
+	struct sw_shuffle_client_conf cc = {
+	        .backend = ag->conf.transport, .server_addr = src->addr, .log = {fetch_log, ag}};
+	struct sw_shuffle_client *cl;
+	int rc = sw_shuffle_client_create(&cc, &cl);
+	if (rc)
+		return rc;
+	struct sw_shuffle_fetch f = {.job = t->spec.job,
+	                             .secret = t->spec.secret,
+	                             .secret_len = t->spec.secret_len,
+	                             .map = src->map,
+	                             .part = t->spec.task,
+	                             .length = SW_SHUFFLE_TO_END};
+	uint8_t *data = NULL;
+	uint64_t len = 0;
+	rc = sw_shuffle_client_fetch(cl, &f, &data, &len);
+	sw_shuffle_client_destroy(cl);
+	if (rc)
+		return rc;
+	uint8_t *want = malloc(len ? len : 1);
+	if (!want) {
+		free(data);
+		return -ENOMEM;
+	}
+	sw_agent_synth_fill(want, len, t->spec.job, src->map, t->spec.task);
+	uint32_t crc = sw_agent_crc32c(data, len);
+	bool ok = !memcmp(data, want, len) &&
+	          (!src->has_sum || (src->bytes == len && src->crc == crc));
+	free(want);
+	free(data);
+	if (!ok) {
+		ag->cnt.checksum_failures++;
+		sw_agent_log(ag,
+		             "job %llu reduce %u: map %u from %s: %llu bytes, CRC32C %08x do not "
+		             "match what the map wrote (%llu bytes, %08x)",
+		             (unsigned long long)t->spec.job, t->spec.task, src->map, src->addr,
+		             (unsigned long long)len, crc, (unsigned long long)src->bytes,
+		             src->crc);
+		return -EILSEQ;
+	}
+	ag->cnt.fetched_bytes += len;
+	sw_agent_rx_add(ag, src->rack, len);
+	x->fetched_bytes += len;
+	return 0;
+}
+
+static void reduce_fetch(struct synth *x)
+{
+	struct sw_agent_task *t = x->t;
+	struct sw_agent *ag = t->ag;
+	for (uint32_t i = 0; i < t->n_sources;) {
+		struct sw_agent_source src = t->sources[i];
+		if (x->fetched[src.map]) {
+			i++;
+			continue;
+		}
+		int rc = fetch_one(x, &src);
+		if (rc == -EILSEQ) {
+			sw_agent_task_end(t, SW_AGENT_FAILED, NULL,
+			                  "map %u from %s: checksum mismatch", src.map, src.addr);
+			return;
+		}
+		if (rc) {
+			/* the server or its data is gone: wait for the map's output elsewhere */
+			ag->cnt.fetch_failures++;
+			sw_agent_log(ag,
+			             "job %llu reduce %u: fetch of map %u from %s: %s; waiting "
+			             "for a new location",
+			             (unsigned long long)t->spec.job, t->spec.task, src.map,
+			             src.addr, sw_shuffle_strerror(rc));
+			t->sources[i] = t->sources[--t->n_sources];
+			t->spec.n_sources = t->n_sources;
+			continue;
+		}
+		x->fetched[src.map] = 1;
+		x->n_fetched++;
+		i++;
+	}
+	if (x->n_fetched == t->spec.maps) {
+		x->phase = COMPUTE;
+		sw_agent_timer_start(ag, &x->timer, compute_ms(x->fetched_bytes, t->spec.rate));
+	}
+}
+
+static void put_done(void *arg, struct sw_agent_put *put, int status)
+{
+	struct synth *x = arg;
+	struct sw_agent_task *t = x->t;
+	uint32_t i = 0;
+	while (x->puts[i] != put)
+		i++;
+	x->puts[i] = NULL; /* the put frees itself after this call */
+	if (status) {
+		sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "output replica to %s: %s",
+		                  t->spec.replicas[i], sw_dp_strerror(status));
+		return;
+	}
+	t->ag->cnt.replica_bytes_out += t->spec.output_bytes;
+	if (--x->puts_left == 0) {
+		struct sw_agent_task_result res = {.fetched_bytes = x->fetched_bytes,
+		                                   .output_bytes = t->spec.output_bytes};
+		sw_agent_task_end(t, SW_AGENT_SUCCEEDED, &res, NULL);
+	}
+}
+
+/* Writes the output to data_dir/output and starts a put to every replica agent. */
+static void reduce_write(struct synth *x)
+{
+	struct sw_agent_task *t = x->t;
+	struct sw_agent *ag = t->ag;
+	const struct sw_agent_task_spec *s = &t->spec;
+	char name[128];
+	snprintf(name, sizeof(name), "job-%llu.reduce-%u", (unsigned long long)s->job, s->task);
+	x->out = malloc(s->output_bytes ? s->output_bytes : 1);
+	if (!x->out) {
+		sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "out of memory for %llu output bytes",
+		                  (unsigned long long)s->output_bytes);
+		return;
+	}
+	sw_agent_synth_fill(x->out, s->output_bytes, s->job, OUTPUT_MAP, s->task);
+	int rc = sw_agent_write_file(ag, "output", name, x->out, s->output_bytes);
+	if (rc) {
+		sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "writing output/%s: %s", name,
+		                  strerror(-rc));
+		return;
+	}
+	x->phase = WRITE;
+	x->puts_left = s->n_replicas;
+	for (uint32_t i = 0; i < s->n_replicas; i++) {
+		rc = sw_agent_put_start(ag, s->replicas[i], s->job, s->task, s->attempt, x->out,
+		                        s->output_bytes, put_done, x, &x->puts[i]);
+		if (rc) {
+			sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "output replica to %s: %s",
+			                  s->replicas[i], sw_dp_strerror(rc));
+			return;
+		}
+	}
+	if (!s->n_replicas) {
+		struct sw_agent_task_result res = {.fetched_bytes = x->fetched_bytes,
+		                                   .output_bytes = s->output_bytes};
+		sw_agent_task_end(t, SW_AGENT_SUCCEEDED, &res, NULL);
+	}
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void on_timer(struct sw_agent_watch *w, uint32_t events)
+{
+	(void)events;
+	struct synth *x = container_of(w, struct synth, timer);
+	sw_agent_timer_ack(w);
+	if (x->t->spec.kind == SW_AGENT_MAP)
+		map_write(x);
+	else if (x->phase == FETCH)
+		reduce_fetch(x);
+	else if (x->phase == COMPUTE)
+		reduce_write(x);
+}
+
+static int synth_start(struct sw_agent_task *t)
+{
+	struct sw_agent *ag = t->ag;
+	const struct sw_agent_task_spec *s = &t->spec;
+	if (!s->secret_len)
+		return -EINVAL;
+	struct synth *x = calloc(1, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	x->t = t;
+	x->timer.fd = -1;
+	x->timer.fn = on_timer;
+	t->priv = x;
+	int rc;
+	if (s->kind == SW_AGENT_MAP) {
+		x->part_bytes = calloc(s->partitions + 1, sizeof(*x->part_bytes));
+		x->part_crc = calloc(s->partitions + 1, sizeof(*x->part_crc));
+		rc = !x->part_bytes || !x->part_crc ? -ENOMEM : 0;
+		if (!rc && s->partitions == 0)
+			rc = -EINVAL;
+		if (!rc) {
+			rc = sw_shuffle_job_add(ag->store, s->job, s->secret, s->secret_len);
+			rc = rc == -EEXIST ? 0 : rc;
+		}
+		if (!rc)
+			rc = sw_agent_timer_start(ag, &x->timer,
+			                          compute_ms(s->input_bytes, s->rate));
+	} else {
+		x->fetched = calloc(s->maps + 1, 1);
+		x->puts = calloc(s->n_replicas + 1, sizeof(*x->puts));
+		rc = !x->fetched || !x->puts ? -ENOMEM : sw_agent_timer_start(ag, &x->timer, 0);
+	}
+	if (rc) {
+		t->runner->release(t);
+		t->priv = NULL;
+	}
+	return rc;
+}
+
+static void synth_sources(struct sw_agent_task *t)
+{
+	struct synth *x = t->priv;
+	if (x->phase == FETCH) /* fetch from the loop, not inside the caller's handler */
+		sw_agent_timer_start(t->ag, &x->timer, 0);
+}
+
+static void synth_kill(struct sw_agent_task *t)
+{
+	(void)t; /* nothing runs outside the loop: release stops the timer and the puts */
+}
+
+static void synth_release(struct sw_agent_task *t)
+{
+	struct synth *x = t->priv;
+	if (!x)
+		return;
+	sw_agent_watch_close(t->ag, &x->timer);
+	for (uint32_t i = 0; x->puts && i < t->spec.n_replicas; i++)
+		if (x->puts[i])
+			sw_agent_put_cancel(x->puts[i]);
+	free(x->part_bytes);
+	free(x->part_crc);
+	free(x->fetched);
+	free(x->puts);
+	free(x->out);
+	free(x);
+	t->priv = NULL;
+}
+
+const struct sw_agent_runner sw_agent_runner_synthetic = {
+        .name = "synthetic",
+        .start = synth_start,
+        .kill = synth_kill,
+        .sources = synth_sources,
+        .release = synth_release,
+};

@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swagent's task runners on real agents (store, shuffle server, replica listener on loopback)
+ * without the controller: tasks are started through the agent's core and their ends collected
+ * from its hook. Reduces fetch from other agents' shuffle servers and put their output on
+ * other agents, over real sockets.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "agent_int.h"
+
+#define JOB    7
+#define SECRET "secret-of-job-7"
+
+static const uint8_t key[32] = "cluster-key-of-the-test-cluster";
+static const uint8_t other_key[32] = "not-the-cluster-key-of-the-test";
+
+struct ended {
+	int n;
+	struct sw_agent_task_result r;
+	char reason[512];
+	uint64_t part_bytes[8];
+	uint32_t part_crc[8];
+};
+
+struct node {
+	struct sw_agent *ag;
+	char dir[64];
+	struct ended end;
+};
+
+static void on_end(struct sw_agent *ag, const struct sw_agent_task_result *r, void *arg)
+{
+	(void)ag;
+	struct ended *e = arg;
+	e->n++;
+	e->r = *r;
+	snprintf(e->reason, sizeof(e->reason), "%s", r->reason);
+	for (uint32_t i = 0; i < r->partitions && i < 8; i++) {
+		e->part_bytes[i] = r->part_bytes[i];
+		e->part_crc[i] = r->part_crc[i];
+	}
+}
+
+static void node_start(struct node *n, const char *name, uint32_t rack, const uint8_t *k)
+{
+	memset(n, 0, sizeof(*n));
+	snprintf(n->dir, sizeof(n->dir), "/tmp/sw-agent-test-XXXXXX");
+	assert_non_null(mkdtemp(n->dir));
+	struct sw_agent_conf c = {.rack = rack, .store_mem = 4u << 20, .heartbeat_ms = 3000};
+	snprintf(c.node_id, sizeof(c.node_id), "%s", name);
+	strcpy(c.shuffle_listen, "127.0.0.1:0");
+	strcpy(c.replica_listen, "127.0.0.1:0");
+	strcpy(c.transport, "tcp");
+	snprintf(c.store_dir, sizeof(c.store_dir), "%s", n->dir);
+	snprintf(c.data_dir, sizeof(c.data_dir), "%s/data", n->dir);
+	struct sw_agent_hooks h = {on_end, &n->end};
+	assert_int_equal(sw_agent_create(&c, k, 32, &h, &n->ag), 0);
+}
+
+static void node_stop(struct node *n)
+{
+	sw_agent_destroy(n->ag);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", n->dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Runs the loops of nodes[0..cnt) until node `who` has seen `want` task ends. Each loop
+ * waits at most 20 ms per turn, so one agent never starves the others; the test has no
+ * deadline of its own (meson's timeout catches a hang). */
+static void run_until(struct node **nodes, int cnt, struct node *who, int want)
+{
+	while (who->end.n < want)
+		for (int i = 0; i < cnt; i++)
+			assert_int_equal(sw_agent_run_once(nodes[i]->ag, 20), 0);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return NULL;
+	char *buf = malloc(1 << 22);
+	*len = fread(buf, 1, 1 << 22, fp);
+	fclose(fp);
+	buf[*len] = 0;
+	return buf;
+}
+
+static struct sw_agent_task_spec exec_spec(const char *const *argv, uint32_t argc)
+{
+	return (struct sw_agent_task_spec){.job = JOB,
+	                                   .task = 1,
+	                                   .kind = SW_AGENT_MAP,
+	                                   .attempt = 2,
+	                                   .runner = "exec",
+	                                   .argv = argv,
+	                                   .argc = argc};
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* exec */
+
+static void test_exec_writes_stdout_and_stderr_to_the_attempts_log_files(void **state)
+{
+	(void)state;
+	struct node a, *all[] = {&a};
+	node_start(&a, "r0n0", 0, key);
+	const char *argv[] = {"sh", "-c",
+	                      "echo $SW_JOB $SW_TASK $SW_KIND $SW_ATTEMPT $SW_NODE; echo oops >&2"};
+	struct sw_agent_task_spec s = exec_spec(argv, 3);
+	assert_int_equal(sw_agent_task_start(a.ag, &s), 0);
+	assert_int_equal(sw_agent_running(a.ag, SW_AGENT_MAP), 1);
+	run_until(all, 1, &a, 1);
+	assert_int_equal(a.end.r.state, SW_AGENT_SUCCEEDED);
+	assert_int_equal(sw_agent_running(a.ag, SW_AGENT_MAP), 0);
+
+	char path[256];
+	size_t len;
+	snprintf(path, sizeof(path), "%s/data/logs/job-7.map-1.attempt-2.out", a.dir);
+	char *out = slurp(path, &len);
+	assert_non_null(out);
+	assert_string_equal(out, "7 1 map 2 r0n0\n");
+	free(out);
+	snprintf(path, sizeof(path), "%s/data/logs/job-7.map-1.attempt-2.err", a.dir);
+	out = slurp(path, &len);
+	assert_non_null(out);
+	assert_string_equal(out, "oops\n");
+	free(out);
+	node_stop(&a);
+}
+
+static void test_exec_reports_a_non_zero_exit_as_failure_naming_the_status(void **state)
+{
+	(void)state;
+	struct node a, *all[] = {&a};
+	node_start(&a, "r0n0", 0, key);
+	const char *argv[] = {"sh", "-c", "exit 3"};
+	struct sw_agent_task_spec s = exec_spec(argv, 3);
+	assert_int_equal(sw_agent_task_start(a.ag, &s), 0);
+	run_until(all, 1, &a, 1);
+	assert_int_equal(a.end.r.state, SW_AGENT_FAILED);
+	assert_non_null(strstr(a.end.reason, "exit status 3"));
+
+	const char *missing[] = {"/nonexistent/program"};
+	s = exec_spec(missing, 1);
+	assert_int_equal(sw_agent_task_start(a.ag, &s), 0);
+	run_until(all, 1, &a, 2);
+	assert_int_equal(a.end.r.state, SW_AGENT_FAILED);
+	assert_non_null(strstr(a.end.reason, "exit status 127"));
+	assert_int_equal(sw_agent_counters(a.ag)->tasks_failed, 2);
+	node_stop(&a);
+}
+
+static int process_alive(pid_t pid)
+{
+	char path[64], st = 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	/* a zombie waiting for its parent to reap it is dead too */
+	int n = fscanf(fp, "%*d %*s %c", &st);
+	fclose(fp);
+	return n == 1 && st != 'Z';
+}
+
+static void test_kill_ends_the_task_and_everything_it_started(void **state)
+{
+	(void)state;
+	struct node a;
+	node_start(&a, "r0n0", 0, key);
+	char pidfile[128];
+	snprintf(pidfile, sizeof(pidfile), "%s/grandchild.pid", a.dir);
+	char script[512];
+	snprintf(script, sizeof(script), "sleep 1000 & echo $! > %s.tmp; mv %s.tmp %s; wait",
+	         pidfile, pidfile, pidfile);
+	const char *argv[] = {"sh", "-c", script};
+	struct sw_agent_task_spec s = exec_spec(argv, 3);
+	assert_int_equal(sw_agent_task_start(a.ag, &s), 0);
+	assert_int_equal(sw_agent_task_start(a.ag, &s), -EEXIST);
+	size_t len;
+	char *pid;
+	while (!(pid = slurp(pidfile, &len)))
+		usleep(10000);
+	pid_t gc = atoi(pid);
+	free(pid);
+	assert_true(process_alive(gc));
+	assert_int_equal(sw_agent_task_kill(a.ag, JOB, 1, SW_AGENT_MAP, 2), 0);
+	assert_int_equal(a.end.n, 1);
+	assert_int_equal(a.end.r.state, SW_AGENT_KILLED);
+	/* the grandchild got SIGKILL with its session; it is gone once init reaps it */
+	while (process_alive(gc))
+		usleep(10000);
+	assert_int_equal(sw_agent_task_kill(a.ag, JOB, 1, SW_AGENT_MAP, 2), -ESRCH);
+	node_stop(&a);
+}
+
+static void test_a_task_for_an_unknown_runner_or_without_a_program_is_refused(void **state)
+{
+	(void)state;
+	struct node a;
+	node_start(&a, "r0n0", 0, key);
+	struct sw_agent_task_spec s = exec_spec(NULL, 0);
+	assert_int_equal(sw_agent_task_start(a.ag, &s), -EINVAL);
+	s.runner = "mapreduce-v1";
+	assert_int_equal(sw_agent_task_start(a.ag, &s), -ENOENT);
+	assert_int_equal(sw_agent_running(a.ag, SW_AGENT_MAP), 0);
+	node_stop(&a);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* synthetic */
+
+static struct sw_agent_task_spec map_spec(uint32_t map, uint32_t parts, uint64_t bytes)
+{
+	return (struct sw_agent_task_spec){.job = JOB,
+	                                   .task = map,
+	                                   .kind = SW_AGENT_MAP,
+	                                   .runner = "synthetic",
+	                                   .secret = (const uint8_t *)SECRET,
+	                                   .secret_len = strlen(SECRET),
+	                                   .input_bytes = bytes,
+	                                   .rate = 1e9,
+	                                   .partitions = parts,
+	                                   .output_bytes = bytes};
+}
+
+static void run_map(struct node *n, uint32_t map, uint32_t parts, uint64_t bytes)
+{
+	struct node *all[] = {n};
+	struct sw_agent_task_spec s = map_spec(map, parts, bytes);
+	int before = n->end.n;
+	assert_int_equal(sw_agent_task_start(n->ag, &s), 0);
+	run_until(all, 1, n, before + 1);
+	assert_int_equal(n->end.r.state, SW_AGENT_SUCCEEDED);
+}
+
+static void test_a_synthetic_map_stores_its_output_split_over_the_partitions(void **state)
+{
+	(void)state;
+	struct node a;
+	node_start(&a, "r0n0", 0, key);
+	run_map(&a, 4, 3, 1000);
+	assert_int_equal(a.end.r.partitions, 3);
+	uint64_t want[3] = {334, 333, 333};
+	for (uint32_t p = 0; p < 3; p++) {
+		assert_int_equal(a.end.part_bytes[p], want[p]);
+		uint8_t buf[334], gen[334];
+		uint64_t len;
+		assert_int_equal(sw_shuffle_part_len(a.ag->store, JOB, 4, p, &len), 0);
+		assert_int_equal(len, want[p]);
+		assert_int_equal(sw_shuffle_read(a.ag->store, JOB, 4, p, 0, buf, len), 0);
+		sw_agent_synth_fill(gen, len, JOB, 4, p);
+		assert_memory_equal(buf, gen, len);
+		assert_int_equal(a.end.part_crc[p], sw_agent_crc32c(buf, len));
+	}
+	assert_int_equal(sw_agent_counters(a.ag)->map_output_bytes, 1000);
+	/* the job ends: its output goes */
+	assert_int_equal(sw_agent_job_done(a.ag, JOB), 0);
+	uint64_t len;
+	assert_int_equal(sw_shuffle_part_len(a.ag->store, JOB, 4, 0, &len), -ESRCH);
+	node_stop(&a);
+}
+
+static struct sw_agent_task_spec reduce_spec(uint32_t reduce, uint32_t maps,
+                                             const struct sw_agent_source *src, uint32_t n,
+                                             const char *const *replicas, uint32_t nrep)
+{
+	return (struct sw_agent_task_spec){.job = JOB,
+	                                   .task = reduce,
+	                                   .kind = SW_AGENT_REDUCE,
+	                                   .runner = "synthetic",
+	                                   .secret = (const uint8_t *)SECRET,
+	                                   .secret_len = strlen(SECRET),
+	                                   .rate = 1e9,
+	                                   .output_bytes = 3u << 20, /* three put chunks */
+	                                   .maps = maps,
+	                                   .sources = src,
+	                                   .n_sources = n,
+	                                   .replicas = replicas,
+	                                   .n_replicas = nrep};
+}
+
+static struct sw_agent_source source(struct node *n, uint32_t map)
+{
+	struct sw_agent_source s = {.map = map, .rack = sw_agent_conf(n->ag)->rack};
+	snprintf(s.addr, sizeof(s.addr), "%s", sw_agent_shuffle_addr(n->ag));
+	s.has_sum = n->end.r.partitions > 0;
+	s.bytes = n->end.part_bytes[1];
+	s.crc = n->end.part_crc[1];
+	return s;
+}
+
+static void test_a_synthetic_reduce_fetches_every_map_checks_it_and_puts_replicas(void **state)
+{
+	(void)state;
+	struct node a, b, c, *all[] = {&a, &b, &c};
+	node_start(&a, "r0n0", 0, key);
+	node_start(&b, "r1n0", 1, key);
+	node_start(&c, "r2n0", 2, key);
+	struct sw_agent_source src[3];
+	run_map(&a, 0, 2, 3u << 20);
+	src[0] = source(&a, 0);
+	run_map(&a, 1, 2, 1u << 20);
+	src[1] = source(&a, 1);
+	run_map(&b, 2, 2, 0); /* an empty map output is fetched and checked too */
+	src[2] = source(&b, 2);
+
+	const char *replicas[] = {sw_agent_replica_addr(a.ag), sw_agent_replica_addr(c.ag)};
+	struct sw_agent_task_spec s = reduce_spec(1, 3, src, 3, replicas, 2);
+	assert_int_equal(sw_agent_task_start(b.ag, &s), 0);
+	run_until(all, 3, &b, 2);
+	assert_int_equal(b.end.r.state, SW_AGENT_SUCCEEDED);
+	uint64_t fetched = (3u << 19) + (1u << 19);
+	assert_int_equal(b.end.r.fetched_bytes, fetched);
+	assert_int_equal(sw_agent_counters(b.ag)->fetched_bytes, fetched);
+	assert_int_equal(sw_agent_counters(b.ag)->replica_bytes_out, 2 * (3u << 20));
+	/* NetSat's view: the fetched bytes came from rack 0 (the empty one from rack 1) */
+	assert_int_equal(b.ag->rx_by_rack[0], fetched);
+
+	/* the output and both replicas hold the same bytes */
+	uint8_t *want = malloc(3u << 20);
+	sw_agent_synth_fill(want, 3u << 20, JOB, UINT32_MAX, 1);
+	struct {
+		struct node *n;
+		const char *sub;
+	} files[] = {{&b, "output"}, {&a, "replicas"}, {&c, "replicas"}};
+	for (int i = 0; i < 3; i++) {
+		char path[256];
+		size_t len;
+		snprintf(path, sizeof(path), "%s/data/%s/job-7.reduce-1", files[i].n->dir,
+		         files[i].sub);
+		char *got = slurp(path, &len);
+		assert_non_null(got);
+		assert_int_equal(len, 3u << 20);
+		assert_memory_equal(got, want, len);
+		free(got);
+	}
+	free(want);
+	assert_int_equal(sw_agent_counters(a.ag)->replica_bytes_in, 3u << 20);
+	assert_int_equal(a.ag->rx_by_rack[1], 3u << 20);
+	node_stop(&a);
+	node_stop(&b);
+	node_stop(&c);
+}
+
+static void test_a_reduce_waits_for_map_outputs_that_become_known_later(void **state)
+{
+	(void)state;
+	struct node a, b, *all[] = {&a, &b};
+	node_start(&a, "r0n0", 0, key);
+	node_start(&b, "r0n1", 0, key);
+	struct sw_agent_task_spec s = reduce_spec(1, 2, NULL, 0, NULL, 0);
+	s.output_bytes = 100;
+	assert_int_equal(sw_agent_task_start(b.ag, &s), 0);
+	for (int i = 0; i < 5; i++)
+		sw_agent_run_once(b.ag, 10);
+	assert_int_equal(b.end.n, 0);
+
+	run_map(&a, 0, 2, 5000);
+	struct sw_agent_source src = source(&a, 0);
+	assert_int_equal(sw_agent_task_sources(b.ag, JOB, 1, 0, &src, 1), 0);
+	for (int i = 0; i < 5; i++)
+		sw_agent_run_once(b.ag, 10);
+	assert_int_equal(b.end.n, 0); /* one of two */
+	/* a location on a server that is gone: the reduce keeps waiting for a new one */
+	src.map = 1;
+	snprintf(src.addr, sizeof(src.addr), "127.0.0.1:1");
+	assert_int_equal(sw_agent_task_sources(b.ag, JOB, 1, 0, &src, 1), 0);
+	while (sw_agent_counters(b.ag)->fetch_failures == 0)
+		sw_agent_run_once(b.ag, 10);
+	assert_int_equal(b.end.n, 0);
+
+	run_map(&a, 1, 2, 5000);
+	src = source(&a, 1);
+	assert_int_equal(sw_agent_task_sources(b.ag, JOB, 1, 0, &src, 1), 0);
+	run_until(all, 2, &b, 1);
+	assert_int_equal(b.end.r.state, SW_AGENT_SUCCEEDED);
+	assert_int_equal(b.end.r.fetched_bytes, 5000);
+	/* the reduce is over: later locations find no task */
+	assert_int_equal(sw_agent_task_sources(b.ag, JOB, 1, 0, &src, 1), -ESRCH);
+	node_stop(&a);
+	node_stop(&b);
+}
+
+static void test_a_reduce_fails_when_a_partition_does_not_match_the_maps_checksum(void **state)
+{
+	(void)state;
+	struct node a, *all[] = {&a};
+	node_start(&a, "r0n0", 0, key);
+	run_map(&a, 0, 2, 4096);
+	struct sw_agent_source src = source(&a, 0);
+	src.crc ^= 1;
+	struct sw_agent_task_spec s = reduce_spec(1, 1, &src, 1, NULL, 0);
+	assert_int_equal(sw_agent_task_start(a.ag, &s), 0);
+	run_until(all, 1, &a, 2);
+	assert_int_equal(a.end.r.state, SW_AGENT_FAILED);
+	assert_non_null(strstr(a.end.reason, "checksum mismatch"));
+	assert_int_equal(sw_agent_counters(a.ag)->checksum_failures, 1);
+	node_stop(&a);
+}
+
+static void test_a_replica_put_without_the_cluster_key_is_refused_and_nothing_written(void **state)
+{
+	(void)state;
+	struct node a, b, *all[] = {&a, &b};
+	node_start(&a, "r0n0", 0, key);
+	node_start(&b, "r1n0", 1, other_key);
+	const char *replicas[] = {sw_agent_replica_addr(a.ag)};
+	struct sw_agent_task_spec s = reduce_spec(1, 0, NULL, 0, replicas, 1);
+	assert_int_equal(sw_agent_task_start(b.ag, &s), 0);
+	run_until(all, 2, &b, 1);
+	assert_int_equal(b.end.r.state, SW_AGENT_FAILED);
+	assert_non_null(strstr(b.end.reason, "output replica to"));
+	assert_int_equal(sw_agent_counters(a.ag)->replica_refused, 1);
+	assert_int_equal(sw_agent_counters(a.ag)->replica_bytes_in, 0);
+	char path[256];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/data/replicas/job-7.reduce-1", a.dir);
+	assert_int_equal(stat(path, &st), -1);
+	snprintf(path, sizeof(path), "%s/data/replicas/job-7.reduce-1.attempt-0.part", a.dir);
+	assert_int_equal(stat(path, &st), -1);
+	node_stop(&a);
+	node_stop(&b);
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_exec_writes_stdout_and_stderr_to_the_attempts_log_files),
+	        cmocka_unit_test(test_exec_reports_a_non_zero_exit_as_failure_naming_the_status),
+	        cmocka_unit_test(test_kill_ends_the_task_and_everything_it_started),
+	        cmocka_unit_test(test_a_task_for_an_unknown_runner_or_without_a_program_is_refused),
+	        cmocka_unit_test(test_a_synthetic_map_stores_its_output_split_over_the_partitions),
+	        cmocka_unit_test(
+	                test_a_synthetic_reduce_fetches_every_map_checks_it_and_puts_replicas),
+	        cmocka_unit_test(test_a_reduce_waits_for_map_outputs_that_become_known_later),
+	        cmocka_unit_test(
+	                test_a_reduce_fails_when_a_partition_does_not_match_the_maps_checksum),
+	        cmocka_unit_test(
+	                test_a_replica_put_without_the_cluster_key_is_refused_and_nothing_written),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
