@@ -105,13 +105,11 @@ int sw_agent_write_file(struct sw_agent *ag, const char *sub, const char *name, 
 /* ---------------------------------------------------------------------------------------- */
 /* The dp context: its fd in the loop, its events to the peers that own the endpoints. */
 
-int sw_agent_dp_pending(struct sw_agent *ag)
+/* Polls the replica context dry, handing each event to the peer owning its endpoint. */
+static void on_dp_fd(struct sw_agent_watch *w, uint32_t events)
 {
-	return sw_dp_wait(ag->dp, 0) == 0;
-}
-
-void sw_agent_dp_progress(struct sw_agent *ag)
-{
+	(void)events;
+	struct sw_agent *ag = container_of(w, struct sw_agent, dp_watch);
 	/* One event at a time: handling one may close endpoints that later ones would name. */
 	struct sw_dp_event ev;
 	int n;
@@ -133,12 +131,6 @@ void sw_agent_dp_progress(struct sw_agent *ag)
 	} while (1);
 	if (n < 0)
 		sw_agent_log(ag, "dataplane: %s", sw_dp_strerror(n));
-}
-
-static void on_dp_fd(struct sw_agent_watch *w, uint32_t events)
-{
-	(void)events;
-	sw_agent_dp_progress(container_of(w, struct sw_agent, dp_watch));
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -226,15 +218,13 @@ int sw_agent_create(const struct sw_agent_conf *conf, const uint8_t *key, size_t
 		goto fail;
 	}
 	sw_dp_listen_addr(ag->dp, ag->replica_addr, sizeof(ag->replica_addr));
-	ag->dp_watch.fd = sw_dp_fd(ag->dp);
 	ag->dp_watch.fn = on_dp_fd;
-	rc = sw_agent_watch_add(ag, &ag->dp_watch);
+	rc = sw_agent_dp_watch(ag, &ag->dp_watch, ag->dp);
 	if (rc)
 		goto fail;
 	*out = ag;
 	return 0;
 fail:
-	ag->dp_watch.fd = -1; /* the dp context closes its own fd */
 	sw_agent_destroy(ag);
 	return rc;
 }
@@ -250,8 +240,7 @@ void sw_agent_destroy(struct sw_agent *ag)
 	}
 	while (ag->puts)
 		sw_agent_put_cancel(ag->puts);
-	if (ag->dp_watch.fd >= 0)
-		epoll_ctl(ag->epfd, EPOLL_CTL_DEL, ag->dp_watch.fd, NULL);
+	sw_agent_dp_unwatch(ag, &ag->dp_watch);
 	sw_dp_close(ag->dp);
 	if (ag->srv_running) {
 		sw_shuffle_server_stop(ag->srv);
@@ -398,15 +387,19 @@ int sw_agent_task_kill(struct sw_agent *ag, uint64_t job, uint32_t task, enum sw
 	return 0;
 }
 
-int sw_agent_task_sources(struct sw_agent *ag, uint64_t job, uint32_t task, uint32_t attempt,
-                          const struct sw_agent_source *src, uint32_t n)
+int sw_agent_job_sources(struct sw_agent *ag, uint64_t job, const struct sw_agent_source *src,
+                         uint32_t n)
 {
-	struct sw_agent_task *t = task_find(ag, job, task, SW_AGENT_REDUCE, attempt);
-	if (!t)
-		return -ESRCH;
-	int rc = task_add_sources(t, src, n);
-	if (!rc && t->runner->sources)
-		t->runner->sources(t);
+	int rc = -ESRCH;
+	for (struct sw_agent_task *t = ag->tasks; t; t = t->next) {
+		if (t->spec.job != job || t->spec.kind != SW_AGENT_REDUCE)
+			continue;
+		rc = task_add_sources(t, src, n);
+		if (rc)
+			return rc;
+		if (t->runner->sources)
+			t->runner->sources(t);
+	}
 	return rc;
 }
 

@@ -33,6 +33,12 @@ struct sw_agent_watch {
 int sw_agent_watch_add(struct sw_agent *ag, struct sw_agent_watch *w);
 /* Takes w out of the epoll set and closes its fd (no-op when fd is -1). */
 void sw_agent_watch_close(struct sw_agent *ag, struct sw_agent_watch *w);
+/* A dp context in the loop: w->fn runs when its fd is ready and after every round, since a
+ * context can hold events its fd does not show (send completions, returned credits); w->fn
+ * must poll it dry. At most SW_AGENT_DP_MAX contexts. */
+#define SW_AGENT_DP_MAX 4
+int sw_agent_dp_watch(struct sw_agent *ag, struct sw_agent_watch *w, struct sw_dp_ctx *dp);
+void sw_agent_dp_unwatch(struct sw_agent *ag, struct sw_agent_watch *w);
 /* A one-shot CLOCK_MONOTONIC timerfd in the loop, firing after ms (0: at once). */
 int sw_agent_timer_start(struct sw_agent *ag, struct sw_agent_watch *w, uint64_t ms);
 /* Waits up to timeout_ms (-1: forever) and runs the handlers of ready fds. 0 or -errno. */
@@ -161,10 +167,11 @@ int sw_agent_task_start(struct sw_agent *ag, const struct sw_agent_task_spec *sp
 /* -ESRCH when no such task runs. */
 int sw_agent_task_kill(struct sw_agent *ag, uint64_t job, uint32_t task, enum sw_agent_kind kind,
                        uint32_t attempt);
-/* Adds where a running reduce finds more map outputs (a later one for the same map replaces
- * an earlier one that failed). -ESRCH when no such reduce runs. */
-int sw_agent_task_sources(struct sw_agent *ag, uint64_t job, uint32_t task, uint32_t attempt,
-                          const struct sw_agent_source *src, uint32_t n);
+/* Tells every running reduce of job where more map outputs are (a later location of a map
+ * replaces an earlier one). -ESRCH when no reduce of the job runs here, -EINVAL for a map
+ * outside the job. */
+int sw_agent_job_sources(struct sw_agent *ag, uint64_t job, const struct sw_agent_source *src,
+                         uint32_t n);
 /* The job ended: drops its map output. -ESRCH when the store has nothing of it. */
 int sw_agent_job_done(struct sw_agent *ag, uint64_t job);
 

@@ -30,6 +30,11 @@ struct sw_agent {
 	int epfd;
 	bool stop;
 	struct sw_agent_watch dp_watch, sig_watch;
+	struct {
+		struct sw_agent_watch *w;
+		struct sw_dp_ctx *dp;
+	} dps[SW_AGENT_DP_MAX]; /* dp contexts in the loop */
+	int n_dps;
 	struct sw_dp_ctx *dp; /* replica puts both ways; the controller link */
 	struct sw_shuffle_store *store;
 	struct sw_shuffle_server *srv;
@@ -47,10 +52,6 @@ struct sw_agent {
 
 void sw_agent_log(struct sw_agent *ag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sw_agent_timer_ack(struct sw_agent_watch *w);
-/* 1 when the dp context may have events although its fd is quiet. */
-int sw_agent_dp_pending(struct sw_agent *ag);
-/* Polls the dp context dry and dispatches its events to the endpoints' peers. */
-void sw_agent_dp_progress(struct sw_agent *ag);
 
 /* Synthetic data: byte i of partition (job, map, part) is a fixed function of the four, so a
  * reducer checks every byte it fetched without any copy of what was written. */

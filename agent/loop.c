@@ -26,6 +26,33 @@ void sw_agent_watch_close(struct sw_agent *ag, struct sw_agent_watch *w)
 	w->fd = -1;
 }
 
+int sw_agent_dp_watch(struct sw_agent *ag, struct sw_agent_watch *w, struct sw_dp_ctx *dp)
+{
+	if (ag->n_dps == SW_AGENT_DP_MAX)
+		return -ENOSPC;
+	w->fd = sw_dp_fd(dp);
+	if (w->fd < 0)
+		return w->fd; /* a poll-mode backend: not for this loop */
+	int rc = sw_agent_watch_add(ag, w);
+	if (rc)
+		return rc;
+	ag->dps[ag->n_dps].w = w;
+	ag->dps[ag->n_dps].dp = dp;
+	ag->n_dps++;
+	return 0;
+}
+
+void sw_agent_dp_unwatch(struct sw_agent *ag, struct sw_agent_watch *w)
+{
+	for (int i = 0; i < ag->n_dps; i++)
+		if (ag->dps[i].w == w) {
+			epoll_ctl(ag->epfd, EPOLL_CTL_DEL, w->fd, NULL);
+			ag->dps[i] = ag->dps[--ag->n_dps];
+			w->fd = -1; /* the context closes its own fd */
+			return;
+		}
+}
+
 int sw_agent_timer_start(struct sw_agent *ag, struct sw_agent_watch *w, uint64_t ms)
 {
 	if (w->fd < 0) {
@@ -57,9 +84,9 @@ void sw_agent_timer_ack(struct sw_agent_watch *w)
 int sw_agent_run_once(struct sw_agent *ag, int timeout_ms)
 {
 	struct epoll_event evs[32];
-	/* the dataplane may hold events already taken off its fd (sends, credits) */
-	if (sw_agent_dp_pending(ag))
-		timeout_ms = 0;
+	for (int i = 0; i < ag->n_dps; i++)
+		if (sw_dp_wait(ag->dps[i].dp, 0) == 0)
+			timeout_ms = 0;
 	int n = epoll_wait(ag->epfd, evs, 32, timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
@@ -67,7 +94,8 @@ int sw_agent_run_once(struct sw_agent *ag, int timeout_ms)
 		struct sw_agent_watch *w = evs[i].data.ptr;
 		w->fn(w, evs[i].events);
 	}
-	sw_agent_dp_progress(ag);
+	for (int i = 0; i < ag->n_dps; i++)
+		ag->dps[i].w->fn(ag->dps[i].w, 0);
 	return 0;
 }
 
