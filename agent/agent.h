@@ -31,6 +31,8 @@ struct sw_agent_watch {
 };
 
 int sw_agent_watch_add(struct sw_agent *ag, struct sw_agent_watch *w);
+/* Takes w out of the epoll set; its fd stays open. */
+void sw_agent_watch_del(struct sw_agent *ag, struct sw_agent_watch *w);
 /* Takes w out of the epoll set and closes its fd (no-op when fd is -1). */
 void sw_agent_watch_close(struct sw_agent *ag, struct sw_agent_watch *w);
 /* A dp context in the loop: w->fn runs when its fd is ready and after every round, since a
@@ -43,7 +45,9 @@ void sw_agent_dp_unwatch(struct sw_agent *ag, struct sw_agent_watch *w);
 int sw_agent_timer_start(struct sw_agent *ag, struct sw_agent_watch *w, uint64_t ms);
 /* Waits up to timeout_ms (-1: forever) and runs the handlers of ready fds. 0 or -errno. */
 int sw_agent_run_once(struct sw_agent *ag, int timeout_ms);
-/* Runs until sw_agent_stop() or SIGTERM/SIGINT (taken through a signalfd). */
+/* Runs until sw_agent_stop() or SIGTERM/SIGINT, taken through a signalfd: block both before
+ * sw_agent_create() (sw_agent_block_signals()), or its threads would take them instead. */
+int sw_agent_block_signals(void);
 int sw_agent_run(struct sw_agent *ag);
 void sw_agent_stop(struct sw_agent *ag);
 

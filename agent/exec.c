@@ -101,6 +101,11 @@ static int exec_start(struct sw_agent_task *t)
 		goto out;
 	}
 	if (pid == 0) {
+		/* the agent blocks SIGTERM/SIGINT (signalfd) and ignores SIGPIPE: not the task */
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
 		int null = open("/dev/null", O_RDONLY);
 		if (setsid() < 0 || null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 ||
 		    dup2(err, 2) < 0)

@@ -17,11 +17,17 @@ int sw_agent_watch_add(struct sw_agent *ag, struct sw_agent_watch *w)
 	return epoll_ctl(ag->epfd, EPOLL_CTL_ADD, w->fd, &ev) ? -errno : 0;
 }
 
+void sw_agent_watch_del(struct sw_agent *ag, struct sw_agent_watch *w)
+{
+	if (w->fd >= 0)
+		epoll_ctl(ag->epfd, EPOLL_CTL_DEL, w->fd, NULL);
+}
+
 void sw_agent_watch_close(struct sw_agent *ag, struct sw_agent_watch *w)
 {
 	if (w->fd < 0)
 		return;
-	epoll_ctl(ag->epfd, EPOLL_CTL_DEL, w->fd, NULL);
+	sw_agent_watch_del(ag, w);
 	close(w->fd);
 	w->fd = -1;
 }
@@ -46,7 +52,7 @@ void sw_agent_dp_unwatch(struct sw_agent *ag, struct sw_agent_watch *w)
 {
 	for (int i = 0; i < ag->n_dps; i++)
 		if (ag->dps[i].w == w) {
-			epoll_ctl(ag->epfd, EPOLL_CTL_DEL, w->fd, NULL);
+			sw_agent_watch_del(ag, w);
 			ag->dps[i] = ag->dps[--ag->n_dps];
 			w->fd = -1; /* the context closes its own fd */
 			return;
@@ -110,12 +116,24 @@ static void on_signal(struct sw_agent_watch *w, uint32_t events)
 	ag->stop = true;
 }
 
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+}
+
+int sw_agent_block_signals(void)
+{
+	sigset_t set;
+	stop_signals(&set);
+	return sigprocmask(SIG_BLOCK, &set, NULL) ? -errno : 0;
+}
+
 int sw_agent_run(struct sw_agent *ag)
 {
 	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
+	stop_signals(&set);
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return -errno;
 	ag->sig_watch.fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
