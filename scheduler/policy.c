@@ -19,7 +19,9 @@
 	X("sw-drf", order_drf, pick_nass, SW_FULL)                        \
 	X("sw-relaxed", order_fair, pick_nass, SW_FULL | SW_MECH_RELAXED) \
 	X("sw-nass", order_fair, pick_nass, 0)                            \
-	X("sw-nass-sarp", order_fair, pick_nass, SW_MECH_SARP)
+	X("sw-nass-sarp", order_fair, pick_nass, SW_MECH_SARP)            \
+	X("minedf", order_edf, pick_locality, 0)                          \
+	X("sw-minedf", order_edf, pick_nass, SW_FULL)
 
 #define AS_POLICY(name, order, pick, mech) {name, &order, &pick, mech},
 #define AS_NAME(name, order, pick, mech)   name,

@@ -17,6 +17,8 @@
 struct sched_order_ops {
 	/* The pool a new job joins. Pool ids are small: the core keeps an array of them. */
 	uint32_t (*pool_of)(const struct sw_sched *s, const struct sched_job *j);
+	/* Refuses a job at add (NULL: every job is admitted). @return 0, -ETIME or -EINVAL. */
+	int (*admit)(const struct sw_sched *s, const struct sched_job *j, double now);
 	/* Sets the weights of a pool the core just created (NULL: weight 1). */
 	void (*pool_init)(const struct sw_sched *s, struct sched_pool *p);
 	/*
@@ -66,7 +68,7 @@ struct sched_policy {
 	unsigned sw_mechanisms; /* SW_MECH_* the policy uses (NASS picks only) */
 };
 
-extern const struct sched_order_ops order_fifo, order_fair, order_drf, order_capacity;
+extern const struct sched_order_ops order_fifo, order_fair, order_drf, order_capacity, order_edf;
 extern const struct sched_pick_ops pick_locality, pick_delay, pick_nass;
 
 /* The registered policy called @p name, NULL when there is none. */

@@ -250,6 +250,11 @@ int sw_sched_job_add(struct sw_sched *s, const struct sw_job_spec *job, double n
 	rc = job_create(s, job, &j);
 	if (rc < 0)
 		return rc;
+	rc = s->policy->order->admit ? s->policy->order->admit(s, j, now) : 0;
+	if (rc < 0) {
+		job_free(j);
+		return rc;
+	}
 	j->seq = s->next_seq++;
 	j->pool = s->policy->order->pool_of(s, j);
 	p = pool_get(s, j->pool);
@@ -263,6 +268,7 @@ int sw_sched_job_add(struct sw_sched *s, const struct sw_job_spec *job, double n
 		job_free(j);
 		return -ENOMEM;
 	}
+	p->jobs++;
 	if (j->pending[SW_MAP] > 0)
 		pool_list_add(s, p, j, SW_MAP);
 	if (j->reduces_ready && j->pending[SW_REDUCE] > 0)
@@ -275,6 +281,7 @@ void sched_job_remove(struct sw_sched *s, struct sched_job *j)
 {
 	if (s->policy->pick->job_removed)
 		s->policy->pick->job_removed(s, j);
+	s->pools[j->pool]->jobs--;
 	job_table_remove(&s->jobs, j);
 	job_free(j);
 }

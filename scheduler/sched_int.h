@@ -105,6 +105,7 @@ struct sched_pool {
 	double key[SW_KINDS];    /* ORDER's rank per kind: lower is served first */
 	uint32_t heap_pos[SW_KINDS];
 	uint32_t running[SW_KINDS];
+	uint32_t jobs; /* live jobs in the pool */
 	struct sw_resources used;
 	struct job_list runnable[SW_KINDS];
 };

@@ -9,7 +9,9 @@
  * within its allowed locality, the others before it being skipped) and at which locality.
  * The sw-* policies get the consistency checks and the locality check (a job's map is still
  * its best placed one for the node) but no reference choice: test_nass.c specifies NASS.
- * Their racks turn saturated and clear at random, and some jobs are shuffle-heavy.
+ * Their racks turn saturated and clear at random, and some jobs are shuffle-heavy. MinEDF
+ * gets the same checks (test_edf.c specifies its order); half the jobs carry a deadline and
+ * an ARIA profile, some too tight to be met once the job waits.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -72,6 +74,14 @@ static uint32_t rnd(struct world *w, uint32_t n)
 	return (uint32_t)(w->rng % n);
 }
 
+/* Short tasks for the jobs with a deadline: the minimum is a few slots. */
+static const struct sw_job_profile short_tasks = {.map_avg = 2,
+                                                  .map_max = 4,
+                                                  .shuffle_avg = 1,
+                                                  .shuffle_max = 2,
+                                                  .reduce_avg = 3,
+                                                  .reduce_max = 5};
+
 static void make_job(struct world *w, uint32_t i)
 {
 	struct fx_job *j = &w->jobs[i].fx;
@@ -80,6 +90,10 @@ static void make_job(struct world *w, uint32_t i)
 	fx_job_init(j, 1000 + i, rnd(w, N_USERS), w->now, n_maps, rnd(w, 6), n_nodes);
 	j->spec.map_demand = (struct sw_resources){0.5 + rnd(w, 6), 1 + rnd(w, 12)};
 	j->spec.reduce_demand = (struct sw_resources){1, 0.5 * (1 + rnd(w, 4))};
+	if (rnd(w, 2)) {
+		j->spec.deadline = w->now + 20 + rnd(w, 200);
+		j->spec.profile = &short_tasks;
+	}
 	for (uint32_t m = 0; m < n_maps; m++) {
 		uint32_t a = rnd(w, n_nodes), b = (a + 1 + rnd(w, n_nodes - 1)) % n_nodes;
 
@@ -342,7 +356,7 @@ static void run_policy(const char *policy, uint64_t seed)
 	w->rng = seed;
 	w->policy = policy;
 	w->delay = strcmp(policy, "delay") == 0;
-	w->model = strncmp(policy, "sw-", 3) != 0;
+	w->model = strncmp(policy, "sw-", 3) != 0 && strcmp(policy, "minedf") != 0;
 	w->last_heartbeat = -1;
 	fx_cluster_init(&w->c, 3, 4);
 	n_nodes = w->c.spec.n_nodes;

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * MinEDF (ARIA's Algorithm 1, made work-conserving): a pool per job, ranked in tiers, lower
+ * first:
+ *   0  a deadline job running fewer tasks of the kind than its allocation, by deadline;
+ *   1  a deadline job at or above its allocation, by deadline (spare slots);
+ *   2  a job without a deadline, by arrival.
+ * The allocation is the Lagrange minimum of the job's remaining tasks for the time left to
+ * its deadline, on ARIA's average bound, recomputed at every add, launch and finish of the
+ * job. Spare slots come back without preemption: each slot a running task frees goes to
+ * tier 0 first.
+ */
+#include <errno.h>
+
+#include "policy.h"
+#include "sw_sched_aria.h"
+
+/* Keys of one tier lie in [tier * EDF_TIER, (tier + 1) * EDF_TIER): times must stay below. */
+#define EDF_TIER 1e12
+
+/* The first pool that holds no live job: ids are reused, the array stays as small as the
+ * most jobs live at once. */
+static uint32_t edf_pool_of(const struct sw_sched *s, const struct sched_job *j)
+{
+	uint32_t id = 0;
+
+	(void)j;
+	while (id < s->n_pools && s->pools[id] && s->pools[id]->jobs > 0)
+		id++;
+	return id;
+}
+
+/* A profile without durations (one that gives only ShuffleWatcher's ratio) sizes nothing. */
+static bool edf_sized(const struct sched_job *j)
+{
+	const struct sw_job_profile *p = &j->profile;
+
+	return j->has_profile && p->map_avg + p->shuffle_avg + p->reduce_avg > 0;
+}
+
+/* Slots of each kind @p j deserves now: its Lagrange minimum, all its tasks without a
+ * profile or when the deadline can no longer be met. */
+static void edf_allocation(const struct sched_job *j, double now, uint32_t quota[SW_KINDS])
+{
+	struct sw_aria_model m;
+
+	quota[SW_MAP] = j->n_tasks[SW_MAP];
+	quota[SW_REDUCE] = j->n_tasks[SW_REDUCE];
+	if (!edf_sized(j) ||
+	    sw_sched_aria_model(&j->profile, j->n_tasks[SW_MAP] - j->done[SW_MAP],
+	                        j->n_tasks[SW_REDUCE] - j->done[SW_REDUCE], SW_ARIA_AVG, &m) < 0)
+		return;
+	if (sw_sched_aria_min_slots(&m, j->deadline - now, quota) == -ETIME) {
+		quota[SW_MAP] = j->n_tasks[SW_MAP];
+		quota[SW_REDUCE] = j->n_tasks[SW_REDUCE];
+	}
+}
+
+static void edf_update_keys(const struct sw_sched *s, struct sched_pool *p, double now)
+{
+	const struct sched_job *j =
+	        p->runnable[SW_MAP].head ? p->runnable[SW_MAP].head : p->runnable[SW_REDUCE].head;
+	uint32_t quota[SW_KINDS];
+
+	(void)s;
+	if (!j)
+		return; /* nothing runnable: the pool is in no heap */
+	if (j->deadline <= 0) {
+		for (int k = 0; k < SW_KINDS; k++)
+			p->key[k] = 2 * EDF_TIER + j->arrival;
+		return;
+	}
+	edf_allocation(j, now, quota);
+	for (int k = 0; k < SW_KINDS; k++)
+		p->key[k] = (j->running[k] < quota[k] ? 0 : EDF_TIER) + j->deadline;
+}
+
+/* Refuses a job that would miss its deadline even alone on the whole cluster (lower bound). */
+static int edf_admit(const struct sw_sched *s, const struct sched_job *j, double now)
+{
+	struct sw_aria_model m;
+
+	if (j->deadline <= 0)
+		return 0;
+	if (j->deadline >= EDF_TIER)
+		return -EINVAL;
+	if (j->deadline <= now)
+		return -ETIME;
+	if (!edf_sized(j))
+		return 0;
+	if (sw_sched_aria_model(&j->profile, j->n_tasks[SW_MAP], j->n_tasks[SW_REDUCE], SW_ARIA_LOW,
+	                        &m) < 0)
+		return -EINVAL;
+	if (now + sw_sched_aria_time(&m, (uint32_t)s->total_slots[SW_MAP],
+	                             (uint32_t)s->total_slots[SW_REDUCE]) >
+	    j->deadline)
+		return -ETIME;
+	return 0;
+}
+
+const struct sched_order_ops order_edf = {
+        .pool_of = edf_pool_of,
+        .admit = edf_admit,
+        .update_keys = edf_update_keys,
+};
