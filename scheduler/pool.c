@@ -11,7 +11,8 @@ struct sched_pool *pool_get(struct sw_sched *s, uint32_t id)
 		return s->pools[id];
 	if (id >= s->n_pools) {
 		/* 64 bits: doubling a 32-bit count past 2^31 would wrap to 0 and never end. Ids
-		 * are users or queues, below SW_SCHED_MAX_USERS (sw_sched_job_add checks). */
+		 * are users or queues, below SW_SCHED_MAX_USERS (sw_sched_job_add checks), or
+		 * order_edf's, below the most jobs live at once. */
 		uint64_t n = s->n_pools ? s->n_pools : 8;
 		struct sched_pool **v;
 
