@@ -46,6 +46,10 @@ struct sw_job_record {
 	enum sw_job_class cls;
 	uint16_t bench;
 	double arrival, finish;
+	/** Absolute, 0 for none. A job the scheduler refused (-ETIME: its deadline cannot be
+	 *  met) is refused, never runs, and has finish = arrival. */
+	double deadline;
+	uint8_t refused;
 	uint32_t n_maps, n_reduces;
 	uint32_t maps_at[3];         /**< maps run node-local, rack-local, remote */
 	uint64_t bytes[SW_TRAFFICS]; /**< all bytes moved for the job, by source */

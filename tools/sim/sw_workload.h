@@ -147,6 +147,15 @@ uint32_t sw_workload_n_maps(const struct sw_workload *w, const struct sw_job_des
 void sw_workload_expand(const struct sw_workload *w, const struct sw_job_desc *j,
                         struct sw_map_spec *maps, struct sw_job_spec *spec);
 
+/**
+ * The ARIA profile of @p j as it would run alone on the idle cluster, from its benchmark's
+ * rates, its sizes and the NIC speed: what ARIA's profiler would record on an earlier run.
+ * Durations only: shuffle_input_ratio is 0 (unknown), so ShuffleWatcher learns it online
+ * as without a profile.
+ */
+void sw_workload_profile(const struct sw_workload *w, const struct sw_job_desc *j,
+                         struct sw_job_profile *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -103,9 +103,18 @@ static int note_map_racks(struct sim *s, struct sim_job *j)
 	return rc;
 }
 
+static void job_end(struct sim *s, struct sim_job *j)
+{
+	j->rec->finish = s->now;
+	s->live[j->idx] = NULL;
+	s->jobs_done++;
+	sim_job_free(j);
+}
+
 int sim_job_arrive(struct sim *s, size_t idx)
 {
 	const struct sw_job_desc *d = &s->w->jobs[idx];
+	struct sw_job_profile profile;
 	struct sw_job_spec spec;
 	struct sim_job *j = calloc(1, sizeof(*j));
 	unsigned n_bench;
@@ -140,17 +149,26 @@ int sim_job_arrive(struct sim *s, size_t idx)
 		t->input.flow = SIM_FLOW_NONE;
 	}
 	sw_workload_expand(s->w, d, j->maps, &spec);
+	sw_workload_profile(s->w, d, &profile);
 	spec.id = idx;
+	spec.profile = &profile;
 	*j->rec = (struct sw_job_record){
 	        .id = d->id,
 	        .user = d->user,
 	        .cls = j->bench->cls,
 	        .bench = d->bench,
 	        .arrival = d->arrival,
+	        .deadline = d->deadline,
 	        .n_maps = j->n_maps,
 	        .n_reduces = j->n_reduces,
 	};
 	rc = sw_sched_job_add(s->sched, &spec, s->now);
+	if (rc == -ETIME) {
+		/* A deadline policy refused it: the job ends at its arrival, having run nothing. */
+		j->rec->refused = 1;
+		job_end(s, j);
+		return 0;
+	}
 	if (rc < 0) {
 		sim_job_free(j);
 		return sim_fail(s, rc, "job %llu: sw_sched_job_add at t=%.3f s failed: %s",
@@ -161,14 +179,6 @@ int sim_job_arrive(struct sim *s, size_t idx)
 	return rc < 0 ? sim_fail(s, rc, "job %llu: sw_sched_job_shuffle: %s",
 	                         (unsigned long long)d->id, strerror(-rc))
 	              : 0;
-}
-
-static void job_end(struct sim *s, struct sim_job *j)
-{
-	j->rec->finish = s->now;
-	s->live[j->idx] = NULL;
-	s->jobs_done++;
-	sim_job_free(j);
 }
 
 /* The task has finished at s->now: tell the scheduler, free its slot. */

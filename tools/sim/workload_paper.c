@@ -135,5 +135,6 @@ int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o)
 	w->block_bytes = o->block_bytes;
 	w->seed = o->seed;
 	wl_jobs_give(&jobs, w);
+	wl_deadlines(w, WL_DEADLINE_LO, WL_DEADLINE_HI);
 	return 0;
 }

@@ -34,6 +34,14 @@ int wl_maps_fit(uint64_t input_bytes, uint64_t block_bytes);
 void wl_error(struct sw_input_error *err, const char *path, unsigned line, const char *field,
               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* ARIA's deadlines for its synthetic workloads: U[1, 3] x the time on the whole cluster. */
+#define WL_DEADLINE_LO 1.0
+#define WL_DEADLINE_HI 3.0
+
+/* Gives every job a deadline: arrival + U[lo, hi] x its ARIA average time on every slot of
+ * the cluster (deadline.c), drawn from a stream of its own. */
+void wl_deadlines(struct sw_workload *w, double lo, double hi);
+
 /* The final component of @p path, for workload names. */
 const char *wl_basename(const char *path);
 

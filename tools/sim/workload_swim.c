@@ -250,5 +250,6 @@ int sw_workload_swim(struct sw_workload *w, const char *path, const struct sw_sw
 	w->block_bytes = SW_BLOCK_BYTES_DEFAULT;
 	w->seed = o->seed;
 	wl_jobs_give(&jobs, w);
+	wl_deadlines(w, WL_DEADLINE_LO, WL_DEADLINE_HI);
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,25 @@ static void summarise_turnaround(struct metrics_group *g, double *t)
 	g->turnaround_p99 = percentile(t, g->jobs, 0.99);
 }
 
+/* Deadline accounting of one window job; @return whether it ran (was not refused). */
+static bool add_deadline(struct metrics_group *g, const struct sw_job_record *j)
+{
+	double d = j->deadline - j->arrival;
+
+	if (j->deadline <= 0)
+		return true;
+	g->deadline_jobs++;
+	if (j->refused) {
+		g->refused++;
+		return false;
+	}
+	if (j->finish > j->deadline) {
+		g->missed++;
+		g->slo_exceeded += 100 * (j->finish - j->deadline) / d;
+	}
+	return true;
+}
+
 static void add_job(struct metrics_group *g, const struct sw_job_record *j)
 {
 	for (int k = 0; k < SW_TRAFFICS; k++) {
@@ -79,9 +99,9 @@ int metrics_compute(const struct sw_sim_result *r, double start, double end, str
 		for (int k = 0; k < 2; k++) {
 			struct metrics_group *g = &m->group[groups[k]];
 
-			if (j->finish >= start && j->finish < end)
+			if (j->finish >= start && j->finish < end && !j->refused)
 				g->completed++;
-			if (j->arrival < start || j->arrival >= end)
+			if (j->arrival < start || j->arrival >= end || !add_deadline(g, j))
 				continue;
 			turnaround[groups[k]][g->jobs++] = j->finish - j->arrival;
 			add_job(g, j);

@@ -19,6 +19,12 @@ struct metrics_group {
 	uint64_t bytes[SW_TRAFFICS]; /* all bytes moved, by source */
 	uint64_t xrack[SW_TRAFFICS]; /* cross-rack bytes, by source */
 	uint64_t xrack_total;
+	/* Of the window's jobs with a deadline: how many, how many finished after it, how many
+	 * the scheduler refused at submission (they count in neither turnaround nor traffic),
+	 * and ARIA's SLO-exceeded utility, sum over the late ones of (T - D) / D in %, T and D
+	 * measured from arrival. */
+	uint32_t deadline_jobs, missed, refused;
+	double slo_exceeded;
 };
 
 struct metrics {

@@ -23,15 +23,18 @@ static json_t *traffic_json(const uint64_t v[SW_TRAFFICS])
 
 static json_t *group_json(const struct metrics_group *g, const struct metrics_group *base)
 {
-	return json_pack("{s:i, s:i, s:f, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:{s:f, s:f, s:f}}",
-	                 "jobs", (json_int_t)g->jobs, "completed", (json_int_t)g->completed,
-	                 "jobs_per_hour", g->jobs_per_hour, "turnaround_s", "mean",
-	                 g->turnaround_mean, "p50", g->turnaround_p50, "p90", g->turnaround_p90,
-	                 "p99", g->turnaround_p99, "bytes", traffic_json(g->bytes), "xrack_bytes",
-	                 traffic_json(g->xrack), "vs_baseline", "throughput",
-	                 report_ratio(g->jobs_per_hour, base->jobs_per_hour), "turnaround",
-	                 report_ratio(g->turnaround_mean, base->turnaround_mean), "xrack",
-	                 report_ratio((double)g->xrack_total, (double)base->xrack_total));
+	return json_pack(
+	        "{s:i, s:i, s:f, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:{s:f, s:f, s:f}, "
+	        "s:{s:i, s:i, s:i, s:f}}",
+	        "jobs", (json_int_t)g->jobs, "completed", (json_int_t)g->completed, "jobs_per_hour",
+	        g->jobs_per_hour, "turnaround_s", "mean", g->turnaround_mean, "p50",
+	        g->turnaround_p50, "p90", g->turnaround_p90, "p99", g->turnaround_p99, "bytes",
+	        traffic_json(g->bytes), "xrack_bytes", traffic_json(g->xrack), "vs_baseline",
+	        "throughput", report_ratio(g->jobs_per_hour, base->jobs_per_hour), "turnaround",
+	        report_ratio(g->turnaround_mean, base->turnaround_mean), "xrack",
+	        report_ratio((double)g->xrack_total, (double)base->xrack_total), "deadlines",
+	        "jobs", (json_int_t)g->deadline_jobs, "missed", (json_int_t)g->missed, "refused",
+	        (json_int_t)g->refused, "slo_exceeded_percent", g->slo_exceeded);
 }
 
 /* Figure 3's lines, as the scheduler counts them (SW_LINE_*). */

@@ -63,6 +63,24 @@ static void print_jobs_vs(FILE *f, const struct report *rep)
 	}
 }
 
+/* Deadlines met, missed and refused, when the window's jobs carry deadlines. */
+static void print_deadlines(FILE *f, const struct report *rep)
+{
+	if (rep->m[rep->baseline].group[SW_CLASSES].deadline_jobs == 0)
+		return;
+	fprintf(f, "\ndeadlines of the window's jobs (SLO-exceeded: ARIA's sum of (T - D) / D "
+	           "over the late jobs)\n");
+	fprintf(f, "%-12s %8s %8s %8s %8s %13s\n", "scheduler", "jobs", "met", "missed", "refused",
+	        "SLO-exceeded");
+	for (int i = 0; i < rep->n; i++) {
+		const struct metrics_group *g = &rep->m[i].group[SW_CLASSES];
+
+		fprintf(f, "%-12s %8u %8u %8u %8u %12.1f%%\n", rep->runs[i].cfg.sched.policy,
+		        g->deadline_jobs, g->deadline_jobs - g->missed - g->refused, g->missed,
+		        g->refused, g->slo_exceeded);
+	}
+}
+
 void report_print(FILE *f, const struct report *rep)
 {
 	const struct sw_topology *t = &rep->w->topo;
@@ -82,6 +100,7 @@ void report_print(FILE *f, const struct report *rep)
 	for (int g = SW_CLASSES - 1; g >= 0; g--)
 		print_group(f, rep, g);
 	print_jobs_vs(f, rep);
+	print_deadlines(f, rep);
 	fprintf(f, "\n");
 	for (int i = 0; i < rep->n; i++) {
 		const struct runner_job *r = &rep->runs[i];

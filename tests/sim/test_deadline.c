@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Deadlines in the simulator: the paper mixes get ARIA's U[1, 3] x T rule, a job whose
+ * deadline the cluster cannot meet is refused and recorded as such, and MinEDF lets a small
+ * job with a deadline through a large one that FIFO makes it wait behind.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sw_sched_aria.h"
+#include "sw_sim.h"
+
+#define MB (1ULL << 20)
+
+struct mix {
+	struct sw_workload w;
+	struct sw_job_desc jobs[2];
+};
+
+/* ARIA's @p bound of @p j on every slot of the mix's cluster. */
+static double t_bound(const struct sw_workload *w, const struct sw_job_desc *j,
+                      enum sw_aria_bound bound)
+{
+	uint32_t nodes = w->topo.n_racks * w->topo.nodes_per_rack;
+	struct sw_job_profile p;
+	struct sw_aria_model m;
+
+	sw_workload_profile(w, j, &p);
+	assert_int_equal(sw_sched_aria_model(&p, sw_workload_n_maps(w, j), j->n_reduces, bound, &m),
+	                 0);
+	return sw_sched_aria_time(&m, nodes * w->topo.map_slots, nodes * w->topo.reduce_slots);
+}
+
+static double t_whole_cluster(const struct sw_workload *w, const struct sw_job_desc *j)
+{
+	return t_bound(w, j, SW_ARIA_AVG);
+}
+
+/* Two racks of four nodes; job 0 is large (300 maps), job 1 small (8 maps) arrives 20 s
+ * later. Grep: light shuffle, so the maps dominate. */
+static void make_mix(struct mix *m)
+{
+	memset(m, 0, sizeof(*m));
+	sw_topology_default(&m->w.topo);
+	m->w.topo.n_racks = 2;
+	m->w.topo.nodes_per_rack = 4;
+	strcpy(m->w.name, "deadline-mix");
+	m->w.n_users = 2;
+	m->w.n_queues = 1;
+	m->w.block_bytes = 64 * MB;
+	m->w.seed = 3;
+	m->w.n_jobs = 2;
+	m->w.jobs = m->jobs;
+	for (int i = 0; i < 2; i++) {
+		struct sw_job_desc *j = &m->jobs[i];
+
+		j->id = (uint64_t)i;
+		j->user = (uint32_t)i;
+		j->bench = (uint16_t)sw_bench_find("grep");
+		j->arrival = 20.0 * i;
+		j->input_bytes = (i ? 8 : 300) * 64 * MB;
+		j->shuffle_bytes = j->input_bytes / 100;
+		j->output_bytes = j->shuffle_bytes / 10;
+		j->n_reduces = 1;
+	}
+	m->jobs[0].deadline = m->jobs[0].arrival + 10 * t_whole_cluster(&m->w, &m->jobs[0]);
+	m->jobs[1].deadline = m->jobs[1].arrival + 3 * t_whole_cluster(&m->w, &m->jobs[1]);
+}
+
+static void run(const struct mix *m, const char *policy, struct sw_sim_result *r)
+{
+	struct sw_sim_config c;
+	struct sw_input_error err;
+	int rc;
+
+	sw_sim_config_default(&c);
+	c.sched.policy = policy;
+	c.sched.n_users = 2;
+	rc = sw_sim_run(&m->w, &c, r, &err);
+	if (rc)
+		fail_msg("policy %s: sw_sim_run: %d: %s", policy, rc, err.msg);
+}
+
+static void minedf_meets_the_small_jobs_deadline_that_fifo_misses(void **state)
+{
+	struct mix m;
+	struct sw_sim_result fifo, edf;
+
+	(void)state;
+	make_mix(&m);
+	run(&m, "fifo", &fifo);
+	run(&m, "minedf", &edf);
+	assert_true(fifo.jobs[1].finish > m.jobs[1].deadline);
+	assert_true(edf.jobs[1].finish <= m.jobs[1].deadline);
+	assert_true(edf.jobs[0].finish <= m.jobs[0].deadline);
+	assert_float_equal(edf.jobs[1].deadline, m.jobs[1].deadline, 0);
+	sw_sim_result_free(&fifo);
+	sw_sim_result_free(&edf);
+}
+
+static void job_the_cluster_cannot_finish_in_time_is_refused_and_recorded(void **state)
+{
+	static const char *const policies[] = {"minedf", "sw-minedf", "fair"};
+	struct mix m;
+
+	(void)state;
+	make_mix(&m);
+	/* 0.9 of the lower bound on every slot: no allocation meets it. */
+	m.jobs[1].deadline = m.jobs[1].arrival + 0.9 * t_bound(&m.w, &m.jobs[1], SW_ARIA_LOW);
+	for (int p = 0; p < 3; p++) {
+		struct sw_sim_result r;
+		bool deadline_policy = p < 2;
+
+		run(&m, policies[p], &r);
+		assert_int_equal(r.jobs[1].refused, deadline_policy);
+		if (deadline_policy)
+			assert_float_equal(r.jobs[1].finish, r.jobs[1].arrival, 0);
+		else
+			assert_true(r.jobs[1].finish > r.jobs[1].arrival);
+		assert_int_equal(r.jobs[0].refused, 0);
+		assert_true(r.jobs[0].finish > r.jobs[0].arrival);
+		sw_sim_result_free(&r);
+	}
+}
+
+static void paper_mix_deadlines_follow_arias_rule(void **state)
+{
+	struct sw_paper_opts o;
+	struct sw_workload w;
+	double lo = INFINITY, hi = 0;
+
+	(void)state;
+	sw_paper_opts_default(&o);
+	o.duration = 3600;
+	assert_int_equal(sw_workload_paper(&w, &o), 0);
+	assert_true(w.n_jobs > 50);
+	for (size_t i = 0; i < w.n_jobs; i++) {
+		const struct sw_job_desc *j = &w.jobs[i];
+		double f = (j->deadline - j->arrival) / t_whole_cluster(&w, j);
+
+		lo = fmin(lo, f);
+		hi = fmax(hi, f);
+	}
+	/* Factors drawn from U[1, 3]: all inside, and spread over most of the range. */
+	assert_true(lo >= 1 && lo < 1.2);
+	assert_true(hi <= 3 && hi > 2.8);
+	sw_workload_free(&w);
+}
+
+static void profile_is_the_job_run_alone(void **state)
+{
+	struct mix m;
+	struct sw_job_profile p;
+	const struct sw_bench *b;
+
+	(void)state;
+	make_mix(&m);
+	b = &sw_bench_table(NULL)[m.jobs[1].bench];
+	m.jobs[1].input_bytes = 2 * 64 * MB + 16 * MB; /* two full blocks and a short one */
+	sw_workload_profile(&m.w, &m.jobs[1], &p);
+	assert_float_equal(p.map_max, 64 * MB / b->map_rate, 1e-9);
+	assert_float_equal(p.map_min, 16 * MB / b->map_rate, 1e-9);
+	assert_float_equal(p.map_avg, (144 * MB / 3.0) / b->map_rate, 1e-9);
+	assert_float_equal(p.reduce_avg, m.jobs[1].shuffle_bytes / b->reduce_rate, 1e-9);
+	assert_float_equal(p.shuffle_avg, m.jobs[1].shuffle_bytes / (m.w.topo.nic_bps / 8), 1e-9);
+	assert_float_equal(p.shuffle_input_ratio, 0, 0); /* left to ShuffleWatcher to learn */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(minedf_meets_the_small_jobs_deadline_that_fifo_misses),
+	        cmocka_unit_test(job_the_cluster_cannot_finish_in_time_is_refused_and_recorded),
+	        cmocka_unit_test(paper_mix_deadlines_follow_arias_rule),
+	        cmocka_unit_test(profile_is_the_job_run_alone),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the deadline policies need from a mix: each job's ARIA profile, as the job would run
+ * alone on the idle cluster (what ARIA's profiler records on an earlier run), and deadlines
+ * for the mixes that carry none (ARIA's rule: U[1, 3] x the job's time on the whole cluster).
+ */
+#include "rng.h"
+#include "sw_sched_aria.h"
+#include "workload_priv.h"
+
+/* Stream of the deadline draws, apart from every job's placement stream (ids < 2^63). */
+#define WL_STREAM_DEADLINE (UINT64_MAX - 1)
+
+void sw_workload_profile(const struct sw_workload *w, const struct sw_job_desc *j,
+                         struct sw_job_profile *p)
+{
+	const struct sw_bench *b = &sw_bench_table(NULL)[j->bench];
+	uint32_t n = sw_workload_n_maps(w, j);
+	uint64_t first = j->input_bytes < w->block_bytes ? j->input_bytes : w->block_bytes;
+	uint64_t last = j->input_bytes - (uint64_t)(n - 1) * w->block_bytes;
+	double per_reduce = (double)j->shuffle_bytes / j->n_reduces;
+	double slots = (double)w->topo.n_racks * w->topo.nodes_per_rack * w->topo.map_slots;
+	double shuffle = per_reduce / (w->topo.nic_bps / 8);
+
+	*p = (struct sw_job_profile){
+	        .map_min = (double)last / b->map_rate,
+	        .map_avg = (double)j->input_bytes / n / b->map_rate,
+	        .map_max = (double)first / b->map_rate,
+	        /* Reducers fetch while maps run: after the last map wave only that wave's
+	         * share of the partition is left to fetch. */
+	        .shuffle_first_avg = shuffle * (n > slots ? slots / n : 1),
+	        .shuffle_first_max = shuffle * (n > slots ? slots / n : 1),
+	        .shuffle_avg = shuffle,
+	        .shuffle_max = shuffle,
+	        .reduce_avg = per_reduce / b->reduce_rate,
+	        .reduce_max = per_reduce / b->reduce_rate,
+	        .map_input_avg = (double)j->input_bytes / n,
+	};
+}
+
+void wl_deadlines(struct sw_workload *w, double lo, double hi)
+{
+	const struct sw_topology *t = &w->topo;
+	uint32_t nodes = t->n_racks * t->nodes_per_rack;
+	struct rng r;
+
+	rng_init(&r, w->seed, WL_STREAM_DEADLINE);
+	for (size_t i = 0; i < w->n_jobs; i++) {
+		struct sw_job_desc *j = &w->jobs[i];
+		struct sw_job_profile p;
+		struct sw_aria_model m;
+		double factor = lo + (hi - lo) * rng_uniform(&r);
+
+		sw_workload_profile(w, j, &p);
+		sw_sched_aria_model(&p, sw_workload_n_maps(w, j), j->n_reduces, SW_ARIA_AVG, &m);
+		j->deadline = j->arrival + factor * sw_sched_aria_time(&m, nodes * t->map_slots,
+		                                                       nodes * t->reduce_slots);
+	}
+}
