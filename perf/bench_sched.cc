@@ -41,6 +41,7 @@ namespace
 constexpr uint32_t kRacks = 250, kPerRack = 40, kNodes = kRacks * kPerRack;
 constexpr uint32_t kJobs = 1000, kUsers = 100, kQueues = 10, kMaps = 2000;
 constexpr double kHeartbeat = 3.0; // seconds between two heartbeats of one node
+const sw_job_profile kProfile = {10, 30, 60, 5, 10, 8, 15, 20, 40, 0, 128 << 20, 0.5};
 
 struct Running {
 	uint64_t job;
@@ -153,6 +154,10 @@ class Steady
 		spec.maps = maps.data();
 		spec.map_demand = {1, 2};
 		spec.reduce_demand = {1, 2};
+		// For minedf and sw-minedf (the others ignore both): deadlines spread over a day,
+		// so jobs sit in both EDF tiers; profile durations only (no shuffle ratio).
+		spec.deadline = now_ + 3600 + static_cast<double>(spec.id % 1000) * 86.4;
+		spec.profile = &kProfile;
 		return spec;
 	}
 
@@ -441,7 +446,7 @@ void Register()
 
 	all.push_back(benchmark::RegisterBenchmark("decision/clock-only", BM_ClockOnly));
 	for (const char *p : {"fifo", "fair", "drf", "capacity", "delay", "sw-fair", "sw-drf",
-	                      "sw-relaxed", "sw-nass", "sw-nass-sarp"})
+	                      "sw-relaxed", "sw-nass", "sw-nass-sarp", "minedf", "sw-minedf"})
 		all.push_back(benchmark::RegisterBenchmark(("decision/" + std::string(p)).c_str(),
 		                                           BM_Decision, p));
 	for (auto *b : all)
