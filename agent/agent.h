@@ -72,7 +72,7 @@ struct sw_agent_task_spec {
 	enum sw_agent_kind kind;
 	uint32_t attempt;
 	const char *runner;    /* "synthetic" or "exec" */
-	const uint8_t *secret; /* the job's shuffle secret, 1..SW_SHUFFLE_SECRET_MAX bytes */
+	const uint8_t *secret; /* the job's shuffle secret, SW_SHUFFLE_SECRET_MIN..MAX bytes */
 	size_t secret_len;
 	/* synthetic */
 	uint64_t input_bytes;  /* a map's input, computed before its output is written */

@@ -25,7 +25,7 @@
 #include "sw_shuffle.h"
 
 #define JOB    1
-#define SECRET "bench-secret"
+#define SECRET "bench-secret-of-job-1"
 
 struct stream {
 	const char *addr;
@@ -88,7 +88,8 @@ static pid_t map_side(const char *backend, uint64_t size, uint32_t parts, char *
 		if ((err = sw_shuffle_put(st, JOB, 0, p, b, size)) < 0)
 			die("put", err);
 	free(b);
-	struct sw_shuffle_server_conf vc = {.backend = backend, .listen_addr = "127.0.0.1:0"};
+	struct sw_shuffle_server_conf vc = {
+	        .backend = backend, .listen_addr = "127.0.0.1:0", .one_sided = true};
 	if ((err = sw_shuffle_server_create(st, &vc, &srv)) < 0)
 		die("server", err);
 	signal(SIGTERM, on_term);

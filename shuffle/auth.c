@@ -9,6 +9,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/rand.h>
 
 #include "proto.h"
 
@@ -28,4 +29,9 @@ int proto_mac_verify(const uint8_t *key, size_t key_len, const uint8_t req[PROTO
 	if (proto_mac(key, key_len, req, mac) < 0)
 		return -EACCES;
 	return CRYPTO_memcmp(mac, req + PROTO_REQ_MACED, PROTO_MAC_LEN) == 0 ? 0 : -EACCES;
+}
+
+int sw_shuffle_secret_new(uint8_t secret[SW_SHUFFLE_SECRET_LEN])
+{
+	return RAND_bytes(secret, SW_SHUFFLE_SECRET_LEN) == 1 ? 0 : -EIO;
 }

@@ -361,7 +361,7 @@ static int fetch_range(struct sw_shuffle_client *cl, const struct sw_shuffle_fet
 	uint64_t total = 0;
 	if (cl->broken)
 		return fail(cl, -ENOTCONN, f, "connection already failed");
-	if (f->secret_len == 0 || f->secret_len > SW_SHUFFLE_SECRET_MAX)
+	if (f->secret_len < SW_SHUFFLE_SECRET_MIN || f->secret_len > SW_SHUFFLE_SECRET_MAX)
 		return fail(cl, -EINVAL, f, "bad secret length");
 	int err =
 	        fetch_once(cl, f, f->offset, f->length, cl->conf.one_sided, buf, cap, &total, &bad);

@@ -34,7 +34,7 @@ const char *sw_shuffle_strerror(int err)
 	case -EPROTONOSUPPORT:
 		return "unsupported protocol version";
 	case -EACCES:
-		return "request refused: bad HMAC";
+		return "request refused: wrong job secret or unknown job";
 	case -EBADMSG:
 		return "corrupt or truncated frame";
 	case -EILSEQ:

@@ -81,6 +81,7 @@ struct sw_shuffle_server {
 	const void *rkey;
 	size_t rkey_len;
 	bool can_get;
+	uint8_t decoy[SW_SHUFFLE_SECRET_LEN]; /* checks requests for unknown jobs, see handle_req */
 	uint32_t chunk, inflight;
 	struct conn *conns;
 	struct proto_zctx *z;
@@ -377,11 +378,21 @@ static uint8_t handle_req(struct sw_shuffle_server *srv, struct conn *c, const s
 		return refuse(srv, c, PROTO_E_VERSION, "unsupported protocol version", NULL);
 	if (err < 0)
 		return refuse(srv, c, PROTO_E_FRAME, "malformed request frame", NULL);
+	/* An unknown job is answered like a wrong key, after the same HMAC work (with a random
+	 * key of the server's), so that a peer without a key learns nothing of which jobs exist. */
 	int slen = store_job_secret(srv->st, r.job, secret);
-	if (slen < 0)
-		return refuse(srv, c, PROTO_E_JOB, "unknown job", &r);
-	if (proto_mac_verify(secret, (size_t)slen, q->buf) < 0)
+	bool known = slen >= 0;
+	if (!known) {
+		memcpy(secret, srv->decoy, sizeof(srv->decoy));
+		slen = sizeof(srv->decoy);
+	}
+	if (proto_mac_verify(secret, (size_t)slen, q->buf) < 0 || !known) {
+		if (!known) { /* counted and logged as what it is, answered as E_HMAC */
+			refuse(srv, c, PROTO_E_JOB, "unknown job", &r);
+			return PROTO_E_HMAC;
+		}
 		return refuse(srv, c, PROTO_E_HMAC, "bad HMAC", &r);
+	}
 	if (r.type == PROTO_RELEASE) {
 		release_lease(c, &r);
 		return PROTO_OK;
@@ -633,16 +644,19 @@ int sw_shuffle_server_create(struct sw_shuffle_store *st, const struct sw_shuffl
 	int err = -ENOMEM;
 	if ((srv->z = proto_zctx_new()) == NULL)
 		goto fail;
+	if ((err = sw_shuffle_secret_new(srv->decoy)) < 0)
+		goto fail;
 	if ((err = sw_dp_open(&dc, &srv->ctx)) < 0)
 		goto fail;
-	void *arena;
-	size_t arena_len;
-	store_arena(st, &arena, &arena_len);
-	if ((err = sw_dp_mem_reg(srv->ctx, arena, arena_len, &srv->mr)) < 0)
-		goto fail;
-	srv->rkey = sw_dp_mr_rkey(srv->mr, &srv->rkey_len);
-	srv->can_get = (sw_dp_caps(srv->ctx) & SW_DP_CAP_GET) && srv->rkey_len > 0 &&
-	               srv->rkey_len <= PROTO_RKEY_MAX;
+	if (conf->one_sided && (sw_dp_caps(srv->ctx) & SW_DP_CAP_GET)) {
+		void *arena;
+		size_t arena_len;
+		store_arena(st, &arena, &arena_len);
+		if ((err = sw_dp_mem_reg(srv->ctx, arena, arena_len, &srv->mr)) < 0)
+			goto fail;
+		srv->rkey = sw_dp_mr_rkey(srv->mr, &srv->rkey_len);
+		srv->can_get = srv->rkey_len > 0 && srv->rkey_len <= PROTO_RKEY_MAX;
+	}
 	if ((err = sw_dp_listen(srv->ctx, conf->listen_addr)) < 0)
 		goto fail;
 	*out = srv;

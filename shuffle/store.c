@@ -372,7 +372,7 @@ static void job_free(struct sw_shuffle_store *st, struct job *j)
 int sw_shuffle_job_add(struct sw_shuffle_store *st, uint64_t job, const void *secret,
                        size_t secret_len)
 {
-	if (secret_len == 0 || secret_len > SW_SHUFFLE_SECRET_MAX)
+	if (secret_len < SW_SHUFFLE_SECRET_MIN || secret_len > SW_SHUFFLE_SECRET_MAX)
 		return -EINVAL;
 	struct job *j = calloc(1, sizeof(*j));
 	if (j == NULL)

@@ -26,7 +26,9 @@ extern "C" {
 #define SW_SHUFFLE_VERSION       1
 #define SW_SHUFFLE_CHUNK_DEFAULT (1u << 20)
 #define SW_SHUFFLE_CHUNK_MAX     (16u << 20)
+#define SW_SHUFFLE_SECRET_MIN    16 /* shorter job secrets are refused: guessable */
 #define SW_SHUFFLE_SECRET_MAX    64
+#define SW_SHUFFLE_SECRET_LEN    32         /* what sw_shuffle_secret_new() makes */
 #define SW_SHUFFLE_TO_END        UINT64_MAX /* request length: everything from offset on */
 
 /* Log sink: one line without the trailing newline. A NULL fn logs to stderr. */
@@ -60,7 +62,12 @@ int sw_shuffle_store_create(const struct sw_shuffle_store_conf *conf,
 /* Frees every job (memory and spill files). Destroy servers using the store first. */
 void sw_shuffle_store_destroy(struct sw_shuffle_store *st);
 
-/* -EEXIST (job already there), -EINVAL (secret empty or longer than SW_SHUFFLE_SECRET_MAX). */
+/* Makes a new job secret of SW_SHUFFLE_SECRET_LEN random bytes (OpenSSL's RAND_bytes): the
+ * controller makes one per job and hands it to the map side and the job's reducers. 0 or -EIO. */
+int sw_shuffle_secret_new(uint8_t secret[SW_SHUFFLE_SECRET_LEN]);
+
+/* -EEXIST (job already there), -EINVAL (secret shorter than SW_SHUFFLE_SECRET_MIN or longer
+ * than SW_SHUFFLE_SECRET_MAX). */
 int sw_shuffle_job_add(struct sw_shuffle_store *st, uint64_t job, const void *secret,
                        size_t secret_len);
 /* Frees the job's partitions, memory and spill file. Parts that a fetch still reads are freed
@@ -133,6 +140,9 @@ struct sw_shuffle_server_conf {
 	const char *listen_addr; /* "IPv4:port"; port 0 picks one (sw_shuffle_server_addr) */
 	uint32_t chunk;          /* default chunk size; 0 = SW_SHUFFLE_CHUNK_DEFAULT */
 	uint32_t inflight;       /* chunks in flight per fetch; 0 = 8 */
+	/* Hand out one-sided leases where the backend has gets. Off by default: a lease's key
+	 * opens the whole store arena, every job's data, readable and writable (README.md). */
+	bool one_sided;
 	struct sw_shuffle_log log;
 };
 
@@ -194,7 +204,8 @@ struct sw_shuffle_fetch {
  * Fetches a range, verifying every chunk's CRC32C (re-fetching bad chunks up to `retries`
  * times). On success *data is a malloc'd buffer of *len bytes (NULL when 0) for the caller to
  * free. Errors: -ESRCH (unknown job), -ENOENT (unknown partition), -ERANGE (past the end),
- * -EACCES (bad HMAC), -EPROTONOSUPPORT (server speaks another version), -EBADMSG (corrupt
+ * -EACCES (wrong secret, or a job the server does not have: it tells the two apart only to a
+ * peer that proved a key), -EPROTONOSUPPORT (server speaks another version), -EBADMSG (corrupt
  * frame), -EILSEQ (CRC still wrong after the retries), -ECONNRESET (server went away),
  * -ETIMEDOUT (no progress), -EIO (server could not read its spill file), -ENOMEM.
  * After -ECONNRESET / -ETIMEDOUT / -EBADMSG the client is unusable: destroy it.

@@ -21,7 +21,7 @@
 #include "agent_int.h"
 
 #define JOB    7
-#define SECRET "secret-of-job-7"
+#define SECRET "secret-of-job-7-of-16+" /* at least SW_SHUFFLE_SECRET_MIN bytes */
 
 static const uint8_t key[32] = "cluster-key-of-the-test-cluster";
 static const uint8_t other_key[32] = "not-the-cluster-key-of-the-test";

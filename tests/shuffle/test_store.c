@@ -21,6 +21,7 @@
 #include "shuffle_int.h"
 
 #define MiB (1u << 20)
+#define KEY "key-of-16-bytes!" /* SW_SHUFFLE_SECRET_MIN long */
 
 static char spill_dir[] = "/tmp/sw-store-test-XXXXXX";
 
@@ -30,7 +31,7 @@ static struct sw_shuffle_store *new_store(size_t budget)
 	        .mem_budget = budget, .spill_dir = spill_dir, .log = {quiet_log, NULL}};
 	struct sw_shuffle_store *st;
 	assert_int_equal(sw_shuffle_store_create(&conf, &st), 0);
-	assert_int_equal(sw_shuffle_job_add(st, 1, "k", 1), 0);
+	assert_int_equal(sw_shuffle_job_add(st, 1, KEY, 16), 0);
 	return st;
 }
 
@@ -69,7 +70,7 @@ static void partitions_read_back_by_job_map_and_partition(void **state)
 {
 	(void)state;
 	struct sw_shuffle_store *st = new_store(4 * MiB);
-	assert_int_equal(sw_shuffle_job_add(st, 2, "k2", 2), 0);
+	assert_int_equal(sw_shuffle_job_add(st, 2, KEY, 16), 0);
 	for (uint32_t m = 0; m < 3; m++)
 		for (uint32_t p = 0; p < 5; p++) {
 			put_pattern(st, 1, m, p, m * 1000 + p);
@@ -88,8 +89,26 @@ static void partitions_read_back_by_job_map_and_partition(void **state)
 	assert_int_equal(sw_shuffle_part_len(st, 1, 0, 5, &n), -ENOENT);
 	assert_int_equal(sw_shuffle_read(st, 1, 2, 1, 2000, b, 2), -ERANGE);
 	assert_int_equal(sw_shuffle_read(st, 1, 2, 1, 1999, b, 2), 0);
-	assert_int_equal(sw_shuffle_job_add(st, 2, "x", 1), -EEXIST);
+	assert_int_equal(sw_shuffle_job_add(st, 2, KEY, 16), -EEXIST);
+	sw_shuffle_store_destroy(st);
+}
+
+static void job_secrets_shorter_than_16_bytes_are_refused_and_new_ones_are_random(void **state)
+{
+	(void)state;
+	struct sw_shuffle_store *st = new_store(1 * MiB);
+	uint8_t a[SW_SHUFFLE_SECRET_LEN], b[SW_SHUFFLE_SECRET_LEN];
 	assert_int_equal(sw_shuffle_job_add(st, 3, "", 0), -EINVAL);
+	assert_int_equal(sw_shuffle_job_add(st, 3, KEY, 15), -EINVAL);
+	assert_int_equal(sw_shuffle_job_add(st, 3,
+	                                    "0123456789abcdef0123456789abcdef0123456789abcdef"
+	                                    "0123456789abcdefX",
+	                                    65),
+	                 -EINVAL);
+	assert_int_equal(sw_shuffle_secret_new(a), 0);
+	assert_int_equal(sw_shuffle_secret_new(b), 0);
+	assert_memory_not_equal(a, b, sizeof(a));
+	assert_int_equal(sw_shuffle_job_add(st, 3, a, sizeof(a)), 0);
 	sw_shuffle_store_destroy(st);
 }
 
@@ -178,7 +197,7 @@ static void removing_a_job_frees_its_memory_and_spill_file(void **state)
 	struct sw_shuffle_store *st = new_store(1 * MiB);
 	struct sw_shuffle_store_stats s;
 	int fds = open_fds();
-	assert_int_equal(sw_shuffle_job_add(st, 2, "k2", 2), 0);
+	assert_int_equal(sw_shuffle_job_add(st, 2, KEY, 16), 0);
 	for (uint32_t p = 0; p < 30; p++)
 		put_pattern(st, 2, 0, p, 100000);
 	put_pattern(st, 1, 0, 0, 1000);
@@ -236,7 +255,7 @@ static void full_disk_child(void)
 	struct sw_shuffle_store_conf conf = {
 	        .mem_budget = 1 * MiB, .spill_dir = spill_dir, .log = {quiet_log, NULL}};
 	struct sw_shuffle_store *st;
-	if (sw_shuffle_store_create(&conf, &st) < 0 || sw_shuffle_job_add(st, 1, "k", 1) < 0)
+	if (sw_shuffle_store_create(&conf, &st) < 0 || sw_shuffle_job_add(st, 1, KEY, 16) < 0)
 		_exit(11);
 	uint8_t *b = malloc(600000);
 	int err = 0;
@@ -352,6 +371,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(partitions_read_back_by_job_map_and_partition),
+	        cmocka_unit_test(
+	                job_secrets_shorter_than_16_bytes_are_refused_and_new_ones_are_random),
 	        cmocka_unit_test(outputs_beyond_the_budget_spill_and_read_back_intact),
 	        cmocka_unit_test(spilling_starts_above_085_and_stops_below_070_of_the_budget),
 	        cmocka_unit_test(
