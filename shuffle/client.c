@@ -36,6 +36,10 @@ struct sw_shuffle_client {
 	struct sw_shuffle_client_conf conf;
 	char server[SW_DP_ADDRSTRLEN];
 	struct proto_zctx *z;
+	struct proto_gmac *g;
+	bool greeted;                           /* the server's hello arrived */
+	uint8_t challenge[PROTO_CHALLENGE_LEN]; /* from the hello: every MAC is bound to it */
+	uint8_t akey[PROTO_KEY_LEN];            /* the current fetch's answer key */
 	uint64_t nonce;
 	uint8_t req[REQ_SLOTS][PROTO_REQ_LEN];
 	bool req_busy[REQ_SLOTS];
@@ -115,6 +119,27 @@ static int wait_progress(struct sw_shuffle_client *cl)
 	return err == -ETIMEDOUT ? -ETIMEDOUT : 0;
 }
 
+/* Waits for the server's hello (its first message) and keeps its challenge. */
+static int greet(struct sw_shuffle_client *cl)
+{
+	struct sw_dp_event ev;
+	int err;
+	bool got = false;
+	while (!got) {
+		if ((err = next_event(cl, &ev)) < 0)
+			return err;
+		if ((got = ev.type == SW_DP_EV_RECV))
+			err = proto_hello_decode(ev.data, ev.len, cl->challenge);
+		sw_dp_release(cl->ctx, &ev); /* clears ev */
+	}
+	if (err < 0) { /* nothing on this connection can be trusted */
+		cl->broken = true;
+		return err == -EPROTONOSUPPORT ? err : -EBADMSG;
+	}
+	cl->greeted = true;
+	return 0;
+}
+
 static int send_req(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f, uint8_t type,
                     uint8_t flags, uint64_t off, uint64_t len)
 {
@@ -143,7 +168,7 @@ static int send_req(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch 
 			continue;
 		uint8_t *b = cl->req[slot];
 		proto_req_encode(&r, b);
-		if (proto_mac(f->secret, f->secret_len, b, b + PROTO_REQ_MACED) < 0)
+		if (proto_mac(f->secret, f->secret_len, cl->challenge, b, b + PROTO_REQ_MACED) < 0)
 			return -EIO;
 		struct iovec iov = {b, PROTO_REQ_LEN};
 		err = sw_dp_send(cl->ep, 0, &iov, 1, b);
@@ -275,10 +300,30 @@ static int next_chunk(struct sw_shuffle_client *cl, struct held *hd, uint32_t se
 	}
 }
 
+/* Whether a chunk's payload decodes into out as raw_len bytes with the header's CRC32C. */
+static bool chunk_intact(struct sw_shuffle_client *cl, const struct proto_chunk *h,
+                         const uint8_t *payload, uint8_t *out)
+{
+	return h->raw_len == 0 ||
+	       (proto_unpack(cl->z, h->codec, payload, h->len, out, h->raw_len) == 0 &&
+	        proto_crc32c(out, h->raw_len) == h->data_crc);
+}
+
+/* Logs a chunk that failed its check (CRC32C, decompression or tag) and counts it. */
+static void chunk_failed(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
+                         const struct proto_chunk *h)
+{
+	cl->cnt.crc_failures++;
+	sw_logf(&cl->conf.log,
+	        "client: chunk %u of job %llu map %u part %u at %llu failed its CRC32C or tag",
+	        h->seq, (unsigned long long)f->job, f->map, f->part, (unsigned long long)h->offset);
+}
+
 /*
  * Runs one request and collects its answer into *dst (allocated here when NULL, else cap
- * bytes long: a longer answer is drained and gives -ENOBUFS). Bad chunks are added to bad.
- * Returns 0 or an error.
+ * bytes long: a longer answer is drained and gives -ENOBUFS). Bad chunks are added to bad;
+ * a first chunk that fails its tag makes the whole answer untrustworthy (its total could be
+ * forged): it is drained and gives -EILSEQ, to be asked for again. Returns 0 or an error.
  */
 static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f, uint64_t off,
                       uint64_t len, bool one_sided, uint8_t **dst, uint64_t cap, uint64_t *total,
@@ -292,6 +337,7 @@ static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetc
 	int err = send_req(cl, f, PROTO_FETCH, flags, off, len);
 	if (err < 0)
 		return err;
+	uint64_t nonce = cl->nonce; /* the answer's tags are bound to it */
 	struct held hd = {.n = 0};
 	uint64_t got = 0;
 	int drain = 0; /* no room for the answer: read it to its end (the stream stays usable) */
@@ -301,21 +347,27 @@ static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetc
 		if ((err = next_chunk(cl, &hd, seq, &ev, &h)) < 0)
 			break;
 		const uint8_t *payload = (const uint8_t *)ev.data + PROTO_CHUNK_LEN;
+		bool authentic = proto_chunk_check(cl->g, cl->akey, nonce, &h, payload, h.len) == 0;
 		if (h.status != PROTO_OK)
-			err = proto_status_err(h.status);
+			err = authentic || proto_status_untagged(h.status)
+			              ? proto_status_err(h.status)
+			              : -EBADMSG;
 		else if ((seq > 0 && h.total != *total) ||
 		         (len != SW_SHUFFLE_TO_END && h.total != len) || h.offset != off + got)
 			err = -EBADMSG;
 		if (err == 0 && seq == 0) {
 			*total = h.total;
-			if (*dst != NULL && h.total > cap)
+			if (!authentic) {
+				chunk_failed(cl, f, &h);
+				drain = -EILSEQ;
+			} else if (*dst != NULL && h.total > cap)
 				drain = -ENOBUFS;
 			else if (*dst == NULL && h.total > 0 && (*dst = malloc(h.total)) == NULL)
 				drain = -ENOMEM;
 		}
 		if (err == 0 && (h.flags & PROTO_RKEY)) {
 			struct proto_rkey k;
-			if (proto_crc32c(payload, h.len) != h.data_crc ||
+			if (!authentic || proto_crc32c(payload, h.len) != h.data_crc ||
 			    proto_rkey_decode(payload, h.len, &k) < 0 ||
 			    k.nchunks != (h.total + k.chunk - 1) / k.chunk)
 				err = -EBADMSG;
@@ -329,15 +381,8 @@ static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetc
 		if (err == 0 && h.raw_len > h.total - got)
 			err = -EBADMSG;
 		uint8_t *out = err == 0 && drain == 0 ? *dst + got : NULL;
-		if (out != NULL && h.raw_len > 0 &&
-		    (proto_unpack(cl->z, h.codec, payload, h.len, out, h.raw_len) < 0 ||
-		     proto_crc32c(out, h.raw_len) != h.data_crc)) {
-			cl->cnt.crc_failures++;
-			sw_logf(&cl->conf.log,
-			        "client: chunk %u of job %llu map %u part %u at %llu failed its "
-			        "CRC32C",
-			        h.seq, (unsigned long long)f->job, f->map, f->part,
-			        (unsigned long long)h.offset);
+		if (out != NULL && (!authentic || !chunk_intact(cl, &h, payload, out))) {
+			chunk_failed(cl, f, &h);
 			err = bad_add(bad, h.offset, h.raw_len);
 		}
 		sw_dp_release(cl->ctx, &ev);
@@ -353,18 +398,36 @@ static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetc
 	return err < 0 ? err : drain;
 }
 
+/* fetch_once, asked again while the answer's first chunk fails its tag (-EILSEQ). */
+static int fetch_checked(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
+                         uint64_t off, uint64_t len, bool one_sided, uint8_t **dst, uint64_t cap,
+                         uint64_t *total, struct badlist *bad)
+{
+	for (uint32_t attempt = 0;; attempt++) {
+		int err = fetch_once(cl, f, off, len, one_sided, dst, cap, total, bad);
+		if (err != -EILSEQ || attempt == cl->conf.retries)
+			return err;
+		cl->cnt.refetches++;
+	}
+}
+
 /* A fetch into *buf (allocated when NULL, else cap bytes), re-fetching bad chunks. */
 static int fetch_range(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
                        uint8_t **buf, uint64_t cap, uint64_t *len)
 {
 	struct badlist bad = {0};
 	uint64_t total = 0;
+	int err;
 	if (cl->broken)
 		return fail(cl, -ENOTCONN, f, "connection already failed");
 	if (f->secret_len < SW_SHUFFLE_SECRET_MIN || f->secret_len > SW_SHUFFLE_SECRET_MAX)
 		return fail(cl, -EINVAL, f, "bad secret length");
-	int err =
-	        fetch_once(cl, f, f->offset, f->length, cl->conf.one_sided, buf, cap, &total, &bad);
+	if (!cl->greeted && (err = greet(cl)) < 0)
+		return fail(cl, err, f, "no valid hello from the server");
+	if (proto_answer_key(f->secret, f->secret_len, cl->challenge, cl->akey) < 0)
+		return fail(cl, -EIO, f, "cannot derive the answer key");
+	err = fetch_checked(cl, f, f->offset, f->length, cl->conf.one_sided, buf, cap, &total,
+	                    &bad);
 	for (size_t i = 0; err == 0 && i < bad.n; i++) {
 		struct bad b = bad.v[i];
 		for (uint32_t attempt = 0;; attempt++) {
@@ -376,7 +439,7 @@ static int fetch_range(struct sw_shuffle_client *cl, const struct sw_shuffle_fet
 			uint8_t *dst = *buf + (b.off - f->offset);
 			uint64_t t;
 			cl->cnt.refetches++;
-			err = fetch_once(cl, f, b.off, b.len, false, &dst, b.len, &t, &again);
+			err = fetch_checked(cl, f, b.off, b.len, false, &dst, b.len, &t, &again);
 			size_t still = again.n;
 			free(again.v);
 			if (err < 0 || still == 0)
@@ -439,7 +502,7 @@ int sw_shuffle_client_create(const struct sw_shuffle_client_conf *conf,
 	dc.backend = conf->backend;
 	dc.ucx_tls = conf->ucx_tls;
 	int err = -ENOMEM;
-	if ((cl->z = proto_zctx_new()) == NULL)
+	if ((cl->z = proto_zctx_new()) == NULL || (cl->g = proto_gmac_new()) == NULL)
 		goto fail;
 	if ((err = sw_dp_open(&dc, &cl->ctx)) < 0)
 		goto fail;
@@ -460,5 +523,6 @@ void sw_shuffle_client_destroy(struct sw_shuffle_client *cl)
 		return;
 	sw_dp_close(cl->ctx); /* closes the endpoint too */
 	proto_zctx_free(cl->z);
+	proto_gmac_free(cl->g);
 	free(cl);
 }

@@ -113,7 +113,8 @@ void proto_chunk_encode(const struct proto_chunk *c, uint8_t out[PROTO_CHUNK_LEN
 	put64(out + 24, c->total);
 	put32(out + 32, c->raw_len);
 	put32(out + 36, c->data_crc);
-	put32(out + 44, proto_crc32c(out, 44));
+	memcpy(out + 40, c->tag, PROTO_TAG_LEN);
+	put32(out + 60, proto_crc32c(out, 60));
 }
 
 int proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c)
@@ -122,8 +123,8 @@ int proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c)
 		return -EBADMSG;
 	if (buf[4] != SW_SHUFFLE_VERSION)
 		return -EPROTONOSUPPORT;
-	if (len != PROTO_CHUNK_LEN || get32(buf + 44) != proto_crc32c(buf, 44) ||
-	    get32(buf + 40) != 0)
+	if (len != PROTO_CHUNK_LEN || get32(buf + 60) != proto_crc32c(buf, 60) ||
+	    get32(buf + 56) != 0)
 		return -EBADMSG;
 	c->version = buf[4];
 	c->status = buf[5];
@@ -135,6 +136,7 @@ int proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c)
 	c->total = get64(buf + 24);
 	c->raw_len = get32(buf + 32);
 	c->data_crc = get32(buf + 36);
+	memcpy(c->tag, buf + 40, PROTO_TAG_LEN);
 	if (c->status > PROTO_E_MAX || c->codec > PROTO_ZSTD || (c->flags & ~PROTO_CHUNK_FLAGS))
 		return -EBADMSG;
 	if (c->raw_len > SW_SHUFFLE_CHUNK_MAX && !(c->flags & PROTO_RKEY))
@@ -146,6 +148,31 @@ int proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c)
 	if (c->status != PROTO_OK && (c->len != 0 || !(c->flags & PROTO_LAST)))
 		return -EBADMSG;
 	return 0;
+}
+
+void proto_hello_encode(const uint8_t challenge[PROTO_CHALLENGE_LEN], uint8_t out[PROTO_HELLO_LEN])
+{
+	memset(out, 0, PROTO_HELLO_LEN);
+	put32(out, PROTO_HELLO_MAGIC);
+	out[4] = SW_SHUFFLE_VERSION;
+	memcpy(out + 8, challenge, PROTO_CHALLENGE_LEN);
+}
+
+int proto_hello_decode(const uint8_t *buf, size_t len, uint8_t challenge[PROTO_CHALLENGE_LEN])
+{
+	if (len < 8 || get32(buf) != PROTO_HELLO_MAGIC)
+		return -EBADMSG;
+	if (buf[4] != SW_SHUFFLE_VERSION)
+		return -EPROTONOSUPPORT;
+	if (len != PROTO_HELLO_LEN || buf[5] != 0 || buf[6] != 0 || buf[7] != 0)
+		return -EBADMSG;
+	memcpy(challenge, buf + 8, PROTO_CHALLENGE_LEN);
+	return 0;
+}
+
+bool proto_status_untagged(uint8_t status)
+{
+	return status == PROTO_E_VERSION || status == PROTO_E_FRAME || status == PROTO_E_HMAC;
 }
 
 size_t proto_rkey_size(uint32_t nchunks, uint32_t rkey_len)

@@ -7,18 +7,25 @@
 #ifndef SW_SHUFFLE_PROTO_H
 #define SW_SHUFFLE_PROTO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "sw_shuffle.h"
 
-#define PROTO_REQ_MAGIC   0x51465753u /* "SWFQ" */
-#define PROTO_CHUNK_MAGIC 0x43465753u /* "SWFC" */
-#define PROTO_REQ_LEN     96
-#define PROTO_REQ_MACED   64 /* the HMAC covers bytes [0, 64) */
-#define PROTO_MAC_LEN     32
-#define PROTO_CHUNK_LEN   48
-#define PROTO_RKEY_MAX    4096 /* largest rkey blob accepted */
+#define PROTO_REQ_MAGIC     0x51465753u /* "SWFQ" */
+#define PROTO_CHUNK_MAGIC   0x43465753u /* "SWFC" */
+#define PROTO_HELLO_MAGIC   0x48465753u /* "SWFH" */
+#define PROTO_REQ_LEN       96
+#define PROTO_REQ_MACED     64 /* the HMAC covers the challenge and bytes [0, 64) */
+#define PROTO_MAC_LEN       32
+#define PROTO_CHUNK_LEN     64
+#define PROTO_CHUNK_TAGGED  40 /* the answer tag covers header bytes [0, 40) and the payload */
+#define PROTO_TAG_LEN       16
+#define PROTO_KEY_LEN       16 /* AES-128 key of a connection's answers for one job */
+#define PROTO_HELLO_LEN     24
+#define PROTO_CHALLENGE_LEN 16
+#define PROTO_RKEY_MAX      4096 /* largest rkey blob accepted */
 
 enum proto_type {
 	PROTO_FETCH = 1,   /* stream (or lease, if allowed) a range */
@@ -72,6 +79,7 @@ struct proto_chunk {
 	uint8_t version, status, codec, flags;
 	uint32_t seq, len, raw_len, data_crc;
 	uint64_t offset, total;
+	uint8_t tag[PROTO_TAG_LEN]; /* GMAC of the answer, zero where no key was proved */
 };
 
 struct proto_rkey {
@@ -101,11 +109,40 @@ uint8_t proto_err_status(int err);
 /* CRC32C (Castagnoli) through ISA-L. */
 uint32_t proto_crc32c(const void *buf, size_t len);
 
-/* HMAC-SHA256 of an encoded request's first PROTO_REQ_MACED bytes. 0 or -EIO. */
-int proto_mac(const uint8_t *key, size_t key_len, const uint8_t req[PROTO_REQ_LEN],
-              uint8_t mac[PROTO_MAC_LEN]);
+/* The server's first message on a connection: a random challenge that every request's MAC
+ * and every answer's key are bound to, so nothing recorded on one connection works on another. */
+void proto_hello_encode(const uint8_t challenge[PROTO_CHALLENGE_LEN], uint8_t out[PROTO_HELLO_LEN]);
+int proto_hello_decode(const uint8_t *buf, size_t len, uint8_t challenge[PROTO_CHALLENGE_LEN]);
+/* A fresh random challenge (RAND_bytes): 0 or -EIO. */
+int proto_challenge_new(uint8_t challenge[PROTO_CHALLENGE_LEN]);
+
+/* HMAC-SHA256 of the connection's challenge and an encoded request's first PROTO_REQ_MACED
+ * bytes. 0 or -EIO. */
+int proto_mac(const uint8_t *key, size_t key_len, const uint8_t challenge[PROTO_CHALLENGE_LEN],
+              const uint8_t req[PROTO_REQ_LEN], uint8_t mac[PROTO_MAC_LEN]);
 /* 0 if the request's MAC matches (constant-time compare), -EACCES otherwise. */
-int proto_mac_verify(const uint8_t *key, size_t key_len, const uint8_t req[PROTO_REQ_LEN]);
+int proto_mac_verify(const uint8_t *key, size_t key_len,
+                     const uint8_t challenge[PROTO_CHALLENGE_LEN],
+                     const uint8_t req[PROTO_REQ_LEN]);
+
+/*
+ * Answer authentication: AES-128-GMAC with a key derived from the job's secret and the
+ * connection's challenge, the request's nonce and the chunk's seq as IV (unique: the server
+ * accepts each nonce once per connection). The tag covers the encoded header's bytes
+ * [0, PROTO_CHUNK_TAGGED) and the payload. seal sets c->tag (0 or -EIO); check compares it in
+ * constant time (0 or -EBADMSG).
+ */
+struct proto_gmac;
+struct proto_gmac *proto_gmac_new(void);
+void proto_gmac_free(struct proto_gmac *g);
+int proto_answer_key(const uint8_t *secret, size_t secret_len,
+                     const uint8_t challenge[PROTO_CHALLENGE_LEN], uint8_t key[PROTO_KEY_LEN]);
+int proto_chunk_seal(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN], uint64_t nonce,
+                     struct proto_chunk *c, const void *payload, size_t len);
+int proto_chunk_check(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN], uint64_t nonce,
+                      const struct proto_chunk *c, const void *payload, size_t len);
+/* Statuses sent before the peer proved a key, so without a tag. */
+bool proto_status_untagged(uint8_t status);
 
 /*
  * Chunk payloads. pack compresses raw with the codec when that makes it smaller (else sends it

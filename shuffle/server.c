@@ -63,6 +63,12 @@ struct conn {
 	struct sw_shuffle_server *srv;
 	struct sw_dp_ep *ep; /* NULL once closed */
 	char peer[SW_DP_ADDRSTRLEN];
+	uint8_t challenge[PROTO_CHALLENGE_LEN]; /* sent in the hello; every MAC is bound to it */
+	uint64_t last_nonce;                    /* highest nonce of a request handled */
+	/* the answer being sent: tagged under akey with the request's nonce once a key is proved */
+	bool atag;
+	uint8_t akey[PROTO_KEY_LEN];
+	uint64_t anonce;
 	struct stream *active;
 	struct stream *streams;
 	struct req *qhead, *qtail;
@@ -85,6 +91,7 @@ struct sw_shuffle_server {
 	uint32_t chunk, inflight;
 	struct conn *conns;
 	struct proto_zctx *z;
+	struct proto_gmac *g;
 	int stop;
 	int corrupt_next;
 	struct sw_shuffle_counters cnt;
@@ -163,19 +170,15 @@ static void conn_close(struct sw_shuffle_server *srv, struct conn *c)
 		conn_free(srv, c);
 }
 
-/* Queues one frame; the sendbuf is freed when the send completes. 0, -EAGAIN, other. */
-static int send_frame(struct conn *c, struct stream *s, struct proto_chunk *h, uint8_t *payload,
-                      const void *data)
+/* Sends b->hdr (hlen bytes) and len bytes of data; b is freed when the send completes (on
+ * an error at once, but not b->payload: the caller still owns it). 0, -EAGAIN, other. */
+static int queue_send(struct conn *c, struct stream *s, struct sendbuf *b, size_t hlen,
+                      const void *data, size_t len)
 {
-	struct sendbuf *b = malloc(sizeof(*b));
-	if (b == NULL)
-		return -ENOMEM;
-	proto_chunk_encode(h, b->hdr);
 	b->c = c;
 	b->s = s;
-	b->payload = payload;
-	struct iovec iov[2] = {{b->hdr, PROTO_CHUNK_LEN}, {(void *)data, h->len}};
-	int err = sw_dp_send(c->ep, 0, iov, h->len > 0 ? 2 : 1, b);
+	struct iovec iov[2] = {{b->hdr, hlen}, {(void *)data, len}};
+	int err = sw_dp_send(c->ep, 0, iov, len > 0 ? 2 : 1, b);
 	if (err < 0) {
 		free(b);
 		return err;
@@ -188,6 +191,38 @@ static int send_frame(struct conn *c, struct stream *s, struct proto_chunk *h, u
 	if (s != NULL)
 		s->inflight++;
 	return 0;
+}
+
+/* Queues one answer frame, tagged when the peer proved a key. 0, -EAGAIN, other. */
+static int send_frame(struct conn *c, struct stream *s, struct proto_chunk *h, uint8_t *payload,
+                      const void *data)
+{
+	struct sendbuf *b = malloc(sizeof(*b));
+	if (b == NULL)
+		return -ENOMEM;
+	int err = c->atag ? proto_chunk_seal(c->srv->g, c->akey, c->anonce, h, data, h->len) : 0;
+	if (err < 0) {
+		free(b);
+		return err;
+	}
+	proto_chunk_encode(h, b->hdr);
+	b->payload = payload;
+	return queue_send(c, s, b, PROTO_CHUNK_LEN, data, h->len);
+}
+
+/* The connection's first message: its challenge. 0 or an error. */
+static int send_hello(struct conn *c)
+{
+	struct sendbuf *b = calloc(1, sizeof(*b));
+	if (b == NULL)
+		return -ENOMEM;
+	int err = proto_challenge_new(c->challenge);
+	if (err < 0) {
+		free(b);
+		return err;
+	}
+	proto_hello_encode(c->challenge, b->hdr);
+	return queue_send(c, NULL, b, PROTO_HELLO_LEN, NULL, 0);
 }
 
 static int send_status(struct conn *c, uint8_t status)
@@ -373,6 +408,7 @@ static uint8_t handle_req(struct sw_shuffle_server *srv, struct conn *c, const s
 {
 	struct proto_req r;
 	uint8_t secret[SW_SHUFFLE_SECRET_MAX];
+	c->atag = false;
 	int err = proto_req_decode(q->buf, q->len, &r);
 	if (err == -EPROTONOSUPPORT)
 		return refuse(srv, c, PROTO_E_VERSION, "unsupported protocol version", NULL);
@@ -386,13 +422,23 @@ static uint8_t handle_req(struct sw_shuffle_server *srv, struct conn *c, const s
 		memcpy(secret, srv->decoy, sizeof(srv->decoy));
 		slen = sizeof(srv->decoy);
 	}
-	if (proto_mac_verify(secret, (size_t)slen, q->buf) < 0 || !known) {
+	if (proto_mac_verify(secret, (size_t)slen, c->challenge, q->buf) < 0 || !known) {
 		if (!known) { /* counted and logged as what it is, answered as E_HMAC */
 			refuse(srv, c, PROTO_E_JOB, "unknown job", &r);
 			return PROTO_E_HMAC;
 		}
 		return refuse(srv, c, PROTO_E_HMAC, "bad HMAC", &r);
 	}
+	if (r.nonce <= c->last_nonce) { /* a copy of an earlier request: answered untagged, since
+		                         * a tag under a used nonce would reuse a GMAC IV */
+		CNT_ADD(srv, replays, 1);
+		return refuse(srv, c, PROTO_E_HMAC, "replayed request (nonce not above the last)",
+		              &r);
+	}
+	if (proto_answer_key(secret, (size_t)slen, c->challenge, c->akey) < 0)
+		return refuse(srv, c, PROTO_E_NOMEM, "cannot derive the answer key", &r);
+	c->atag = true;
+	c->anonce = r.nonce;
 	if (r.type == PROTO_RELEASE) {
 		release_lease(c, &r);
 		return PROTO_OK;
@@ -485,6 +531,8 @@ static void conn_progress(struct sw_shuffle_server *srv, struct conn *c)
 		if (status == RETRY_LATER ||
 		    (status != PROTO_OK && send_status(c, status) == -EAGAIN))
 			return; /* no credit: the same request is handled again later */
+		if (c->atag)    /* done with: its nonce is used up */
+			c->last_nonce = c->anonce;
 		c->qhead = q->next;
 		if (c->qhead == NULL)
 			c->qtail = NULL;
@@ -546,6 +594,10 @@ static void on_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
 		sw_dp_ep_set_user(ev->ep, c);
 		c->next = srv->conns;
 		srv->conns = c;
+		if (send_hello(c) < 0) {
+			sw_logf(&srv->log, "server: cannot greet %s; closing it", c->peer);
+			c->dead = true;
+		}
 		return;
 	case SW_DP_EV_RECV:
 		if (c != NULL && !c->dead)
@@ -642,7 +694,7 @@ int sw_shuffle_server_create(struct sw_shuffle_store *st, const struct sw_shuffl
 	dc.backend = conf->backend;
 	dc.ucx_tls = conf->ucx_tls;
 	int err = -ENOMEM;
-	if ((srv->z = proto_zctx_new()) == NULL)
+	if ((srv->z = proto_zctx_new()) == NULL || (srv->g = proto_gmac_new()) == NULL)
 		goto fail;
 	if ((err = sw_shuffle_secret_new(srv->decoy)) < 0)
 		goto fail;
@@ -682,5 +734,6 @@ void sw_shuffle_server_destroy(struct sw_shuffle_server *srv)
 	while (srv->conns != NULL)
 		conn_free(srv, srv->conns);
 	proto_zctx_free(srv->z);
+	proto_gmac_free(srv->g);
 	free(srv);
 }

@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define SW_SHUFFLE_VERSION       1
+#define SW_SHUFFLE_VERSION       2
 #define SW_SHUFFLE_CHUNK_DEFAULT (1u << 20)
 #define SW_SHUFFLE_CHUNK_MAX     (16u << 20)
 #define SW_SHUFFLE_SECRET_MIN    16 /* shorter job secrets are refused: guessable */
@@ -115,7 +115,8 @@ struct sw_shuffle_counters {
 	uint64_t bytes_served; /* server: partition bytes streamed or leased */
 	uint64_t chunks_sent;
 	uint64_t leases;        /* server: one-sided rkey answers */
-	uint64_t refused_hmac;  /* server: requests with a wrong HMAC */
+	uint64_t refused_hmac;  /* server: requests with a wrong HMAC (or replayed) */
+	uint64_t replays;       /* server: authentic requests whose nonce was already used */
 	uint64_t bad_frames;    /* both: corrupt or truncated frames received */
 	uint64_t bad_version;   /* server: requests of another protocol version */
 	uint64_t unknown_job;   /* server */

@@ -29,7 +29,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(raw); i++)
 		raw[i] = (uint8_t)(i / 16);
 	proto_req_encode(&r, buf);
-	err |= proto_mac((const uint8_t *)"k", 1, buf, buf + PROTO_REQ_MACED);
+	err |= proto_mac((const uint8_t *)"k", 1, (const uint8_t *)"challenge-of-cn", buf,
+	                 buf + PROTO_REQ_MACED);
 	err |= put(argv[1], "req", buf, PROTO_REQ_LEN);
 	for (int codec = PROTO_RAW; !err && codec <= PROTO_ZSTD; codec++) {
 		size_t wl;

@@ -453,38 +453,91 @@ static void unknown_jobs_look_like_wrong_keys_and_other_bad_ids_get_clear_errors
 	assert_int_equal(r.cnt.bad_range, 3);
 }
 
+/* A connection made with sw_dp directly, past the server's hello. */
+struct raw {
+	struct sw_dp_ctx *ctx;
+	struct sw_dp_ep *ep;
+	uint8_t challenge[PROTO_CHALLENGE_LEN];
+};
+
+/* The next message's bytes (copied into buf, at most cap), or -ECONNRESET / -ETIMEDOUT. */
+static int raw_recv(struct raw *c, void *buf, size_t cap)
+{
+	struct sw_dp_event ev;
+	while (sw_dp_wait(c->ctx, TIMEOUT) == 0) {
+		if (sw_dp_poll(c->ctx, &ev, 1) != 1)
+			continue;
+		if (ev.type == SW_DP_EV_RECV) {
+			int n = (int)ev.len;
+			memcpy(buf, ev.data, ev.len < cap ? ev.len : cap);
+			sw_dp_release(c->ctx, &ev);
+			return n;
+		}
+		if (ev.type == SW_DP_EV_CLOSED)
+			return -ECONNRESET;
+	}
+	return -ETIMEDOUT;
+}
+
+static int raw_open(const struct map_side *ms, uint32_t credits, struct raw *c)
+{
+	struct sw_dp_config dc;
+	uint8_t hello[PROTO_HELLO_LEN];
+	sw_dp_config_init(&dc);
+	dc.backend = backend;
+	dc.ucx_tls = ucx_tls;
+	if (credits)
+		dc.credits = credits;
+	if (sw_dp_open(&dc, &c->ctx) < 0 || sw_dp_connect(c->ctx, ms->addr, &c->ep) < 0)
+		return -EIO;
+	int n = raw_recv(c, hello, sizeof(hello));
+	return n == PROTO_HELLO_LEN ? proto_hello_decode(hello, (size_t)n, c->challenge) : -EBADMSG;
+}
+
+static int raw_send(struct raw *c, const void *msg, size_t len)
+{
+	struct iovec iov = {(void *)msg, len};
+	return sw_dp_send(c->ep, 0, &iov, 1, NULL);
+}
+
+/* Signs an encoded request for this connection with the job's secret. */
+static void raw_sign(const struct raw *c, uint8_t req[PROTO_REQ_LEN])
+{
+	proto_mac((const uint8_t *)SECRET, 16, c->challenge, req, req + PROTO_REQ_MACED);
+}
+
+/* The next answer header (its payload, if any, in payload[cap]): 0 or an error. */
+static int raw_answer(struct raw *c, struct proto_chunk *h, uint8_t *payload, size_t cap)
+{
+	uint8_t buf[PROTO_CHUNK_LEN + 4096];
+	int n = raw_recv(c, buf, sizeof(buf));
+	if (n < PROTO_CHUNK_LEN)
+		return n < 0 ? n : -EBADMSG;
+	int err = proto_chunk_decode(buf, PROTO_CHUNK_LEN, h);
+	if (err == 0 && payload != NULL)
+		memcpy(payload, buf + PROTO_CHUNK_LEN, h->len < cap ? h->len : cap);
+	return err;
+}
+
 /* Sends raw bytes as one message on a fresh connection and returns the answer's status. */
 static int raw_exchange(const struct map_side *ms, const void *msg, size_t len,
                         struct proto_chunk *h)
 {
-	struct sw_dp_config dc;
-	struct sw_dp_ctx *ctx;
-	struct sw_dp_ep *ep;
-	struct sw_dp_event ev;
-	sw_dp_config_init(&dc);
-	dc.backend = backend;
-	dc.ucx_tls = ucx_tls;
-	assert_int_equal(sw_dp_open(&dc, &ctx), 0);
-	assert_int_equal(sw_dp_connect(ctx, ms->addr, &ep), 0);
-	struct iovec iov = {(void *)msg, len};
-	assert_int_equal(sw_dp_send(ep, 0, &iov, 1, NULL), 0);
-	int err = -ETIMEDOUT;
-	while (sw_dp_wait(ctx, TIMEOUT) == 0) {
-		if (sw_dp_poll(ctx, &ev, 1) != 1)
-			continue;
-		if (ev.type == SW_DP_EV_RECV) {
-			err = ev.len == PROTO_CHUNK_LEN ? proto_chunk_decode(ev.data, ev.len, h)
-			                                : -EBADMSG;
-			sw_dp_release(ctx, &ev);
-			break;
-		}
-		if (ev.type == SW_DP_EV_CLOSED) {
-			err = -ECONNRESET;
-			break;
-		}
-	}
-	sw_dp_close(ctx);
+	struct raw c;
+	assert_int_equal(raw_open(ms, 0, &c), 0);
+	assert_int_equal(raw_send(&c, msg, len), 0);
+	int err = raw_answer(&c, h, NULL, 0);
+	sw_dp_close(c.ctx);
 	return err;
+}
+
+static struct proto_req raw_req(uint64_t nonce)
+{
+	return (struct proto_req){.version = SW_SHUFFLE_VERSION,
+	                          .type = PROTO_FETCH,
+	                          .job = JOB,
+	                          .length = SW_SHUFFLE_TO_END,
+	                          .nonce = nonce};
 }
 
 static void malformed_and_wrong_version_requests_are_answered_with_a_status(void **state)
@@ -495,13 +548,10 @@ static void malformed_and_wrong_version_requests_are_answered_with_a_status(void
 	struct map_report r;
 	struct proto_chunk h;
 	uint8_t req[PROTO_REQ_LEN + 8] = {0};
-	struct proto_req q = {.version = SW_SHUFFLE_VERSION,
-	                      .type = PROTO_FETCH,
-	                      .job = JOB,
-	                      .length = SW_SHUFFLE_TO_END};
+	struct proto_req q = raw_req(1);
+	struct raw c;
 	map_start(&mc, &ms);
 	proto_req_encode(&q, req);
-	proto_mac((const uint8_t *)SECRET, 16, req, req + PROTO_REQ_MACED);
 	assert_int_equal(raw_exchange(&ms, req, 10, &h), 0); /* truncated */
 	assert_int_equal(h.status, PROTO_E_FRAME);
 	assert_int_equal(raw_exchange(&ms, req, PROTO_REQ_LEN + 8, &h), 0); /* too long */
@@ -512,17 +562,70 @@ static void malformed_and_wrong_version_requests_are_answered_with_a_status(void
 	assert_int_equal(raw_exchange(&ms, req, PROTO_REQ_LEN, &h), 0);
 	assert_int_equal(h.status, PROTO_E_VERSION);
 	req[4] = SW_SHUFFLE_VERSION;
+	assert_int_equal(raw_open(&ms, 0, &c), 0);
+	raw_sign(&c, req);
 	req[30] ^= 1; /* offset altered in flight: the MAC no longer matches */
-	assert_int_equal(raw_exchange(&ms, req, PROTO_REQ_LEN, &h), 0);
+	assert_int_equal(raw_send(&c, req, PROTO_REQ_LEN), 0);
+	assert_int_equal(raw_answer(&c, &h, NULL, 0), 0);
 	assert_int_equal(h.status, PROTO_E_HMAC);
 	req[30] ^= 1;
-	assert_int_equal(raw_exchange(&ms, req, PROTO_REQ_LEN, &h), 0); /* the intact one works */
+	assert_int_equal(raw_send(&c, req, PROTO_REQ_LEN), 0); /* the intact one works */
+	assert_int_equal(raw_answer(&c, &h, NULL, 0), 0);
 	assert_int_equal(h.status, PROTO_OK);
 	assert_int_equal(h.total, size_small(0, 0));
+	sw_dp_close(c.ctx);
 	map_stop(&ms, &r);
 	assert_int_equal(r.cnt.bad_frames, 3);
 	assert_int_equal(r.cnt.bad_version, 1);
 	assert_int_equal(r.cnt.refused_hmac, 1);
+}
+
+static void answers_are_tagged_and_replayed_requests_refused_on_any_connection(void **state)
+{
+	(void)state;
+	struct map_conf mc = {.budget = 1 * MiB, .maps = 1, .parts = 2, .size = size_small};
+	struct map_side ms;
+	struct map_report r;
+	struct proto_chunk h;
+	uint8_t req[PROTO_REQ_LEN], key[PROTO_KEY_LEN], payload[300];
+	struct proto_req q = raw_req(5);
+	struct raw a, b;
+	struct proto_gmac *g = proto_gmac_new();
+	map_start(&mc, &ms);
+	q.part = 1;
+	proto_req_encode(&q, req);
+	assert_int_equal(raw_open(&ms, 0, &a), 0);
+	raw_sign(&a, req);
+	assert_int_equal(raw_send(&a, req, PROTO_REQ_LEN), 0);
+	assert_int_equal(raw_answer(&a, &h, payload, sizeof(payload)), 0);
+	assert_int_equal(h.status, PROTO_OK);
+	assert_int_equal(h.len, size_small(0, 1));
+	/* the answer's tag is one only a holder of the job's secret could make, for nonce 5 */
+	assert_int_equal(proto_answer_key((const uint8_t *)SECRET, 16, a.challenge, key), 0);
+	assert_int_equal(proto_chunk_check(g, key, 5, &h, payload, h.len), 0);
+	assert_int_equal(proto_chunk_check(g, key, 6, &h, payload, h.len), -EBADMSG);
+	payload[0] ^= 1;
+	assert_int_equal(proto_chunk_check(g, key, 5, &h, payload, h.len), -EBADMSG);
+	assert_int_equal(raw_send(&a, req, PROTO_REQ_LEN), 0); /* the same request again */
+	assert_int_equal(raw_answer(&a, &h, NULL, 0), 0);
+	assert_int_equal(h.status, PROTO_E_HMAC);
+	assert_int_equal(raw_open(&ms, 0, &b), 0); /* on another connection */
+	assert_int_equal(raw_send(&b, req, PROTO_REQ_LEN), 0);
+	assert_int_equal(raw_answer(&b, &h, NULL, 0), 0);
+	assert_int_equal(h.status, PROTO_E_HMAC);
+	q.nonce = 4; /* signed right but below the last nonce */
+	proto_req_encode(&q, req);
+	raw_sign(&a, req);
+	assert_int_equal(raw_send(&a, req, PROTO_REQ_LEN), 0);
+	assert_int_equal(raw_answer(&a, &h, NULL, 0), 0);
+	assert_int_equal(h.status, PROTO_E_HMAC);
+	sw_dp_close(a.ctx);
+	sw_dp_close(b.ctx);
+	proto_gmac_free(g);
+	map_stop(&ms, &r);
+	assert_int_equal(r.cnt.requests, 1);
+	assert_int_equal(r.cnt.replays, 2);
+	assert_int_equal(r.cnt.refused_hmac, 3);
 }
 
 static void a_reducer_killed_mid_transfer_costs_the_server_nothing(void **state)
@@ -541,29 +644,17 @@ static void a_reducer_killed_mid_transfer_costs_the_server_nothing(void **state)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) { /* asks for 256 chunks (more than the credits), takes one, stops */
-		struct sw_dp_ctx *ctx;
-		struct sw_dp_ep *ep;
-		struct sw_dp_event ev;
-		struct proto_req q = {.version = SW_SHUFFLE_VERSION,
-		                      .type = PROTO_FETCH,
-		                      .job = JOB,
-		                      .length = SW_SHUFFLE_TO_END};
-		uint8_t req[PROTO_REQ_LEN];
-		proto_req_encode(&q, req);
-		proto_mac((const uint8_t *)SECRET, 16, req, req + PROTO_REQ_MACED);
-		struct sw_dp_config dc;
-		sw_dp_config_init(&dc);
-		dc.backend = backend;
-		dc.ucx_tls = ucx_tls;
-		dc.credits = 4;
-		if (sw_dp_open(&dc, &ctx) < 0 || sw_dp_connect(ctx, ms.addr, &ep) < 0)
+		struct raw c;
+		struct proto_req q = raw_req(1);
+		uint8_t req[PROTO_REQ_LEN], chunk[PROTO_CHUNK_LEN];
+		if (raw_open(&ms, 4, &c) < 0)
 			_exit(1);
-		struct iovec iov = {req, sizeof(req)};
-		if (sw_dp_send(ep, 0, &iov, 1, NULL) < 0)
+		proto_req_encode(&q, req);
+		raw_sign(&c, req);
+		if (raw_send(&c, req, sizeof(req)) < 0)
 			_exit(2);
-		while (sw_dp_wait(ctx, TIMEOUT) == 0)
-			if (sw_dp_poll(ctx, &ev, 1) == 1 && ev.type == SW_DP_EV_RECV)
-				break;
+		if (raw_recv(&c, chunk, sizeof(chunk)) < 0)
+			_exit(4);
 		write_all(fds[1], "x", 1);
 		pause();
 		_exit(3);
@@ -657,6 +748,8 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(
 	                unknown_jobs_look_like_wrong_keys_and_other_bad_ids_get_clear_errors),
 	        cmocka_unit_test(malformed_and_wrong_version_requests_are_answered_with_a_status),
+	        cmocka_unit_test(
+	                answers_are_tagged_and_replayed_requests_refused_on_any_connection),
 	        cmocka_unit_test(a_reducer_killed_mid_transfer_costs_the_server_nothing),
 	        cmocka_unit_test(a_server_killed_mid_transfer_fails_the_fetch_cleanly),
 	};

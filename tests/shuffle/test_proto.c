@@ -13,6 +13,7 @@
 #include "proto.h"
 
 static const uint8_t key[] = "job-secret-0123456789";
+static const uint8_t challenge[PROTO_CHALLENGE_LEN] = "challenge-of-cn";
 
 static struct proto_req sample_req(void)
 {
@@ -33,7 +34,7 @@ static void maced(uint8_t buf[PROTO_REQ_LEN])
 {
 	struct proto_req r = sample_req();
 	proto_req_encode(&r, buf);
-	assert_int_equal(proto_mac(key, sizeof(key), buf, buf + PROTO_REQ_MACED), 0);
+	assert_int_equal(proto_mac(key, sizeof(key), challenge, buf, buf + PROTO_REQ_MACED), 0);
 }
 
 static void request_round_trips_every_field(void **state)
@@ -81,7 +82,7 @@ static void request_decoder_rejects_every_malformed_frame(void **state)
 		int err;
 	} cases[] = {
 	        {0, 'X', -EBADMSG},                            /* magic */
-	        {4, 2, -EPROTONOSUPPORT},                      /* version */
+	        {4, 1, -EPROTONOSUPPORT},                      /* version */
 	        {4, 0, -EPROTONOSUPPORT}, {5, 0, -EBADMSG},    /* type */
 	        {5, 3, -EBADMSG},         {6, 0x08, -EBADMSG}, /* unknown flag */
 	        {7, 1, -EBADMSG},                              /* reserved byte */
@@ -127,15 +128,15 @@ static void chunk_decoder_rejects_inconsistent_fields(void **state)
 {
 	(void)state;
 	static const struct proto_chunk bad[] = {
-	        {.version = 2, .flags = PROTO_LAST},                            /* version */
-	        {.version = 1, .status = PROTO_E_MAX + 1, .flags = PROTO_LAST}, /* status */
-	        {.version = 1, .codec = 3},                                     /* codec */
-	        {.version = 1, .flags = 0x4},                                   /* flags */
-	        {.version = 1, .len = 10, .raw_len = 11}, /* raw, len != raw */
-	        {.version = 1, .raw_len = SW_SHUFFLE_CHUNK_MAX + 1, .len = 5, .codec = 1},
-	        {.version = 1, .len = UINT32_MAX, .raw_len = 1, .codec = 1}, /* len too big */
-	        {.version = 1, .status = PROTO_E_JOB, .flags = 0},           /* error, not last */
-	        {.version = 1, .status = PROTO_E_JOB, .flags = PROTO_LAST, .len = 1, .raw_len = 1},
+	        {.version = 1, .flags = PROTO_LAST},                            /* version */
+	        {.version = 2, .status = PROTO_E_MAX + 1, .flags = PROTO_LAST}, /* status */
+	        {.version = 2, .codec = 3},                                     /* codec */
+	        {.version = 2, .flags = 0x4},                                   /* flags */
+	        {.version = 2, .len = 10, .raw_len = 11}, /* raw, len != raw */
+	        {.version = 2, .raw_len = SW_SHUFFLE_CHUNK_MAX + 1, .len = 5, .codec = 1},
+	        {.version = 2, .len = UINT32_MAX, .raw_len = 1, .codec = 1}, /* len too big */
+	        {.version = 2, .status = PROTO_E_JOB, .flags = 0},           /* error, not last */
+	        {.version = 2, .status = PROTO_E_JOB, .flags = PROTO_LAST, .len = 1, .raw_len = 1},
 	};
 	uint8_t buf[PROTO_CHUNK_LEN];
 	struct proto_chunk d;
@@ -170,13 +171,77 @@ static void hmac_verifies_and_rejects_any_changed_field_or_key(void **state)
 	(void)state;
 	uint8_t buf[PROTO_REQ_LEN];
 	maced(buf);
-	assert_int_equal(proto_mac_verify(key, sizeof(key), buf), 0);
-	assert_int_equal(proto_mac_verify((const uint8_t *)"other", 5, buf), -EACCES);
+	assert_int_equal(proto_mac_verify(key, sizeof(key), challenge, buf), 0);
+	assert_int_equal(proto_mac_verify((const uint8_t *)"other", 5, challenge, buf), -EACCES);
 	for (size_t i = 0; i < PROTO_REQ_LEN; i++) {
 		buf[i] ^= 1;
-		assert_int_equal(proto_mac_verify(key, sizeof(key), buf), -EACCES);
+		assert_int_equal(proto_mac_verify(key, sizeof(key), challenge, buf), -EACCES);
 		buf[i] ^= 1;
 	}
+	uint8_t other[PROTO_CHALLENGE_LEN]; /* the same request on another connection */
+	memcpy(other, challenge, sizeof(other));
+	other[3] ^= 1;
+	assert_int_equal(proto_mac_verify(key, sizeof(key), other, buf), -EACCES);
+}
+
+static void hello_round_trips_and_rejects_other_versions_and_lengths(void **state)
+{
+	(void)state;
+	uint8_t buf[PROTO_HELLO_LEN + 1], got[PROTO_CHALLENGE_LEN];
+	proto_hello_encode(challenge, buf);
+	assert_int_equal(proto_hello_decode(buf, PROTO_HELLO_LEN, got), 0);
+	assert_memory_equal(got, challenge, sizeof(got));
+	for (size_t n = 0; n < sizeof(buf); n++)
+		if (n != PROTO_HELLO_LEN)
+			assert_int_equal(proto_hello_decode(buf, n, got), -EBADMSG);
+	buf[5] = 1; /* reserved */
+	assert_int_equal(proto_hello_decode(buf, PROTO_HELLO_LEN, got), -EBADMSG);
+	buf[5] = 0;
+	buf[4] = 1;
+	assert_int_equal(proto_hello_decode(buf, PROTO_HELLO_LEN, got), -EPROTONOSUPPORT);
+}
+
+static void answer_tag_fails_on_any_changed_bit_nonce_key_or_connection(void **state)
+{
+	(void)state;
+	struct proto_gmac *g = proto_gmac_new();
+	uint8_t k[PROTO_KEY_LEN], k2[PROTO_KEY_LEN], payload[300], other[PROTO_CHALLENGE_LEN];
+	struct proto_chunk c = {.version = SW_SHUFFLE_VERSION,
+	                        .seq = 5,
+	                        .len = sizeof(payload),
+	                        .raw_len = sizeof(payload),
+	                        .offset = 4096,
+	                        .total = 1 << 20},
+	                   d;
+	for (size_t i = 0; i < sizeof(payload); i++)
+		payload[i] = (uint8_t)(i * 7);
+	assert_non_null(g);
+	assert_int_equal(proto_answer_key(key, sizeof(key), challenge, k), 0);
+	memcpy(other, challenge, sizeof(other));
+	other[0] ^= 1;
+	assert_int_equal(proto_answer_key(key, sizeof(key), other, k2), 0);
+	assert_memory_not_equal(k, k2, sizeof(k));
+	c.data_crc = proto_crc32c(payload, sizeof(payload));
+	assert_int_equal(proto_chunk_seal(g, k, 77, &c, payload, sizeof(payload)), 0);
+	uint8_t hdr[PROTO_CHUNK_LEN];
+	proto_chunk_encode(&c, hdr);
+	assert_int_equal(proto_chunk_decode(hdr, sizeof(hdr), &d), 0);
+	assert_int_equal(proto_chunk_check(g, k, 77, &d, payload, sizeof(payload)), 0);
+	assert_int_equal(proto_chunk_check(g, k, 78, &d, payload, sizeof(payload)), -EBADMSG);
+	assert_int_equal(proto_chunk_check(g, k2, 77, &d, payload, sizeof(payload)), -EBADMSG);
+	for (size_t bit = 0; bit < 8 * sizeof(payload); bit++) {
+		payload[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		assert_int_equal(proto_chunk_check(g, k, 77, &d, payload, sizeof(payload)),
+		                 -EBADMSG);
+		payload[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	}
+	struct proto_chunk e = d; /* a header field changed and its CRC made right again */
+	e.offset++;
+	assert_int_equal(proto_chunk_check(g, k, 77, &e, payload, sizeof(payload)), -EBADMSG);
+	e = d;
+	e.seq = 6;
+	assert_int_equal(proto_chunk_check(g, k, 77, &e, payload, sizeof(payload)), -EBADMSG);
+	proto_gmac_free(g);
 }
 
 static void crc32c_matches_the_castagnoli_check_value(void **state)
@@ -239,6 +304,8 @@ int main(void)
 	        cmocka_unit_test(chunk_decoder_rejects_inconsistent_fields),
 	        cmocka_unit_test(rkey_descriptor_round_trips_and_rejects_bad_lengths),
 	        cmocka_unit_test(hmac_verifies_and_rejects_any_changed_field_or_key),
+	        cmocka_unit_test(hello_round_trips_and_rejects_other_versions_and_lengths),
+	        cmocka_unit_test(answer_tag_fails_on_any_changed_bit_nonce_key_or_connection),
 	        cmocka_unit_test(crc32c_matches_the_castagnoli_check_value),
 	        cmocka_unit_test(
 	                packing_round_trips_for_each_codec_and_sends_incompressible_data_raw),
