@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A rtnetlink socket opened in a given network namespace, for the link and qdisc sources
+ * (private to netsat/). A netlink socket stays in the namespace it was created in, so the
+ * namespace is entered only to open it; /sys would still show the caller's namespace.
+ */
+#ifndef NETSAT_NL_H
+#define NETSAT_NL_H
+
+#include <libmnl/libmnl.h>
+
+#include "source.h"
+
+struct netsat_nl {
+	struct sw_netsat_source base;
+	struct mnl_socket *sock;
+	unsigned int portid, seq;
+	int ifindex;
+	char dev[32];
+};
+
+/* What a reply's callbacks fill. */
+struct netsat_nl_reply {
+	struct netsat_nl *nl;
+	struct sw_netsat_counters *c;
+	int found; /* the interface's stats were in the reply */
+};
+
+/* The open op of the netlink sources (src is a struct netsat_nl): opens the socket in
+ * spec->netns and finds spec->dev there. */
+int netsat_nl_open(struct sw_netsat_source *src, const struct sw_netsat_source_spec *spec);
+/* Sends @p req (its seq is set here) and runs @p cb on every message of the reply. */
+int netsat_nl_query(struct netsat_nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *arg);
+void netsat_nl_close(struct sw_netsat_source *src);
+
+#endif /* NETSAT_NL_H */
