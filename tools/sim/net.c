@@ -56,8 +56,9 @@ struct flow {
 	uint32_t checked; /* check round that looked at it */
 	uint64_t seq;     /* start order: the tie-break between equal completion times */
 	double rate;
-	double nrate; /* rate being computed, while in F */
-	double rem;   /* bytes left at time t */
+	double nrate;  /* rate being computed, while in F */
+	double rem;    /* bytes left at time t */
+	uint64_t size; /* bytes it was given, growths included */
 	double t;
 	double finish;
 	void *owner;
@@ -66,6 +67,7 @@ struct flow {
 struct sim_net {
 	uint32_t n_nodes, n_racks, n_links;
 	uint32_t *rack_of;
+	uint64_t *rx; /* n_nodes x n_racks: bytes each node received, by the sender's rack */
 	struct link *links;
 	struct flow *flows;
 	uint32_t flows_cap, free_head; /* free flow ids are chained through flows[].pos[0] */
@@ -109,10 +111,11 @@ struct sim_net *sim_net_create(const struct sw_cluster_spec *c)
 	n->n_links = 2 * (c->n_nodes + c->n_racks);
 	n->free_head = SIM_FLOW_NONE;
 	n->rack_of = calloc(c->n_nodes, sizeof(*n->rack_of));
+	n->rx = calloc((size_t)c->n_nodes * c->n_racks, sizeof(*n->rx));
 	n->links = calloc(n->n_links, sizeof(*n->links));
 	n->dirty = calloc(n->n_links, sizeof(*n->dirty));
 	n->set_links = calloc(n->n_links, sizeof(*n->set_links));
-	if (!n->rack_of || !n->links || !n->dirty || !n->set_links) {
+	if (!n->rack_of || !n->rx || !n->links || !n->dirty || !n->set_links) {
 		sim_net_destroy(n);
 		errno = ENOMEM;
 		return NULL;
@@ -147,6 +150,7 @@ void sim_net_destroy(struct sim_net *n)
 	sim_heap_fini(&n->done);
 	sim_heap_fini(&n->share);
 	free(n->rack_of);
+	free(n->rx);
 	free(n->links);
 	free(n->flows);
 	free(n->dirty);
@@ -183,6 +187,11 @@ double sim_net_link_bytes(const struct sim_net *n, uint32_t link, double now)
 	const struct link *l = &n->links[link];
 
 	return l->bytes + l->load * (now - l->t);
+}
+
+uint64_t sim_net_rx_bytes(const struct sim_net *n, uint32_t node, uint32_t src_rack)
+{
+	return n->rx[(size_t)node * n->n_racks + src_rack];
 }
 
 /* Brings the link's byte count to @p now so that its load may change. */
@@ -313,6 +322,7 @@ int sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t b
 	f->live = 1;
 	f->seq = n->seq++;
 	f->rem = (double)bytes;
+	f->size = bytes;
 	f->t = now;
 	f->finish = INFINITY;
 	f->owner = owner;
@@ -338,6 +348,7 @@ void sim_net_flow_grow(struct sim_net *n, uint32_t id, uint64_t bytes, double no
 
 	flow_settle(f, now);
 	f->rem += (double)bytes;
+	f->size += bytes;
 	if (f->rate > 0) {
 		f->finish = now + f->rem / f->rate;
 		sim_heap_update(&n->done, id, f->finish, f->seq);
@@ -347,8 +358,16 @@ void sim_net_flow_grow(struct sim_net *n, uint32_t id, uint64_t bytes, double no
 void sim_net_flow_end(struct sim_net *n, uint32_t id, double now)
 {
 	struct flow *f = &n->flows[id];
+	/* The NIC links are the first and last hop: 2 * src + TX, 2 * dst + RX. */
+	uint32_t src = f->links[0] / 2, dst = f->links[f->n_links - 1] / 2;
+	uint64_t left;
 	unsigned k;
 
+	/* The receiver counts what landed, in whole bytes: all of a completed flow. */
+	flow_settle(f, now);
+	left = (uint64_t)llround(f->rem);
+	n->rx[(size_t)dst * n->n_racks + n->rack_of[src]] +=
+	        f->size - (left < f->size ? left : f->size);
 	sim_heap_remove(&n->done, id);
 	for (k = 0; k < f->n_links; k++) {
 		struct link *l = &n->links[f->links[k]];

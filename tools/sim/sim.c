@@ -245,6 +245,31 @@ static int netsat(struct sim *s)
 	return schedule(s, s->now + s->c->netsat_interval, EV_NETSAT, 0, NULL);
 }
 
+/* The run's byte totals: per node by source rack, and per uplink. */
+static int totals(struct sim *s)
+{
+	struct sw_sim_result *r = s->r;
+	uint32_t nn = s->cluster.n_nodes, nr = s->cluster.n_racks;
+
+	r->node_rx = calloc((size_t)nn * nr, sizeof(*r->node_rx));
+	r->uplink_bytes_out = calloc(nr, sizeof(*r->uplink_bytes_out));
+	r->uplink_bytes_in = calloc(nr, sizeof(*r->uplink_bytes_in));
+	if (!r->node_rx || !r->uplink_bytes_out || !r->uplink_bytes_in)
+		return sim_fail(s, -ENOMEM, "out of memory for the byte totals");
+	r->n_nodes = nn;
+	for (uint32_t i = 0; i < nn; i++)
+		for (uint32_t k = 0; k < nr; k++)
+			r->node_rx[(size_t)i * nr + k] = sim_net_rx_bytes(s->net, i, k);
+	for (uint32_t k = 0; k < nr; k++) {
+		double out, in;
+
+		uplink_bytes(s, k, &out, &in);
+		r->uplink_bytes_out[k] = (uint64_t)llround(out);
+		r->uplink_bytes_in[k] = (uint64_t)llround(in);
+	}
+	return 0;
+}
+
 static void progress(struct sim *s)
 {
 	if (s->c->progress)
@@ -504,6 +529,8 @@ int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c, struc
 		/* The last, partial interval, measured over its own length. */
 		if (s.now > s.last_sample)
 			rc = sample(&s, s.now - s.last_sample);
+		if (!rc)
+			rc = totals(&s);
 		progress(&s);
 		r->has_nass = sw_sched_nass_stats(s.sched, &r->nass) == 0;
 	}
@@ -518,5 +545,8 @@ void sw_sim_result_free(struct sw_sim_result *r)
 	free(r->jobs);
 	free(r->uplink_out);
 	free(r->uplink_in);
+	free(r->node_rx);
+	free(r->uplink_bytes_out);
+	free(r->uplink_bytes_in);
 	memset(r, 0, sizeof(*r));
 }

@@ -46,6 +46,13 @@ double sim_net_link_load(const struct sim_net *n, uint32_t link);
 double sim_net_link_bytes(const struct sim_net *n, uint32_t link, double now);
 
 /**
+ * Bytes node @p node received from nodes of rack @p src_rack (its own included), as its
+ * NIC would count them: whole bytes, each flow's added when it ends (all of it when it
+ * completed). What NetSat's per-node counters are made of.
+ */
+uint64_t sim_net_rx_bytes(const struct sim_net *n, uint32_t node, uint32_t src_rack);
+
+/**
  * Starts a flow of @p bytes (> 0) from node @p src to node @p dst (!= src) at @p now.
  * The flow has rate 0 until the next sim_net_update(). @p owner is returned by
  * sim_net_flow_owner(). @return 0 with *@p id set, -EINVAL, -ENOMEM.

@@ -70,6 +70,11 @@ struct sw_sim_result {
 	/** n_samples * n_racks fractions of uplink capacity used, outbound and inbound,
 	 *  row-major by sample. */
 	float *uplink_out, *uplink_in;
+	/** Over the whole run, in whole bytes: what each node received, by the sender's rack
+	 *  (n_nodes x n_racks, row-major by node: the per-node counters NetSat's agents
+	 *  report), and what each rack uplink carried out and in (n_racks each). */
+	uint32_t n_nodes;
+	uint64_t *node_rx, *uplink_bytes_out, *uplink_bytes_in;
 	/** sw-* policies: tasks NASS launched per Figure 3 line (has_nass set). */
 	struct sw_nass_stats nass;
 	int has_nass;
