@@ -13,13 +13,14 @@ static const struct command {
         {"replay", cmd_replay, "replay a job mix on a simulated cluster and compare schedulers"},
         {"sweep", cmd_sweep, "replay over a grid of one or two options (e.g. thresholds)"},
         {"experiment", cmd_experiment, "run a study from a JSON file and compare with the paper"},
+        {"netsat-watch", cmd_netsat_watch, "an interface's rates and qdisc backlog every second"},
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: swctl COMMAND [options]   (swctl COMMAND --help for its options)\n\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
 }
 
 int main(int argc, char **argv)
