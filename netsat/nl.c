@@ -76,6 +76,29 @@ int netsat_nl_open(struct sw_netsat_source *src, const struct sw_netsat_source_s
 	return rc;
 }
 
+int netsat_nl_run(const void *buf, size_t len, unsigned int seq, unsigned int portid, mnl_cb_t cb,
+                  void *arg)
+{
+	const char *p = buf;
+	size_t left = len;
+
+	/* libmnl reads nlmsg_len as an int: one above INT_MAX walks it off the buffer. */
+	while (left >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *h = (const struct nlmsghdr *)p;
+		size_t step = MNL_ALIGN(h->nlmsg_len);
+
+		if (h->nlmsg_len < sizeof(*h) || h->nlmsg_len > left) {
+			errno = EBADMSG;
+			return MNL_CB_ERROR;
+		}
+		if (step >= left)
+			break;
+		p += step;
+		left -= step;
+	}
+	return mnl_cb_run(buf, len, seq, portid, cb, arg);
+}
+
 int netsat_nl_query(struct netsat_nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *arg)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
@@ -91,7 +114,7 @@ int netsat_nl_query(struct netsat_nl *nl, struct nlmsghdr *req, mnl_cb_t cb, voi
 		if (len < 0)
 			return netsat_fail(&nl->base, -errno, "netlink reply for %s: %s", nl->dev,
 			                   strerror(errno));
-		rc = mnl_cb_run(buf, (size_t)len, nl->seq, nl->portid, cb, arg);
+		rc = netsat_nl_run(buf, (size_t)len, nl->seq, nl->portid, cb, arg);
 	} while (rc > MNL_CB_STOP);
 	if (rc < 0 && !nl->base.err[0]) {
 		int e = errno == ENODEV ? ENOENT : errno;

@@ -10,26 +10,27 @@
 static int attr_cb(const struct nlattr *a, void *arg)
 {
 	struct netsat_nl_reply *r = arg;
-	const struct rtnl_link_stats64 *st;
+	struct rtnl_link_stats64 st;
 
 	if (mnl_attr_get_type(a) != IFLA_STATS64)
 		return MNL_CB_OK;
-	if (mnl_attr_get_payload_len(a) < sizeof(*st)) {
+	if (mnl_attr_get_payload_len(a) < sizeof(st)) {
 		netsat_fail(&r->nl->base, -EBADMSG, "%s: IFLA_STATS64 of %u bytes, want %zu",
-		            r->nl->dev, mnl_attr_get_payload_len(a), sizeof(*st));
+		            r->nl->dev, mnl_attr_get_payload_len(a), sizeof(st));
 		return MNL_CB_ERROR;
 	}
-	st = mnl_attr_get_payload(a);
-	r->c->rx_bytes = st->rx_bytes;
-	r->c->tx_bytes = st->tx_bytes;
-	r->c->rx_packets = st->rx_packets;
-	r->c->tx_packets = st->tx_packets;
-	r->c->drops = st->rx_dropped + st->tx_dropped;
+	/* Attributes are 4-byte aligned, the struct's u64s want 8: copy, do not cast. */
+	memcpy(&st, mnl_attr_get_payload(a), sizeof(st));
+	r->c->rx_bytes = st.rx_bytes;
+	r->c->tx_bytes = st.tx_bytes;
+	r->c->rx_packets = st.rx_packets;
+	r->c->tx_packets = st.tx_packets;
+	r->c->drops = st.rx_dropped + st.tx_dropped;
 	r->found = 1;
 	return MNL_CB_OK;
 }
 
-static int msg_cb(const struct nlmsghdr *nlh, void *arg)
+int netsat_link_msg(const struct nlmsghdr *nlh, void *arg)
 {
 	struct netsat_nl_reply *r = arg;
 	const struct ifinfomsg *ifi;
@@ -56,7 +57,7 @@ static int link_read(struct sw_netsat_source *src, struct sw_netsat_counters *c)
 	ifi = mnl_nlmsg_put_extra_header(req, sizeof(*ifi));
 	ifi->ifi_family = AF_UNSPEC;
 	ifi->ifi_index = nl->ifindex;
-	rc = netsat_nl_query(nl, req, msg_cb, &r);
+	rc = netsat_nl_query(nl, req, netsat_link_msg, &r);
 	if (rc)
 		return rc;
 	if (!r.found)

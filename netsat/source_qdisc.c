@@ -23,33 +23,36 @@ static int bad(struct netsat_nl_reply *r, const char *what, const struct nlattr 
 static int stats_cb(const struct nlattr *a, void *arg)
 {
 	struct netsat_nl_reply *r = arg;
-	const struct gnet_stats_basic *b;
-	const struct gnet_stats_queue *q;
+	struct gnet_stats_basic b = {0};
+	struct gnet_stats_queue q;
+	uint64_t pkt64;
 	/* The kernel pads gnet_stats_basic; its last field ends before the padding. */
-	const size_t basic_len = offsetof(struct gnet_stats_basic, packets) + sizeof(b->packets);
+	const size_t basic_len = offsetof(struct gnet_stats_basic, packets) + sizeof(b.packets);
 
 	switch (mnl_attr_get_type(a)) {
 	case TCA_STATS_BASIC:
 		if (mnl_attr_get_payload_len(a) < basic_len)
 			return bad(r, "TCA_STATS_BASIC", a, basic_len);
-		b = mnl_attr_get_payload(a);
-		r->c->tx_bytes = b->bytes;
+		/* Attributes are 4-byte aligned, the u64s want 8: copy, do not cast. */
+		memcpy(&b, mnl_attr_get_payload(a), basic_len);
+		r->c->tx_bytes = b.bytes;
 		if (!r->c->tx_packets) /* TCA_STATS_PKT64 may have come first */
-			r->c->tx_packets = b->packets;
+			r->c->tx_packets = b.packets;
 		break;
 	case TCA_STATS_PKT64:
-		if (mnl_attr_get_payload_len(a) < sizeof(uint64_t))
-			return bad(r, "TCA_STATS_PKT64", a, sizeof(uint64_t));
-		r->c->tx_packets = mnl_attr_get_u64(a);
+		if (mnl_attr_get_payload_len(a) < sizeof(pkt64))
+			return bad(r, "TCA_STATS_PKT64", a, sizeof(pkt64));
+		memcpy(&pkt64, mnl_attr_get_payload(a), sizeof(pkt64));
+		r->c->tx_packets = pkt64;
 		break;
 	case TCA_STATS_QUEUE:
-		if (mnl_attr_get_payload_len(a) < sizeof(*q))
-			return bad(r, "TCA_STATS_QUEUE", a, sizeof(*q));
-		q = mnl_attr_get_payload(a);
-		r->c->drops = q->drops;
-		r->c->overlimits = q->overlimits;
-		r->c->backlog_bytes = q->backlog;
-		r->c->backlog_packets = q->qlen;
+		if (mnl_attr_get_payload_len(a) < sizeof(q))
+			return bad(r, "TCA_STATS_QUEUE", a, sizeof(q));
+		memcpy(&q, mnl_attr_get_payload(a), sizeof(q));
+		r->c->drops = q.drops;
+		r->c->overlimits = q.overlimits;
+		r->c->backlog_bytes = q.backlog;
+		r->c->backlog_packets = q.qlen;
 		break;
 	}
 	return MNL_CB_OK;
@@ -65,7 +68,7 @@ static int attr_cb(const struct nlattr *a, void *arg)
 	return mnl_attr_parse_nested(a, stats_cb, r);
 }
 
-static int msg_cb(const struct nlmsghdr *nlh, void *arg)
+int netsat_qdisc_msg(const struct nlmsghdr *nlh, void *arg)
 {
 	struct netsat_nl_reply *r = arg;
 	const struct tcmsg *tcm;
@@ -93,7 +96,7 @@ static int qdisc_read(struct sw_netsat_source *src, struct sw_netsat_counters *c
 	tcm = mnl_nlmsg_put_extra_header(req, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = nl->ifindex;
-	rc = netsat_nl_query(nl, req, msg_cb, &r);
+	rc = netsat_nl_query(nl, req, netsat_qdisc_msg, &r);
 	if (rc)
 		return rc;
 	if (!r.found)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds shufflewatch twice (warnings as errors; then AddressSanitizer + UBSan), runs the whole
-# test suite in each build, a short fuzzing pass and the scheduler benchmark, and ends with one
+# test suite in each build, short fuzzing passes and the scheduler benchmark, and ends with one
 # line "N passed, N failed" over both builds. Needs the packages of tools/setup-deps.sh.
 set -u
 cd "$(dirname "$0")/.."
@@ -33,6 +33,8 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 if tests/shuffle/fuzz.sh 30; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 # A short libFuzzer pass over the agent's replica put and ACK decoders.
 if tests/agent/fuzz.sh 10; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+# And over netsat/'s decoders: tracker reports and netlink replies.
+if tests/netsat/fuzz.sh 20; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 # The scheduler benchmark: prints decision latency against its target (not a pass/fail timing).
 if perf/bench-sched.sh build-test; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
