@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sw_netsat.h"
 
@@ -27,8 +28,9 @@ struct sw_netsat {
 	uint64_t *rx;  /* n_nodes x n_racks: each node's counters in its current epoch */
 	uint64_t *out; /* per rack */
 	uint64_t *in;  /* per rack */
-	/* per rack, scratch of one report: its new row, and the report that listed the rack */
-	uint64_t *next;
+	/* scratch of one report: what each counter adds (by position), the report that listed
+	 * each rack (by rack) */
+	uint64_t *add;
 	uint32_t *listed, stamp;
 };
 
@@ -56,9 +58,9 @@ struct sw_netsat *sw_netsat_create(uint32_t n_nodes, uint32_t n_racks, const uin
 	ns->rx = calloc((size_t)n_nodes * n_racks, sizeof(*ns->rx));
 	ns->out = calloc(n_racks, sizeof(*ns->out));
 	ns->in = calloc(n_racks, sizeof(*ns->in));
-	ns->next = calloc(n_racks, sizeof(*ns->next));
+	ns->add = calloc(n_racks, sizeof(*ns->add));
 	ns->listed = calloc(n_racks, sizeof(*ns->listed));
-	if (!ns->nodes || !ns->rx || !ns->out || !ns->in || !ns->next || !ns->listed) {
+	if (!ns->nodes || !ns->rx || !ns->out || !ns->in || !ns->add || !ns->listed) {
 		sw_netsat_destroy(ns);
 		errno = ENOMEM;
 		return NULL;
@@ -76,17 +78,17 @@ void sw_netsat_destroy(struct sw_netsat *ns)
 	free(ns->rx);
 	free(ns->out);
 	free(ns->in);
-	free(ns->next);
+	free(ns->add);
 	free(ns->listed);
 	free(ns);
 }
 
-/* Fills ns->next with the node's row after the report, or says why the report is refused. */
+/* Fills ns->add with what each counter adds, or says why the report is refused. */
 static int check(struct sw_netsat *ns, uint32_t node, bool new_epoch,
                  const struct sw_netsat_count *counts, size_t n)
 {
 	const uint64_t *row = &ns->rx[(size_t)node * ns->n_racks];
-	uint32_t home = ns->nodes[node].rack, r;
+	uint32_t home = ns->nodes[node].rack;
 	uint64_t in_add = 0;
 	size_t i;
 
@@ -97,23 +99,19 @@ static int check(struct sw_netsat *ns, uint32_t node, bool new_epoch,
 	if (n > ns->n_racks)
 		return -EINVAL; /* some rack is listed twice */
 	if (++ns->stamp == 0) { /* the stamps wrapped: clear the old ones */
-		for (r = 0; r < ns->n_racks; r++)
-			ns->listed[r] = 0;
+		memset(ns->listed, 0, ns->n_racks * sizeof(*ns->listed));
 		ns->stamp = 1;
 	}
-	for (r = 0; r < ns->n_racks; r++)
-		ns->next[r] = new_epoch ? 0 : row[r];
 	for (i = 0; i < n; i++) {
 		uint32_t k = counts[i].rack;
-		uint64_t add;
+		uint64_t base = new_epoch ? 0 : row[k], add;
 
 		if (ns->listed[k] == ns->stamp)
 			return -EINVAL;
 		ns->listed[k] = ns->stamp;
-		if (counts[i].bytes < ns->next[k])
+		if (counts[i].bytes < base)
 			return -EILSEQ;
-		add = counts[i].bytes - ns->next[k];
-		ns->next[k] = counts[i].bytes;
+		add = ns->add[i] = counts[i].bytes - base;
 		if (k == home)
 			continue;
 		if (add > UINT64_MAX - ns->out[k] || add > UINT64_MAX - ns->in[home] - in_add)
@@ -129,7 +127,7 @@ int sw_netsat_report(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
 	struct node *nd;
 	uint64_t *row;
 	bool new_epoch;
-	uint32_t r;
+	size_t i;
 	int rc;
 
 	if (!ns || (!counts && n))
@@ -144,15 +142,16 @@ int sw_netsat_report(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
 	if (rc)
 		return rc;
 	row = &ns->rx[(size_t)node * ns->n_racks];
-	for (r = 0; r < ns->n_racks; r++) {
-		/* A new epoch's row starts at 0: only what it adds to that is new. */
-		uint64_t add = ns->next[r] - (new_epoch ? 0 : row[r]);
+	if (new_epoch) /* the new incarnation counts from zero, also for racks it did not list */
+		memset(row, 0, ns->n_racks * sizeof(*row));
+	for (i = 0; i < n; i++) {
+		uint32_t k = counts[i].rack;
 
-		if (r != nd->rack) {
-			ns->out[r] += add;
-			ns->in[nd->rack] += add;
+		row[k] = counts[i].bytes;
+		if (k != nd->rack) {
+			ns->out[k] += ns->add[i];
+			ns->in[nd->rack] += ns->add[i];
 		}
-		row[r] = ns->next[r];
 	}
 	nd->seen = true;
 	nd->epoch = boot_epoch;

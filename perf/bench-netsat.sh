@@ -1,6 +1,7 @@
 #!/bin/sh
-# netsat/ benchmark: one agent report folded by the uplink tracker (10,000 nodes, 250 racks)
-# against the bare fold, and one link / qdisc source read against reading /proc/net/dev.
+# netsat/ benchmark: one agent report folded by the uplink tracker (10,000 nodes, 250 racks,
+# all or 10 listed) against the bare fold, and one link / qdisc source read against reading
+# /proc/net/dev.
 # usage: perf/bench-netsat.sh [BUILD_DIR]   (default: build-release, configured if missing)
 set -eu
 cd "$(dirname "$0")/.."
