@@ -14,6 +14,7 @@ static const struct command {
         {"sweep", cmd_sweep, "replay over a grid of one or two options (e.g. thresholds)"},
         {"experiment", cmd_experiment, "run a study from a JSON file and compare with the paper"},
         {"netsat-watch", cmd_netsat_watch, "an interface's rates and qdisc backlog every second"},
+        {"keygen", cmd_keygen, "write a new cluster key file for agents and the controller"},
 };
 
 static void usage(FILE *f)
