@@ -14,6 +14,7 @@ static SwWire__Hello hello = {
         .shuffle_addr = "127.0.0.2:7070",
         .boot_epoch = 1700000000123ull,
         .agent_nonce = {SW_WIRE_NONCE_LEN, nonce_a},
+        .replica_addr = "127.0.0.2:7071",
 };
 static SwWire__Challenge challenge = {
         PROTOBUF_C_MESSAGE_INIT(&sw_wire__challenge__descriptor),
