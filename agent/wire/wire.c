@@ -104,6 +104,11 @@ static int check(const struct sw_wire_msg *m, char *err, size_t errlen)
 				        "unknown task kind or event type",
 				        i);
 		}
+		for (size_t i = 0; i < m->heartbeat->n_running; i++)
+			if (!task_ref_valid(m->heartbeat->running[i]))
+				return sw_wire_errf(
+				        err, errlen, -EPROTO,
+				        "invalid Heartbeat: running[%zu] has an unknown kind", i);
 		return 0;
 	case SW_WIRE_ASSIGN:
 		for (size_t i = 0; i < m->assign->n_tasks; i++) {

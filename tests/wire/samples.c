@@ -52,13 +52,17 @@ static SwWire__TaskEvent failed = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__task_event_
                                    .type = SW_WIRE__TASK_EVENT__TYPE__FAILED, .task = &red3,
                                    .error = "fetch from 127.0.0.3:7070: checksum mismatch"};
 static SwWire__TaskEvent *events[] = {&started, &finished, &failed};
+static SwWire__TaskRef *running[] = {&red3};
 static SwWire__Heartbeat heartbeat = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__heartbeat__descriptor),
                                       .free_map_slots = 1,
                                       .free_reduce_slots = 2,
                                       .n_netsat = 2,
                                       .netsat = netsat,
                                       .n_events = 3,
-                                      .events = events};
+                                      .events = events,
+                                      .n_running = 1,
+                                      .running = running,
+                                      .running_listed = 1};
 
 static char *replicas[] = {"127.0.0.3:7070", "127.0.0.4:7070"};
 static SwWire__Synthetic synth = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__synthetic__descriptor),
