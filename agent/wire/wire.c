@@ -123,6 +123,13 @@ static int check(const struct sw_wire_msg *m, char *err, size_t errlen)
 				        i);
 		}
 		return 0;
+	case SW_WIRE_MAP_OUTPUTS:
+		if (!task_ref_valid(m->map_outputs->reduce) ||
+		    m->map_outputs->reduce->kind != SW_WIRE__TASK_KIND__REDUCE)
+			return sw_wire_errf(
+			        err, errlen, -EPROTO,
+			        "invalid MapOutputs: reduce is missing or not a reduce");
+		return 0;
 	case SW_WIRE_KILL_TASK:
 		if (!task_ref_valid(m->kill_task->task))
 			return sw_wire_errf(err, errlen, -EPROTO,

@@ -101,7 +101,7 @@ static SwWire__Task *tasks[] = {&tmap, &tred};
 static SwWire__Assign assign = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__assign__descriptor), .n_tasks = 2,
                                 .tasks = tasks};
 static SwWire__MapOutputs outputs = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__map_outputs__descriptor),
-                                     .job = 42, .n_maps = 1, .maps = locs};
+                                     .reduce = &red3, .n_maps = 1, .maps = locs};
 static SwWire__KillTask kill = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__kill_task__descriptor),
                                 .task = &map7, .reason = "job removed"};
 static SwWire__JobDone done = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__job_done__descriptor), .job = 42};

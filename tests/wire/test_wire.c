@@ -76,6 +76,15 @@ static void decoded_messages_keep_field_values(void **state)
 	free(buf);
 }
 
+static int sends_done; /* SW_DP_EV_SEND events seen by pump() */
+
+/* Returns true once every send of the test completed (their buffers are freed). */
+static int all_sent(struct sw_dp_ctx *ctx, void *arg)
+{
+	(void)ctx;
+	return sends_done == *(int *)arg;
+}
+
 /* Runs both contexts until fn(arg) says done; fails the test after many idle rounds. */
 static void pump(struct sw_dp_ctx *a, struct sw_dp_ctx *b, int (*fn)(struct sw_dp_ctx *, void *),
                  void *arg)
@@ -87,8 +96,10 @@ static void pump(struct sw_dp_ctx *a, struct sw_dp_ctx *b, int (*fn)(struct sw_d
 		int n = sw_dp_poll(a, ev, 8);
 		assert_true(n >= 0);
 		for (int i = 0; i < n; i++)
-			if (ev[i].type == SW_DP_EV_SEND)
+			if (ev[i].type == SW_DP_EV_SEND) {
 				sw_wire_sent(&ev[i]);
+				sends_done++;
+			}
 		idle = n > 0 ? 0 : idle + 1;
 		if (n == 0)
 			sw_dp_wait(b, 1);
@@ -137,6 +148,7 @@ static void every_message_round_trips_over_tcp(void **state)
 	struct sw_dp_ctx *srv, *cli;
 	struct sw_dp_ep *ep;
 	open_pair(&srv, &cli, &ep, SW_WIRE_MAX_MSG);
+	sends_done = 0;
 	for (int t = SW_WIRE_HELLO; t < SW_WIRE_TYPES; t++) {
 		assert_int_equal(sw_wire_send(ep, t, wire_sample(t), err, sizeof(err)), 0);
 		struct server s = {0};
@@ -151,6 +163,8 @@ static void every_message_round_trips_over_tcp(void **state)
 		free(want);
 		sw_dp_release(srv, &s.ev);
 	}
+	int sent = SW_WIRE_TYPES - SW_WIRE_HELLO;
+	pump(cli, srv, all_sent, &sent);
 	sw_dp_close(cli);
 	sw_dp_close(srv);
 }
@@ -281,6 +295,10 @@ static void messages_consumers_cannot_use_are_refused(void **state)
 	as.n_tasks = 1;
 	as.tasks = tasks;
 	assert_invalid(SW_WIRE_ASSIGN, &as.base, "invalid Assign: tasks[0]");
+
+	SwWire__MapOutputs mo = SW_WIRE__MAP_OUTPUTS__INIT;
+	mo.reduce = &ref; /* a map */
+	assert_invalid(SW_WIRE_MAP_OUTPUTS, &mo.base, "invalid MapOutputs: reduce");
 
 	SwWire__KillTask kill = SW_WIRE__KILL_TASK__INIT;
 	assert_invalid(SW_WIRE_KILL_TASK, &kill.base, "invalid KillTask: no task");
