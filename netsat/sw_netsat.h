@@ -10,7 +10,9 @@
  * rack R received from rack S != R crossed S's uplink out and R's uplink in; bytes from its
  * own rack crossed no uplink. A node that restarts reports a new, larger boot epoch and
  * counters from zero; what it reported before stays counted, so a rack's sums never go
- * backwards. Memory is fixed at creation: n_nodes x n_racks counters.
+ * backwards. Where the operator counts a rack's uplink itself (a ToR port), those counters
+ * may replace the nodes' sums for that rack. Memory is fixed at creation: n_nodes x n_racks
+ * counters.
  *
  * Counter sources (struct sw_netsat_source) read one interface, qdisc or RDMA port, behind one
  * ops table (netsat/source.c): "link" (netlink RTM_GETLINK stats64), "qdisc" (netlink
@@ -64,8 +66,24 @@ int sw_netsat_report(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
                      const struct sw_netsat_count *counts, size_t n);
 
 /**
- * Cumulative bytes that crossed rack @p rack's uplink out (sent by its nodes, landed in other
- * racks) and in (landed on its nodes from other racks), as reported so far.
+ * Folds the operator's own cumulative counters of rack @p rack's uplink (a ToR port read with
+ * a counter source, say): bytes that left the rack (@p out_bytes) and entered it
+ * (@p in_bytes), all traffic the link carried. From the first such report on, the rack's
+ * sums follow these counters instead of the nodes' reports, continuing from where the nodes'
+ * sums stood (that first report only sets the baseline). @p epoch must grow when the counters
+ * restart from zero (the interface was re-created, the switch rebooted); a larger epoch counts
+ * from zero. A refused report changes nothing.
+ * @return 0; -EINVAL (NULL @p ns), -ERANGE (rack outside the cluster), -ESTALE (an older
+ *         epoch), -EILSEQ (a counter went backwards within the epoch), -EOVERFLOW (a sum
+ *         would pass 2^64 - 1).
+ */
+int sw_netsat_uplink_measured(struct sw_netsat *ns, uint32_t rack, uint64_t epoch,
+                              uint64_t out_bytes, uint64_t in_bytes);
+
+/**
+ * Cumulative bytes that crossed rack @p rack's uplink out and in: from the nodes' reports
+ * (sent by its nodes and landed in other racks; landed on its nodes from other racks), or,
+ * once the rack's uplink is measured, from sw_netsat_uplink_measured().
  * @return 0, -EINVAL (NULL argument, rack out of range).
  */
 int sw_netsat_uplink(const struct sw_netsat *ns, uint32_t rack, uint64_t *out_bytes,

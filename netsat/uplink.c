@@ -22,12 +22,21 @@ struct node {
 	uint64_t epoch; /* of its last accepted report */
 };
 
+/* A rack uplink counted by the operator's own counters (a ToR port, a shaped veth). */
+struct meter {
+	bool seen;
+	uint64_t epoch;
+	uint64_t last_out, last_in; /* as last reported in the epoch */
+	uint64_t out, in;           /* the rack's sums from the first measured report on */
+};
+
 struct sw_netsat {
 	uint32_t n_nodes, n_racks;
 	struct node *nodes;
-	uint64_t *rx;  /* n_nodes x n_racks: each node's counters in its current epoch */
-	uint64_t *out; /* per rack */
-	uint64_t *in;  /* per rack */
+	uint64_t *rx;         /* n_nodes x n_racks: each node's counters in its current epoch */
+	uint64_t *out;        /* per rack, from the nodes' reports */
+	uint64_t *in;         /* per rack, from the nodes' reports */
+	struct meter *meters; /* per rack */
 	/* scratch of one report: what each counter adds (by position), the report that listed
 	 * each rack (by rack) */
 	uint64_t *add;
@@ -58,9 +67,11 @@ struct sw_netsat *sw_netsat_create(uint32_t n_nodes, uint32_t n_racks, const uin
 	ns->rx = calloc((size_t)n_nodes * n_racks, sizeof(*ns->rx));
 	ns->out = calloc(n_racks, sizeof(*ns->out));
 	ns->in = calloc(n_racks, sizeof(*ns->in));
+	ns->meters = calloc(n_racks, sizeof(*ns->meters));
 	ns->add = calloc(n_racks, sizeof(*ns->add));
 	ns->listed = calloc(n_racks, sizeof(*ns->listed));
-	if (!ns->nodes || !ns->rx || !ns->out || !ns->in || !ns->add || !ns->listed) {
+	if (!ns->nodes || !ns->rx || !ns->out || !ns->in || !ns->meters || !ns->add ||
+	    !ns->listed) {
 		sw_netsat_destroy(ns);
 		errno = ENOMEM;
 		return NULL;
@@ -78,6 +89,7 @@ void sw_netsat_destroy(struct sw_netsat *ns)
 	free(ns->rx);
 	free(ns->out);
 	free(ns->in);
+	free(ns->meters);
 	free(ns->add);
 	free(ns->listed);
 	free(ns);
@@ -158,12 +170,55 @@ int sw_netsat_report(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
 	return 0;
 }
 
+/*
+ * A measured uplink takes over from the nodes' sums where they stand, so the rack's sums never
+ * jump back or forward at the switch; only what the meter counts from then on is added. A new
+ * epoch (the counters restarted: the interface was re-created, the switch rebooted) counts
+ * from zero, as a restarted agent does.
+ */
+int sw_netsat_uplink_measured(struct sw_netsat *ns, uint32_t rack, uint64_t epoch,
+                              uint64_t out_bytes, uint64_t in_bytes)
+{
+	struct meter *m;
+	uint64_t base_out, base_in;
+
+	if (!ns)
+		return -EINVAL;
+	if (rack >= ns->n_racks)
+		return -ERANGE;
+	m = &ns->meters[rack];
+	if (!m->seen) {
+		m->out = ns->out[rack];
+		m->in = ns->in[rack];
+		base_out = out_bytes;
+		base_in = in_bytes;
+	} else if (epoch < m->epoch) {
+		return -ESTALE;
+	} else if (epoch > m->epoch) {
+		base_out = base_in = 0;
+	} else {
+		base_out = m->last_out;
+		base_in = m->last_in;
+	}
+	if (out_bytes < base_out || in_bytes < base_in)
+		return -EILSEQ;
+	if (out_bytes - base_out > UINT64_MAX - m->out || in_bytes - base_in > UINT64_MAX - m->in)
+		return -EOVERFLOW;
+	m->out += out_bytes - base_out;
+	m->in += in_bytes - base_in;
+	m->last_out = out_bytes;
+	m->last_in = in_bytes;
+	m->epoch = epoch;
+	m->seen = true;
+	return 0;
+}
+
 int sw_netsat_uplink(const struct sw_netsat *ns, uint32_t rack, uint64_t *out_bytes,
                      uint64_t *in_bytes)
 {
 	if (!ns || !out_bytes || !in_bytes || rack >= ns->n_racks)
 		return -EINVAL;
-	*out_bytes = ns->out[rack];
-	*in_bytes = ns->in[rack];
+	*out_bytes = ns->meters[rack].seen ? ns->meters[rack].out : ns->out[rack];
+	*in_bytes = ns->meters[rack].seen ? ns->meters[rack].in : ns->in[rack];
 	return 0;
 }

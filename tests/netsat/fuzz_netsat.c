@@ -25,7 +25,8 @@ static uint64_t take(const uint8_t **p, const uint8_t *end, unsigned n)
 }
 
 /* n_racks, n_nodes, then reports: node, epoch (1 byte: small, so epochs repeat and go
- * back), count, then count x (rack, 8 bytes). Nodes and racks may be out of range. */
+ * back), count, then count x (rack, 8 bytes). Nodes and racks may be out of range. A node
+ * byte of n_nodes + 2 makes the report a measured uplink's: epoch, rack, out, in. */
 static void fuzz_reports(const uint8_t *p, const uint8_t *end)
 {
 	uint32_t n_racks = 1 + (uint32_t)take(&p, end, 1) % 8,
@@ -41,16 +42,23 @@ static void fuzz_reports(const uint8_t *p, const uint8_t *end)
 		abort();
 	while (p < end) {
 		struct sw_netsat_count c[16];
-		uint32_t node = (uint32_t)take(&p, end, 1) % (n_nodes + 2);
+		uint32_t node = (uint32_t)take(&p, end, 1) % (n_nodes + 3);
 		uint64_t epoch = take(&p, end, 1);
 		size_t n = take(&p, end, 1) % 17;
 		int rc;
 
-		for (size_t i = 0; i < n; i++) {
-			c[i].rack = (uint32_t)take(&p, end, 1) % (n_racks + 2);
-			c[i].bytes = take(&p, end, 8);
+		if (node == n_nodes + 2) {
+			uint32_t rack = (uint32_t)n % (n_racks + 2);
+			uint64_t o = take(&p, end, 8), i = take(&p, end, 8);
+
+			rc = sw_netsat_uplink_measured(ns, rack, epoch, o, i);
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				c[i].rack = (uint32_t)take(&p, end, 1) % (n_racks + 2);
+				c[i].bytes = take(&p, end, 8);
+			}
+			rc = sw_netsat_report(ns, node, epoch, c, n);
 		}
-		rc = sw_netsat_report(ns, node, epoch, c, n);
 		for (uint32_t k = 0; k < n_racks; k++) {
 			uint64_t o, i;
 

@@ -223,6 +223,48 @@ static void a_cluster_with_a_node_in_no_rack_is_refused(void **st)
 	sw_netsat_destroy(ns);
 }
 
+static void a_measured_uplink_takes_over_where_the_nodes_sums_stand(void **st)
+{
+	struct sw_netsat *ns = tracker();
+	struct sw_netsat_count c[] = {{.rack = 1, .bytes = 700}};
+
+	(void)st;
+	assert_int_equal(sw_netsat_report(ns, 0, 1, c, 1), 0); /* rack 0 in 700, rack 1 out 700 */
+	/* The ToR's counters are large, counted since long before: only a baseline. */
+	assert_int_equal(sw_netsat_uplink_measured(ns, 0, 5, 1000000, 2000000), 0);
+	assert_uplink(ns, 0, 0, 700);
+	/* From now on rack 0 follows its own counters, which see all the link carried. */
+	assert_int_equal(sw_netsat_uplink_measured(ns, 0, 5, 1000040, 2000100), 0);
+	assert_uplink(ns, 0, 40, 800);
+	c[0].bytes = 10000;
+	assert_int_equal(sw_netsat_report(ns, 0, 1, c, 1), 0);
+	assert_uplink(ns, 0, 40, 800);
+	/* The other racks still add up the nodes' reports. */
+	assert_uplink(ns, 1, 10000, 0);
+	sw_netsat_destroy(ns);
+}
+
+static void a_measured_uplink_restarting_counts_from_zero_and_refuses_going_backwards(void **st)
+{
+	struct sw_netsat *ns = tracker();
+
+	(void)st;
+	assert_int_equal(sw_netsat_uplink_measured(ns, 2, 1, 500, 500), 0);
+	assert_int_equal(sw_netsat_uplink_measured(ns, 2, 1, 600, 550), 0);
+	assert_uplink(ns, 2, 100, 50);
+	assert_int_equal(sw_netsat_uplink_measured(ns, 2, 1, 599, 560), -EILSEQ);
+	assert_uplink(ns, 2, 100, 50);
+	/* The interface was re-created: its counters start again from zero. */
+	assert_int_equal(sw_netsat_uplink_measured(ns, 2, 2, 30, 20), 0);
+	assert_uplink(ns, 2, 130, 70);
+	assert_int_equal(sw_netsat_uplink_measured(ns, 2, 1, 9000, 9000), -ESTALE);
+	assert_int_equal(sw_netsat_uplink_measured(ns, 3, 1, 1, 1), -ERANGE);
+	assert_int_equal(sw_netsat_uplink_measured(NULL, 0, 1, 1, 1), -EINVAL);
+	assert_int_equal(sw_netsat_uplink_measured(ns, 2, 2, UINT64_MAX, 20), -EOVERFLOW);
+	assert_uplink(ns, 2, 130, 70);
+	sw_netsat_destroy(ns);
+}
+
 /* Random reports, restarts and refused reports against a plain sum of every delta. */
 static void random_reports_and_restarts_sum_to_every_byte_reported(void **st)
 {
@@ -289,6 +331,9 @@ int main(void)
 	        cmocka_unit_test(a_rack_listed_twice_is_refused),
 	        cmocka_unit_test(a_sum_past_two_to_the_64_is_refused),
 	        cmocka_unit_test(a_cluster_with_a_node_in_no_rack_is_refused),
+	        cmocka_unit_test(a_measured_uplink_takes_over_where_the_nodes_sums_stand),
+	        cmocka_unit_test(
+	                a_measured_uplink_restarting_counts_from_zero_and_refuses_going_backwards),
 	        cmocka_unit_test(random_reports_and_restarts_sum_to_every_byte_reported),
 	};
 
