@@ -125,28 +125,23 @@ static void bytes_are_conserved_per_job(void **state)
 	sw_sim_result_free(&r);
 }
 
-/* The samples integrate the uplinks' load: summed back into bytes they must give every byte
- * the records say crossed a rack (each crosses one outbound and one inbound uplink). */
-static void uplink_samples_account_for_every_cross_rack_byte(void **state)
+/* Summed back into bytes, the samples give every byte the records say crossed a rack (each
+ * crosses one outbound and one inbound uplink of @p up_bps). */
+static void assert_samples_integrate(const struct sw_sim_result *r, double up_bps)
 {
-	struct mix m;
-	struct sw_sim_result r;
-	double up_bps = 4 * 1e9 / 4, out = 0, in = 0, xrack = 0;
+	double out = 0, in = 0, xrack = 0;
 	uint32_t s, k;
 	size_t i;
 
-	(void)state;
-	make_mix(&m);
-	run(&m, "fair", &r);
-	assert_int_equal(r.n_racks, 3);
-	assert_true(r.n_samples >= (uint32_t)(r.end / r.sample_interval));
-	for (s = 0; s < r.n_samples; s++) {
-		double span = s + 1 < r.n_samples ? r.sample_interval
-		                                  : r.end - r.sample_interval * (r.n_samples - 1);
+	assert_true(r->n_samples >= (uint32_t)(r->end / r->sample_interval));
+	for (s = 0; s < r->n_samples; s++) {
+		double span = s + 1 < r->n_samples
+		                      ? r->sample_interval
+		                      : r->end - r->sample_interval * (r->n_samples - 1);
 
-		for (k = 0; k < r.n_racks; k++) {
-			float fo = r.uplink_out[s * r.n_racks + k],
-			      fi = r.uplink_in[s * r.n_racks + k];
+		for (k = 0; k < r->n_racks; k++) {
+			float fo = r->uplink_out[s * r->n_racks + k],
+			      fi = r->uplink_in[s * r->n_racks + k];
 
 			assert_true(fo >= 0 && fo <= 1 + 1e-5);
 			assert_true(fi >= 0 && fi <= 1 + 1e-5);
@@ -154,13 +149,48 @@ static void uplink_samples_account_for_every_cross_rack_byte(void **state)
 			in += fi * up_bps / 8 * span;
 		}
 	}
-	for (i = 0; i < N_JOBS; i++)
+	for (i = 0; i < r->n_jobs; i++)
 		for (k = 0; k < SW_TRAFFICS; k++)
-			xrack += (double)r.jobs[i].xrack[k];
+			xrack += (double)r->jobs[i].xrack[k];
 	assert_true(xrack > 0);
 	assert_true(fabs(out - xrack) <= 1e-4 * xrack);
 	assert_true(fabs(in - xrack) <= 1e-4 * xrack);
+}
+
+static void uplink_samples_account_for_every_cross_rack_byte(void **state)
+{
+	struct mix m;
+	struct sw_sim_result r;
+
+	(void)state;
+	make_mix(&m);
+	run(&m, "fair", &r);
+	assert_int_equal(r.n_racks, 3);
+	assert_samples_integrate(&r, 4 * 1e9 / 4);
 	sw_sim_result_free(&r);
+}
+
+/* Half the jobs arrive a billion seconds after the others: the idle gap costs no event and the
+ * series stays within its bound (its interval doubles instead), still accounting for every
+ * cross-rack byte. Before, samples and NetSat ticked through the gap: 4e8 events, gigabytes. */
+static void an_idle_gap_of_a_billion_seconds_costs_no_events_and_bounded_samples(void **state)
+{
+	struct mix m;
+	struct sw_sim_result r, base;
+
+	(void)state;
+	make_mix(&m);
+	run(&m, "sw-fair", &base);
+	for (int i = N_JOBS / 2; i < N_JOBS; i++)
+		m.jobs[i].arrival += 1e9;
+	run(&m, "sw-fair", &r);
+	assert_true(r.end > 1e9);
+	assert_true(r.events < 2 * base.events + 1000);
+	assert_true((uint64_t)r.n_samples * r.n_racks <= 1U << 22);
+	assert_true(r.sample_interval > 1e9 / (1U << 22));
+	assert_samples_integrate(&r, 4 * 1e9 / 4);
+	sw_sim_result_free(&r);
+	sw_sim_result_free(&base);
 }
 
 static void two_runs_give_identical_records_and_samples(void **state)
@@ -270,6 +300,8 @@ int main(void)
 	        cmocka_unit_test(every_job_completes_after_it_arrives),
 	        cmocka_unit_test(bytes_are_conserved_per_job),
 	        cmocka_unit_test(uplink_samples_account_for_every_cross_rack_byte),
+	        cmocka_unit_test(
+	                an_idle_gap_of_a_billion_seconds_costs_no_events_and_bounded_samples),
 	        cmocka_unit_test(two_runs_give_identical_records_and_samples),
 	        cmocka_unit_test(every_policy_completes_the_mix),
 	        cmocka_unit_test(without_out_of_band_heartbeats_jobs_still_complete),

@@ -222,6 +222,40 @@ static void users_and_queues_beyond_their_bounds_are_refused(void **state)
 	sw_workload_free(&w);
 }
 
+/* Times and link speeds bound how long a replay runs; a rack count, its memory. */
+static void times_speeds_and_sizes_of_the_cluster_beyond_their_bounds_are_refused(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+	        {JOB(GREP(1, 1e300)), "1: field 'arrival': must be at most 1e9 seconds"},
+	        {JOB(GREP(1, 5) ", \"deadline\": 2e9"),
+	         "1: field 'deadline': must be at most 1e9 seconds"},
+	        {"{\"topology\": {\"uplink_bps\": 1}}\n" JOB(GREP(1, 0)),
+	         "1: field 'uplink_bps': the rack uplink must carry from 1e+06 to 1e+15 bit/s, not "
+	         "1"},
+	        {"{\"topology\": {\"oversub\": 1e300}}\n" JOB(GREP(1, 0)),
+	         "1: field 'oversub': the rack uplink must carry from 1e+06"},
+	        {"{\"topology\": {\"nic_bps\": 1e16}}\n" JOB(GREP(1, 0)),
+	         "1: field 'nic_bps': must be from 1e+06 to 1e+15 bit/s"},
+	        {"{\"topology\": {\"racks\": 1000, \"nodes_per_rack\": 1000}}\n" JOB(GREP(1, 0)),
+	         "1: field 'nodes_per_rack': racks x nodes_per_rack must be from 1 to 100000 "
+	         "nodes"},
+	        {"{\"topology\": {\"map_slots\": 2000}}\n" JOB(GREP(1, 0)),
+	         "1: field 'map_slots': must be at most 1024"},
+	};
+	struct sw_workload w;
+	struct sw_input_error err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *path = tmp_write("bounds.jsonl", cases[i].text);
+
+		tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+		                 cases[i].msg);
+	}
+}
+
 static void bad_topology_is_rejected_in_line_or_in_its_file(void **state)
 {
 	struct sw_workload w;
@@ -272,6 +306,8 @@ int main(void)
 	        cmocka_unit_test(inconsistent_records_are_rejected),
 	        cmocka_unit_test(user_and_queue_must_exist),
 	        cmocka_unit_test(users_and_queues_beyond_their_bounds_are_refused),
+	        cmocka_unit_test(
+	                times_speeds_and_sizes_of_the_cluster_beyond_their_bounds_are_refused),
 	        cmocka_unit_test(bad_topology_is_rejected_in_line_or_in_its_file),
 	        cmocka_unit_test(mix_without_jobs_or_file_is_an_error),
 	};

@@ -164,6 +164,8 @@ static void extra_column_negative_time_and_empty_id_are_rejected(void **state)
 	check_bad("job1\t2\t1\t10\t5\t10\t7\n", "2: more than 6 columns");
 	check_bad("job1\t2\t-1\t10\t5\t10\n", "2: field 'gap': negative time");
 	check_bad("\t2\t1\t10\t5\t10\n", "2: field 'job_id': empty");
+	check_bad("job1\t2e9\t1\t10\t5\t10\n",
+	          "2: field 'submit_time': 2e9 s x time scale 1 is beyond the limit of 1e9 s");
 	check_bad("job1\t2\t1\t99999999999999999999\t5\t10\n",
 	          "2: field 'input_bytes': size out of range: '99999999999999999999'");
 }

@@ -25,10 +25,26 @@ static void users_beyond_the_bound_are_refused_before_running(void **state)
 	assert_int_equal(cli_entries(res), 0);
 }
 
+static void cluster_and_mix_options_beyond_their_bounds_are_refused(void **state)
+{
+	const char *res = cli_path("opts-res");
+
+	(void)state;
+	assert_int_equal(cli_run("replay", "--oversub", "1e300", "--out", res, "--quiet", NULL), 1);
+	assert_non_null(strstr(cli_out, "--oversub 1e+300: the rack uplink must carry from 1e+06"));
+	assert_int_equal(cli_run("replay", "--duration", "1e9", "--out", res, "--quiet", NULL), 1);
+	assert_non_null(strstr(cli_out, "--duration must be above 0 and at most 277778 h"));
+	assert_int_equal(cli_run("replay", "--duration", "20000", "--out", res, "--quiet", NULL),
+	                 1);
+	assert_non_null(strstr(cli_out, "jobs, more than 1048576"));
+	assert_int_equal(cli_entries(res), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(users_beyond_the_bound_are_refused_before_running),
+	        cmocka_unit_test(cluster_and_mix_options_beyond_their_bounds_are_refused),
 	};
 
 	return cli_main("swctl_limits_cli", tests, sizeof(tests) / sizeof(tests[0]));

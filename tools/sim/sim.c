@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,12 +160,16 @@ static int heartbeat(struct sim *s, uint32_t node)
 
 /* ---- arrivals ---- */
 
+static int wake_periodic(struct sim *s);
+
 static int arrivals(struct sim *s)
 {
 	uint32_t i;
 	int rc;
 
-	rc = sim_job_arrive(s, s->next_arrival++);
+	rc = wake_periodic(s);
+	if (!rc)
+		rc = sim_job_arrive(s, s->next_arrival++);
 	if (rc)
 		return rc;
 	s->last_progress = s->now;
@@ -190,25 +195,65 @@ static double uplink_bytes(const struct sim *s, uint32_t rack, double *out, doub
 	return sim_net_link_capacity(s->net, lo);
 }
 
+/* Most sample values kept per direction (16 MiB of floats): past them, pairs of samples merge
+ * and the interval doubles, so a long replay (or a slow uplink) cannot fill memory. */
+#define SAMPLE_VALUES_MAX (1U << 22)
+
+static bool jobs_live(const struct sim *s)
+{
+	return s->next_arrival > s->jobs_done;
+}
+
+/* Room for @p rows rows; more than samples_max + 1 are never needed (see coarsen). */
+static int sample_room(struct sim *s, uint32_t rows)
+{
+	struct sw_sim_result *r = s->r;
+	uint32_t nr = r->n_racks, ncap = s->samples_cap ? s->samples_cap : 256;
+	float *o, *in;
+
+	if (rows <= s->samples_cap)
+		return 0;
+	while (ncap < rows)
+		ncap *= 2;
+	if (ncap > s->samples_max + 1)
+		ncap = s->samples_max + 1;
+	o = realloc(r->uplink_out, (size_t)ncap * nr * sizeof(*o));
+	if (o)
+		r->uplink_out = o;
+	in = o ? realloc(r->uplink_in, (size_t)ncap * nr * sizeof(*in)) : NULL;
+	if (!in)
+		return sim_fail(s, -ENOMEM, "out of memory for samples at t=%.3f s", s->now);
+	r->uplink_in = in;
+	s->samples_cap = ncap;
+	return 0;
+}
+
+/* A full series (samples_max rows, an even count) becomes half as many rows of twice the
+ * interval, each the mean of two: every row still covers one whole interval from time 0. */
+static void coarsen(struct sim *s)
+{
+	struct sw_sim_result *r = s->r;
+	size_t nr = r->n_racks;
+
+	for (size_t i = 0; i < r->n_samples / 2; i++)
+		for (size_t k = 0; k < nr; k++) {
+			float *o = r->uplink_out, *in = r->uplink_in;
+
+			o[i * nr + k] = (o[2 * i * nr + k] + o[(2 * i + 1) * nr + k]) / 2;
+			in[i * nr + k] = (in[2 * i * nr + k] + in[(2 * i + 1) * nr + k]) / 2;
+		}
+	r->n_samples /= 2;
+	r->sample_interval *= 2;
+}
+
 static int sample(struct sim *s, double span)
 {
 	struct sw_sim_result *r = s->r;
 	uint32_t k, nr = r->n_racks;
+	int rc = sample_room(s, r->n_samples + 1);
 
-	if (r->n_samples == s->samples_cap) {
-		uint32_t ncap = s->samples_cap ? 2 * s->samples_cap : 256;
-		float *o = realloc(r->uplink_out, (size_t)ncap * nr * sizeof(*o));
-		float *in;
-
-		if (o)
-			r->uplink_out = o;
-		in = o ? realloc(r->uplink_in, (size_t)ncap * nr * sizeof(*in)) : NULL;
-		if (!in)
-			return sim_fail(s, -ENOMEM, "out of memory for samples at t=%.3f s",
-			                s->now);
-		r->uplink_in = in;
-		s->samples_cap = ncap;
-	}
+	if (rc)
+		return rc;
 	for (k = 0; k < nr; k++) {
 		double bo, bi;
 		double cap = uplink_bytes(s, k, &bo, &bi) * span;
@@ -223,24 +268,86 @@ static int sample(struct sim *s, double span)
 	return 0;
 }
 
+/* A periodic sample: one row of one interval, then the next one unless the cluster is idle. */
+static int sample_tick(struct sim *s)
+{
+	int rc = sample(s, s->r->sample_interval);
+
+	if (rc)
+		return rc;
+	if (s->r->n_samples == s->samples_max)
+		coarsen(s);
+	if (!jobs_live(s)) {
+		s->sample_parked = 1;
+		return 0;
+	}
+	return schedule(s, s->last_sample + s->r->sample_interval, EV_SAMPLE, 0, NULL);
+}
+
+/* An idle cluster moves no byte: the samples of an idle gap are zero rows, written at once
+ * when the next job arrives (merging as the series fills), so a gap of any length costs at
+ * most one pass over the series per doubling of the interval. */
+static int sample_wake(struct sim *s)
+{
+	struct sw_sim_result *r = s->r;
+
+	s->sample_parked = 0;
+	for (;;) {
+		double whole = floor((s->now - s->last_sample) / r->sample_interval);
+		uint32_t m = s->samples_max - r->n_samples;
+		int rc;
+
+		if (whole < 1)
+			break;
+		if (whole < m)
+			m = (uint32_t)whole;
+		rc = sample_room(s, r->n_samples + m);
+		if (rc)
+			return rc;
+		memset(&r->uplink_out[(size_t)r->n_samples * r->n_racks], 0,
+		       (size_t)m * r->n_racks * sizeof(float));
+		memset(&r->uplink_in[(size_t)r->n_samples * r->n_racks], 0,
+		       (size_t)m * r->n_racks * sizeof(float));
+		r->n_samples += m;
+		s->last_sample += m * r->sample_interval;
+		if (r->n_samples == s->samples_max)
+			coarsen(s);
+	}
+	return schedule(s, s->last_sample + r->sample_interval, EV_SAMPLE, 0, NULL);
+}
+
 /*
  * NetSat: each rack's cumulative uplink counters go to the scheduler through the same call a
  * live controller makes with its agents' counters. Uplinks carry only cross-rack traffic
  * (shuffle, remote map input, output replicas), which is exactly what NetSat watches.
  */
-static int netsat(struct sim *s)
+static int netsat_sample(struct sim *s, double t)
 {
 	for (uint32_t k = 0; k < s->cluster.n_racks; k++) {
 		double out, in;
 		int rc;
 
 		uplink_bytes(s, k, &out, &in);
-		rc = sw_sched_net_sample(s->sched, k, (uint64_t)out, (uint64_t)in, s->now);
+		rc = sw_sched_net_sample(s->sched, k, (uint64_t)out, (uint64_t)in, t);
 
 		if (rc < 0)
 			return sim_fail(
 			        s, rc, "scheduler refused the NetSat sample of rack %u at t=%.3f s",
-			        k, s->now);
+			        k, t);
+	}
+	s->last_netsat = t;
+	return 0;
+}
+
+static int netsat(struct sim *s)
+{
+	int rc = netsat_sample(s, s->now);
+
+	if (rc)
+		return rc;
+	if (!jobs_live(s)) {
+		s->netsat_parked = 1;
+		return 0;
 	}
 	return schedule(s, s->now + s->c->netsat_interval, EV_NETSAT, 0, NULL);
 }
@@ -270,6 +377,45 @@ static int totals(struct sim *s)
 	return 0;
 }
 
+/*
+ * NetSat's smoothed utilisation decays by (1 - smoothing) per window of zero traffic, and
+ * reaches exactly 0 (below the smallest double) within this many samples: feeding only the
+ * last of an idle gap's samples leaves the scheduler in the state all of them would have.
+ */
+static double netsat_catch_up(const struct sim *s)
+{
+	double a = s->c->sched.netsat_smoothing;
+	double per_window = ceil(s->c->sched.netsat_window / s->c->netsat_interval);
+
+	if (!(a < 1))
+		return 2 * per_window;
+	return (ceil(1100 * log(2) / -log1p(-a)) + 1) * per_window;
+}
+
+static int netsat_wake(struct sim *s)
+{
+	double whole = floor((s->now - s->last_netsat) / s->c->netsat_interval);
+	double skip = fmax(0, whole - netsat_catch_up(s));
+	double t0 = s->last_netsat;
+
+	s->netsat_parked = 0;
+	for (double j = skip + 1; j <= whole; j++) {
+		int rc = netsat_sample(s, t0 + j * s->c->netsat_interval);
+
+		if (rc)
+			return rc;
+	}
+	return schedule(s, s->last_netsat + s->c->netsat_interval, EV_NETSAT, 0, NULL);
+}
+
+/* A job arrives at an idle cluster: the periodic events catch up with the gap and restart. */
+static int wake_periodic(struct sim *s)
+{
+	int rc = s->sample_parked ? sample_wake(s) : 0;
+
+	return rc || !s->netsat_parked ? rc : netsat_wake(s);
+}
+
 static void progress(struct sim *s)
 {
 	if (s->c->progress)
@@ -292,11 +438,9 @@ static int event(struct sim *s, uint32_t id)
 	case EV_NETSAT:
 		return netsat(s);
 	default:
-		rc = sample(s, s->c->sample_interval);
+		rc = sample_tick(s);
 		progress(s);
-		if (rc)
-			return rc;
-		return schedule(s, s->now + s->c->sample_interval, EV_SAMPLE, 0, NULL);
+		return rc;
 	}
 }
 
@@ -479,12 +623,12 @@ static int setup(struct sim *s)
 	s->r->n_jobs = w->n_jobs;
 	s->r->sample_interval = s->c->sample_interval;
 	s->r->n_racks = s->cluster.n_racks;
-	if (!w->n_jobs)
-		return 0;
-	rc = schedule(s, w->jobs[0].arrival, EV_ARRIVAL, 0, NULL);
-	if (!rc)
-		rc = schedule(s, s->c->netsat_interval, EV_NETSAT, 0, NULL);
-	return rc ? rc : schedule(s, s->c->sample_interval, EV_SAMPLE, 0, NULL);
+	s->samples_max = SAMPLE_VALUES_MAX / s->cluster.n_racks & ~1U;
+	if (s->samples_max < 2)
+		s->samples_max = 2;
+	/* Samples and NetSat start with the first arrival (and stop while the cluster is idle). */
+	s->sample_parked = s->netsat_parked = 1;
+	return w->n_jobs ? schedule(s, w->jobs[0].arrival, EV_ARRIVAL, 0, NULL) : 0;
 }
 
 static void teardown(struct sim *s)

@@ -114,7 +114,11 @@ struct sim {
 	struct sw_assignment *assign;
 	int assign_max;
 	double *prev_out, *prev_in, last_sample;
-	uint32_t samples_cap;
+	uint32_t samples_cap; /* rows allocated */
+	uint32_t samples_max; /* rows kept before pairs merge (even) */
+	double last_netsat;   /* time of the last NetSat sample */
+	int sample_parked;    /* the periodic events wait for an arrival: no job is live */
+	int netsat_parked;
 };
 
 /** Sets err->msg and returns @p rc (a negative errno). */

@@ -58,6 +58,21 @@ struct sw_topology {
 	struct sw_resources node_capacity;
 };
 
+/*
+ * Bounds on values that parse but would make a replay unbounded in memory or time; every
+ * loader refuses a value beyond them naming file, line and field (README.md, "Bounds").
+ */
+/** Seconds: the latest arrival or deadline, 31.7 years (a double still counts microseconds). */
+#define SW_WORKLOAD_MAX_TIME 1e9
+/** Jobs a paper mix may expect (duration / mean inter-arrival): a million. */
+#define SW_PAPER_MAX_JOBS (1U << 20)
+/** Link speeds in bit/s (NIC and rack uplink, after oversubscription): 1 Mbit/s to 1 Pbit/s. */
+#define SW_TOPOLOGY_MIN_BPS 1e6
+#define SW_TOPOLOGY_MAX_BPS 1e15
+/** Nodes in all and task slots of each kind per node. */
+#define SW_TOPOLOGY_MAX_NODES 100000
+#define SW_TOPOLOGY_MAX_SLOTS 1024
+
 /** HDFS block size of Hadoop 1.0 and of the paper: one map task per block. */
 #define SW_BLOCK_BYTES_DEFAULT (64ULL << 20)
 
@@ -111,9 +126,14 @@ void sw_topology_default(struct sw_topology *t); /**< the paper's 100 nodes, 10 
 void sw_topology_facebook(struct sw_topology *t);
 /**
  * Allocates the racks and nodes of @p out; free with sw_topology_free. Node n is in rack
- * n / nodes_per_rack. @return 0, -EINVAL (a zero count or a non-positive capacity), -ENOMEM.
+ * n / nodes_per_rack. @return 0, -EINVAL (sw_topology_check fails), -ENOMEM.
  */
 int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out);
+/**
+ * Checks @p t against the bounds above. @return 0, or -EINVAL with @p field set to the
+ * offending field's name and @p why to the reason ("must be at least 1000000 bit/s").
+ */
+int sw_topology_check(const struct sw_topology *t, const char **field, char *why, size_t len);
 /** Bits per second one rack uplink carries each way: uplink_bps, else from oversub. */
 double sw_topology_uplink_bps(const struct sw_topology *t);
 void sw_topology_free(struct sw_cluster_spec *c);
@@ -121,7 +141,8 @@ void sw_topology_free(struct sw_cluster_spec *c);
 void sw_paper_opts_default(struct sw_paper_opts *o);
 /**
  * Generates one of the paper's mixes: Poisson arrivals, benchmarks from Table 1 within the mix's
- * class shares, input sizes from Table 2. @return 0, -EINVAL (an option out of range), -ENOMEM.
+ * class shares, input sizes from Table 2. @return 0, -EINVAL (an option out of range, or more
+ * than SW_PAPER_MAX_JOBS expected), -ENOMEM.
  */
 int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o);
 

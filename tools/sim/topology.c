@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Uniform rack topologies and their expansion into the scheduler's cluster description. */
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,16 +42,46 @@ double sw_topology_uplink_bps(const struct sw_topology *t)
 	return t->nodes_per_rack * t->nic_bps / t->oversub;
 }
 
+int sw_topology_check(const struct sw_topology *t, const char **field, char *why, size_t len)
+{
+	uint64_t n_nodes = (uint64_t)t->n_racks * t->nodes_per_rack;
+	double up = sw_topology_uplink_bps(t);
+
+	*field = NULL;
+	if (!t->n_racks || !t->nodes_per_rack || n_nodes > SW_TOPOLOGY_MAX_NODES) {
+		*field = t->n_racks ? "nodes_per_rack" : "racks";
+		snprintf(why, len, "racks x nodes_per_rack must be from 1 to %u nodes",
+		         SW_TOPOLOGY_MAX_NODES);
+	} else if (t->map_slots > SW_TOPOLOGY_MAX_SLOTS ||
+	           t->reduce_slots > SW_TOPOLOGY_MAX_SLOTS) {
+		*field = t->map_slots > SW_TOPOLOGY_MAX_SLOTS ? "map_slots" : "reduce_slots";
+		snprintf(why, len, "must be at most %u", SW_TOPOLOGY_MAX_SLOTS);
+	} else if (!(t->nic_bps >= SW_TOPOLOGY_MIN_BPS && t->nic_bps <= SW_TOPOLOGY_MAX_BPS)) {
+		*field = "nic_bps";
+		snprintf(why, len, "must be from %g to %g bit/s", SW_TOPOLOGY_MIN_BPS,
+		         SW_TOPOLOGY_MAX_BPS);
+	} else if (!(up >= SW_TOPOLOGY_MIN_BPS && up <= SW_TOPOLOGY_MAX_BPS)) {
+		*field = t->uplink_bps > 0 ? "uplink_bps" : "oversub";
+		snprintf(why, len, "the rack uplink must carry from %g to %g bit/s, not %g",
+		         SW_TOPOLOGY_MIN_BPS, SW_TOPOLOGY_MAX_BPS, up);
+	} else if (!(t->node_capacity.cpu > 0) || !(t->node_capacity.mem_gb > 0) ||
+	           !isfinite(t->node_capacity.cpu) || !isfinite(t->node_capacity.mem_gb)) {
+		*field = t->node_capacity.cpu > 0 ? "mem_gb" : "cpu";
+		snprintf(why, len, "must be a positive finite number");
+	}
+	return *field ? -EINVAL : 0;
+}
+
 int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out)
 {
 	struct sw_rack_spec *racks;
 	struct sw_node_spec *nodes;
 	uint64_t n_nodes = (uint64_t)t->n_racks * t->nodes_per_rack;
+	const char *field;
+	char why[128];
 
 	memset(out, 0, sizeof(*out));
-	if (!t->n_racks || !t->nodes_per_rack || n_nodes > UINT32_MAX || !(t->nic_bps > 0) ||
-	    !(t->uplink_bps > 0 || t->oversub > 0) || !(t->node_capacity.cpu > 0) ||
-	    !(t->node_capacity.mem_gb > 0))
+	if (sw_topology_check(t, &field, why, sizeof(why)) < 0)
 		return -EINVAL;
 	racks = calloc(t->n_racks, sizeof(*racks));
 	nodes = calloc(n_nodes, sizeof(*nodes));

@@ -110,6 +110,14 @@ static int need(const struct where *at, int got, const char *name)
 	return got == 0 ? fail(at, name, "missing") : got;
 }
 
+static int check_topology(const struct where *at, const struct sw_topology *t)
+{
+	const char *field;
+	char why[128];
+
+	return sw_topology_check(t, &field, why, sizeof(why)) < 0 ? fail(at, field, why) : 0;
+}
+
 static int parse_topology(const struct where *at, json_t *obj, struct sw_topology *t)
 {
 	static const char *const known[] = {
@@ -148,9 +156,7 @@ static int parse_topology(const struct where *at, json_t *obj, struct sw_topolog
 		t->map_slots = (uint16_t)map_slots;
 	if (json_object_get(obj, "reduce_slots"))
 		t->reduce_slots = (uint16_t)reduce_slots;
-	if ((uint64_t)t->n_racks * t->nodes_per_rack > UINT32_MAX)
-		return fail(at, "nodes_per_rack", "more than 2^32 nodes in all");
-	return 0;
+	return check_topology(at, t);
 }
 
 /* {"topology": "file.json"}: a sibling of the mix file holding the topology object. */
@@ -297,6 +303,9 @@ static int parse_job(struct loader *ld, json_t *obj)
 	rc = rc < 0 ? rc
 	            : get_num(at, obj, "deadline", j->arrival, 1, "must be after the arrival",
 	                      &j->deadline);
+	if (rc >= 0 && (j->arrival > SW_WORKLOAD_MAX_TIME || j->deadline > SW_WORKLOAD_MAX_TIME))
+		return fail(at, j->arrival > SW_WORKLOAD_MAX_TIME ? "arrival" : "deadline",
+		            "must be at most 1e9 seconds");
 	return rc < 0 ? rc : parse_job_sizes(ld, obj, &sw_bench_table(NULL)[b], j);
 }
 

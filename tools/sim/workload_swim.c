@@ -58,6 +58,11 @@ static int parse_time(const struct swim_line *l, int col, const char *s, double 
 		return -EINVAL;
 	}
 	*out = v * scale;
+	if (*out > SW_WORKLOAD_MAX_TIME) {
+		wl_error(l->err, l->path, l->line, col_name[col],
+		         "%s s x time scale %g is beyond the limit of 1e9 s", s, scale);
+		return -EINVAL;
+	}
 	return 0;
 }
 

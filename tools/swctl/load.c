@@ -35,8 +35,18 @@ static int load_paper(const struct load_opts *o, struct sw_workload *w, struct s
 	if (o->interarrival > 0)
 		po.mean_interarrival = o->interarrival;
 	po.input_scale *= o->size_scale;
-	if (po.duration <= 0) {
-		snprintf(err->msg, sizeof(err->msg), "--duration must be positive");
+	if (!(po.duration > 0 && po.duration <= SW_WORKLOAD_MAX_TIME)) {
+		snprintf(err->msg, sizeof(err->msg),
+		         "--duration must be above 0 and at most %.0f h",
+		         SW_WORKLOAD_MAX_TIME / 3600);
+		return -EINVAL;
+	}
+	if (po.duration / po.mean_interarrival > SW_PAPER_MAX_JOBS) {
+		snprintf(err->msg, sizeof(err->msg),
+		         "--duration %g h at one job per %g s is %.0f jobs, more than %u (raise "
+		         "--interarrival or shorten --duration)",
+		         o->duration, po.mean_interarrival, po.duration / po.mean_interarrival,
+		         SW_PAPER_MAX_JOBS);
 		return -EINVAL;
 	}
 	return sw_workload_paper(w, &po);
@@ -118,8 +128,16 @@ int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_in
 		return rc;
 	}
 	if (o->oversub > 0) {
+		const char *field;
+		char why[128];
+
 		w->topo.oversub = o->oversub;
 		w->topo.uplink_bps = 0;
+		if (sw_topology_check(&w->topo, &field, why, sizeof(why)) < 0) {
+			snprintf(err->msg, sizeof(err->msg), "--oversub %g: %s", o->oversub, why);
+			sw_workload_free(w);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
