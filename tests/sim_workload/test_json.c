@@ -222,8 +222,8 @@ static void users_and_queues_beyond_their_bounds_are_refused(void **state)
 	sw_workload_free(&w);
 }
 
-/* Times and link speeds bound how long a replay runs; a rack count, its memory. */
-static void times_speeds_and_sizes_of_the_cluster_beyond_their_bounds_are_refused(void **state)
+/* Times and link speeds bound how long a replay runs; node, task and byte counts its memory. */
+static void times_speeds_sizes_and_task_counts_beyond_their_bounds_are_refused(void **state)
 {
 	static const struct {
 		const char *text, *msg;
@@ -243,6 +243,16 @@ static void times_speeds_and_sizes_of_the_cluster_beyond_their_bounds_are_refuse
 	         "nodes"},
 	        {"{\"topology\": {\"map_slots\": 2000}}\n" JOB(GREP(1, 0)),
 	         "1: field 'map_slots': must be at most 1024"},
+	        /* 64 MiB in 1-byte blocks: 67 million map tasks */
+	        {"{\"mix\": {\"block_bytes\": 1}}\n" JOB(
+	                 "\"id\": 1, \"arrival\": 0, \"user\": 0, \"bench\": \"grep\", "
+	                 "\"input_bytes\": 67108864"),
+	         "2: field 'input_bytes': 67108864 maps of block_bytes 1, more than 1048576 (raise "
+	         "block_bytes)"},
+	        {JOB(GREP(1, 0) ", \"reduces\": 65537"),
+	         "1: field 'reduces': must be at most 65536"},
+	        {JOB(GREP(1, 0) ", \"shuffle_bytes\": 2251799813685248"),
+	         "1: field 'shuffle_bytes': must be at most 1125899906842624"},
 	};
 	struct sw_workload w;
 	struct sw_input_error err;
@@ -307,7 +317,7 @@ int main(void)
 	        cmocka_unit_test(user_and_queue_must_exist),
 	        cmocka_unit_test(users_and_queues_beyond_their_bounds_are_refused),
 	        cmocka_unit_test(
-	                times_speeds_and_sizes_of_the_cluster_beyond_their_bounds_are_refused),
+	                times_speeds_sizes_and_task_counts_beyond_their_bounds_are_refused),
 	        cmocka_unit_test(bad_topology_is_rejected_in_line_or_in_its_file),
 	        cmocka_unit_test(mix_without_jobs_or_file_is_an_error),
 	};

@@ -168,6 +168,8 @@ static void extra_column_negative_time_and_empty_id_are_rejected(void **state)
 	          "2: field 'submit_time': 2e9 s x time scale 1 is beyond the limit of 1e9 s");
 	check_bad("job1\t2\t1\t99999999999999999999\t5\t10\n",
 	          "2: field 'input_bytes': size out of range: '99999999999999999999'");
+	check_bad("job1\t2\t1\t1125899906842624\t5\t10\n",
+	          "2: field 'input_bytes': 16777216 maps of 64 MiB, more than 1048576");
 }
 
 static void missing_file_is_enoent_and_empty_file_has_no_jobs(void **state)

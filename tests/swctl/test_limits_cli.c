@@ -37,6 +37,11 @@ static void cluster_and_mix_options_beyond_their_bounds_are_refused(void **state
 	assert_int_equal(cli_run("replay", "--duration", "20000", "--out", res, "--quiet", NULL),
 	                 1);
 	assert_non_null(strstr(cli_out, "jobs, more than 1048576"));
+	assert_int_equal(cli_run("replay", "--size-scale", "1000", "--out", res, "--quiet", NULL),
+	                 1);
+	assert_non_null(strstr(cli_out,
+	                       "--size-scale 1000: the largest job (2 TB x 100) would have "
+	                       "2980233 maps, more than 1048576"));
 	assert_int_equal(cli_entries(res), 0);
 }
 

@@ -5,9 +5,7 @@
 
 uint32_t sw_workload_n_maps(const struct sw_workload *w, const struct sw_job_desc *j)
 {
-	uint64_t n = j->input_bytes / w->block_bytes + (j->input_bytes % w->block_bytes != 0);
-
-	return n ? (uint32_t)n : 1;
+	return (uint32_t)wl_n_maps(j->input_bytes, w->block_bytes);
 }
 
 /* HDFS's default placement for a writer outside the cluster: a random first node, then two

@@ -64,6 +64,15 @@ struct sw_topology {
  */
 /** Seconds: the latest arrival or deadline, 31.7 years (a double still counts microseconds). */
 #define SW_WORKLOAD_MAX_TIME 1e9
+/** Bytes of a job's input, shuffle or output: 1 PiB (the FB-2009 day's largest shuffle is
+ *  8.2 TiB). */
+#define SW_WORKLOAD_MAX_BYTES (1ULL << 50)
+/** Tasks of one job: maps (input / block_bytes) and reducers. A job's tasks live in memory
+ *  while it runs (a few hundred bytes each); the FB-2009 day's largest job has 112,523 maps. */
+#define SW_WORKLOAD_MAX_MAPS    (1U << 20)
+#define SW_WORKLOAD_MAX_REDUCES (1U << 16)
+/** The largest input of Table 2 (its last bucket's ceiling), before input_scale: 2 TB. */
+#define SW_PAPER_MAX_INPUT 2e12
 /** Jobs a paper mix may expect (duration / mean inter-arrival): a million. */
 #define SW_PAPER_MAX_JOBS (1U << 20)
 /** Link speeds in bit/s (NIC and rack uplink, after oversubscription): 1 Mbit/s to 1 Pbit/s. */
@@ -141,8 +150,9 @@ void sw_topology_free(struct sw_cluster_spec *c);
 void sw_paper_opts_default(struct sw_paper_opts *o);
 /**
  * Generates one of the paper's mixes: Poisson arrivals, benchmarks from Table 1 within the mix's
- * class shares, input sizes from Table 2. @return 0, -EINVAL (an option out of range, or more
- * than SW_PAPER_MAX_JOBS expected), -ENOMEM.
+ * class shares, input sizes from Table 2. @return 0, -EINVAL (an option out of range, more
+ * than SW_PAPER_MAX_JOBS expected, or SW_PAPER_MAX_INPUT x input_scale more than
+ * SW_WORKLOAD_MAX_MAPS blocks), -ENOMEM.
  */
 int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o);
 

@@ -47,14 +47,16 @@ uint32_t wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes)
 
 	if (n > wave)
 		n = wave;
-	if (n > UINT32_MAX)
-		n = UINT32_MAX;
+	if (n > SW_WORKLOAD_MAX_REDUCES)
+		n = SW_WORKLOAD_MAX_REDUCES;
 	return n ? (uint32_t)n : 1;
 }
 
-int wl_maps_fit(uint64_t input_bytes, uint64_t block_bytes)
+uint64_t wl_n_maps(uint64_t input_bytes, uint64_t block_bytes)
 {
-	return input_bytes / block_bytes < UINT32_MAX;
+	uint64_t n = input_bytes / block_bytes + (input_bytes % block_bytes != 0);
+
+	return n ? n : 1;
 }
 
 void wl_error(struct sw_input_error *err, const char *path, unsigned line, const char *field,

@@ -77,7 +77,7 @@ static int get_uint(const struct where *at, json_t *obj, const char *name, uint6
 
 static int get_size(const struct where *at, json_t *obj, const char *name, uint64_t *out)
 {
-	return get_uint(at, obj, name, INT64_MAX, "negative size", out);
+	return get_uint(at, obj, name, SW_WORKLOAD_MAX_BYTES, "negative size", out);
 }
 
 static int get_count(const struct where *at, json_t *obj, const char *name, uint64_t max,
@@ -225,15 +225,20 @@ static int parse_job_sizes(const struct loader *ld, json_t *obj, const struct sw
 	rc = need(at, get_size(at, obj, "input_bytes", &j->input_bytes), "input_bytes");
 	if (rc < 0)
 		return rc;
-	if (!wl_maps_fit(j->input_bytes, ld->w->block_bytes))
-		return fail(at, "input_bytes", "more than 2^32 blocks");
+	if (wl_n_maps(j->input_bytes, ld->w->block_bytes) > SW_WORKLOAD_MAX_MAPS) {
+		wl_error(at->err, at->path, at->line, "input_bytes",
+		         "%llu maps of block_bytes %llu, more than %u (raise block_bytes)",
+		         (unsigned long long)wl_n_maps(j->input_bytes, ld->w->block_bytes),
+		         (unsigned long long)ld->w->block_bytes, SW_WORKLOAD_MAX_MAPS);
+		return -EINVAL;
+	}
 	rc = get_size(at, obj, "shuffle_bytes", &j->shuffle_bytes);
 	if (rc == 0)
 		j->shuffle_bytes = llround(j->input_bytes * b->shuffle_ratio);
 	rc = rc < 0 ? rc : get_size(at, obj, "output_bytes", &j->output_bytes);
 	if (rc == 0)
 		j->output_bytes = llround(j->shuffle_bytes * b->output_ratio);
-	rc = rc < 0 ? rc : get_count(at, obj, "reduces", UINT32_MAX, &reduces);
+	rc = rc < 0 ? rc : get_count(at, obj, "reduces", SW_WORKLOAD_MAX_REDUCES, &reduces);
 	if (rc < 0)
 		return rc;
 	j->n_reduces =

@@ -15,7 +15,7 @@ static const struct {
 	double lo, hi, percent;
 } sizes[] = {
         {1e6, 100e6, 20},   {100e6, 1e9, 19},  {1e9, 20e9, 21},    {20e9, 100e9, 10},
-        {100e9, 200e9, 10}, {200e9, 500e9, 7}, {500e9, 1000e9, 8}, {1000e9, 2000e9, 5},
+        {100e9, 200e9, 10}, {200e9, 500e9, 7}, {500e9, 1000e9, 8}, {1000e9, SW_PAPER_MAX_INPUT, 5},
 };
 
 /* Shares of light, medium and heavy jobs in mix1..mix3 (paper section 5.5). */
@@ -94,7 +94,9 @@ static int opts_valid(const struct sw_paper_opts *o)
 	       o->n_users <= SW_SCHED_MAX_USERS && o->n_queues &&
 	       o->n_queues <= SW_SCHED_MAX_QUEUES && o->mean_interarrival > 0 && o->duration >= 0 &&
 	       isfinite(o->duration) && o->input_scale > 0 && o->input_scale <= 1e3 &&
-	       o->block_bytes && o->topo.n_racks && o->topo.nodes_per_rack;
+	       o->block_bytes &&
+	       SW_PAPER_MAX_INPUT * o->input_scale / o->block_bytes <= SW_WORKLOAD_MAX_MAPS &&
+	       o->topo.n_racks && o->topo.nodes_per_rack;
 }
 
 int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o)

@@ -24,11 +24,12 @@ struct sw_job_desc *wl_jobs_push(struct wl_jobs *a);
 /* Hands the jobs to @p w, sorted by arrival (ties by id) as sw_workload promises. */
 void wl_jobs_give(struct wl_jobs *a, struct sw_workload *w);
 
-/* Default reducer count: one per WL_SHUFFLE_PER_REDUCE, at least 1, at most one wave. */
+/* Default reducer count: one per WL_SHUFFLE_PER_REDUCE, at least 1, at most one wave and at
+ * most SW_WORKLOAD_MAX_REDUCES. */
 uint32_t wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes);
 
-/* Whether a job of @p input_bytes has no more maps than uint32_t counts. */
-int wl_maps_fit(uint64_t input_bytes, uint64_t block_bytes);
+/* Maps of a job of @p input_bytes: one per block, at least one. */
+uint64_t wl_n_maps(uint64_t input_bytes, uint64_t block_bytes);
 
 /* Fills @p err with "path:line: field 'field': reason"; line 0 and NULL field are left out. */
 void wl_error(struct sw_input_error *err, const char *path, unsigned line, const char *field,

@@ -85,8 +85,10 @@ static int parse_size(const struct swim_line *l, int col, const char *s, double 
 		return -EINVAL;
 	}
 	scaled = (double)v * scale;
-	if (errno == ERANGE || scaled >= 0x1p63) {
-		wl_error(l->err, l->path, l->line, col_name[col], "size out of range: '%s'", s);
+	if (errno == ERANGE || !(scaled <= SW_WORKLOAD_MAX_BYTES)) {
+		wl_error(l->err, l->path, l->line, col_name[col],
+		         "size out of range: '%s' x size scale %g is more than 2^50 bytes", s,
+		         scale);
 		return -EINVAL;
 	}
 	*out = (uint64_t)llround(scaled);
@@ -156,8 +158,11 @@ static int parse_line(const struct swim_line *l, char *s, const struct sw_swim_o
 	rc = rc ?: parse_size(l, COL_INPUT, col[COL_INPUT], o->size_scale, &j->input_bytes);
 	rc = rc ?: parse_size(l, COL_SHUFFLE, col[COL_SHUFFLE], o->size_scale, &j->shuffle_bytes);
 	rc = rc ?: parse_size(l, COL_OUTPUT, col[COL_OUTPUT], o->size_scale, &j->output_bytes);
-	if (!rc && !wl_maps_fit(j->input_bytes, SW_BLOCK_BYTES_DEFAULT)) {
-		wl_error(l->err, l->path, l->line, col_name[COL_INPUT], "more than 2^32 blocks");
+	if (!rc && wl_n_maps(j->input_bytes, SW_BLOCK_BYTES_DEFAULT) > SW_WORKLOAD_MAX_MAPS) {
+		wl_error(l->err, l->path, l->line, col_name[COL_INPUT],
+		         "%llu maps of 64 MiB, more than %u (lower the size scale)",
+		         (unsigned long long)wl_n_maps(j->input_bytes, SW_BLOCK_BYTES_DEFAULT),
+		         SW_WORKLOAD_MAX_MAPS);
 		rc = -EINVAL;
 	}
 	return rc;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,16 @@ static int load_paper(const struct load_opts *o, struct sw_workload *w, struct s
 		snprintf(err->msg, sizeof(err->msg),
 		         "--duration must be above 0 and at most %.0f h",
 		         SW_WORKLOAD_MAX_TIME / 3600);
+		return -EINVAL;
+	}
+	if (SW_PAPER_MAX_INPUT * po.input_scale / po.block_bytes > SW_WORKLOAD_MAX_MAPS) {
+		snprintf(err->msg, sizeof(err->msg),
+		         "--size-scale %g: the largest job (2 TB x %g) would have %.0f maps, more "
+		         "than "
+		         "%u",
+		         o->size_scale, po.input_scale,
+		         ceil(SW_PAPER_MAX_INPUT * po.input_scale / po.block_bytes),
+		         SW_WORKLOAD_MAX_MAPS);
 		return -EINVAL;
 	}
 	if (po.duration / po.mean_interarrival > SW_PAPER_MAX_JOBS) {
