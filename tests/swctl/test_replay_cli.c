@@ -6,6 +6,7 @@
  * mix write the same bytes.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -137,6 +138,32 @@ static void thresholds_outside_their_range_are_refused(void **state)
 	assert_non_null(strstr(cli_out, "--map-completion-threshold"));
 }
 
+/* One job, or jobs that all arrive at once, leave no steady-state window even with --warmup 0:
+ * the replay measures every job instead and says so, rather than failing after loading. */
+static void a_mix_without_a_steady_state_window_is_measured_whole_and_says_so(void **state)
+{
+	const char *one = cli_write_file(
+	        "one.jsonl", "{\"job\": {\"id\": 1, \"arrival\": 30, \"user\": 0, \"bench\": "
+	                     "\"grep\", \"input_bytes\": 100000000}}\n");
+	const char *res = cli_path("one-res"), *json = cli_path("one-res/results.json");
+	char cmd[700];
+
+	(void)state;
+	for (const char *const *w = (const char *const[]){"0", "1", NULL}; *w; w++) {
+		assert_int_equal(cli_run("replay", "--mix", one, "--schedulers", "fair,sw-fair",
+		                         "--warmup", *w, "--out", res, "--no-plot", "--quiet",
+		                         NULL),
+		                 0);
+		assert_non_null(strstr(cli_out, "no job arrived in the steady-state window"));
+		assert_non_null(strstr(cli_out, "all jobs count"));
+		assert_non_null(strstr(cli_out, "all jobs: 1 arrived in the window"));
+	}
+	snprintf(cmd, sizeof(cmd), "grep -q '\"window_all_jobs\": true' '%s'", json);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "grep -q '^fair,all,1,1,' '%s/results.csv'", res);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +176,7 @@ int main(void)
 	        cmocka_unit_test(unknown_scheduler_or_baseline_is_refused_before_running),
 	        cmocka_unit_test(jobs_per_user_sets_users_from_the_steady_state_window),
 	        cmocka_unit_test(thresholds_outside_their_range_are_refused),
+	        cmocka_unit_test(a_mix_without_a_steady_state_window_is_measured_whole_and_says_so),
 	};
 
 	return cli_main("swctl_replay_cli", tests, sizeof(tests) / sizeof(tests[0]));

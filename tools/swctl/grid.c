@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,22 +49,18 @@ int grid_parse_point(struct grid *g, int i, int argc, char **argv, const struct 
 	return options_parse(n, p->argv, &p->opts, ctx);
 }
 
-/* The steady-state window: after the warm-up, up to the last arrival. */
-static int steady_window(struct grid_point *p, const char *prefix)
+/* The steady-state window: after the warm-up, up to the last arrival. A mix where no job
+ * arrives in it (a single job, or all arriving at once) is measured whole: see summarise. */
+static void steady_window(struct grid_point *p)
 {
 	const struct sw_workload *w = p->w;
-	double *start = &p->window_start, *end = &p->window_end;
 
-	*end = w->n_jobs ? w->jobs[w->n_jobs - 1].arrival : 0;
-	*start = options_warmup_s(&p->opts, *end);
-	if (*start >= *end) {
-		fprintf(stderr,
-		        "%s%s%s: the steady-state window is empty: warm-up %.2f h, last arrival at "
-		        "%.2f h (lower --warmup)\n",
-		        prefix, p->label[0] ? ": " : "", p->label, *start / 3600, *end / 3600);
-		return -EINVAL;
-	}
-	return 0;
+	p->window_end = w->n_jobs ? w->jobs[w->n_jobs - 1].arrival : 0;
+	p->window_start = options_warmup_s(&p->opts, p->window_end);
+	p->all_jobs = 1;
+	for (size_t i = 0; i < w->n_jobs && p->all_jobs; i++)
+		p->all_jobs = !(w->jobs[i].arrival >= p->window_start &&
+		                w->jobs[i].arrival < p->window_end);
 }
 
 /* Points whose load options match share one workload: a threshold sweep loads the mix once. */
@@ -125,9 +122,17 @@ static int summarise(struct grid *g)
 		struct grid_point *p = &g->points[i];
 		int rc = 0;
 
-		for (int s = 0; rc == 0 && s < p->opts.n_schedulers; s++)
-			rc = metrics_compute(&p->runs[s].result, p->window_start, p->window_end,
-			                     &p->m[s]);
+		for (int s = 0; rc == 0 && s < p->opts.n_schedulers; s++) {
+			const struct sw_sim_result *r = &p->runs[s].result;
+			double start = p->window_start, end = p->window_end;
+
+			/* Every job: from the first arrival to this run's last finish, included. */
+			if (p->all_jobs) {
+				start = p->w->jobs[0].arrival;
+				end = nextafter(fmax(r->end, start), INFINITY);
+			}
+			rc = metrics_compute(r, start, end, &p->m[s]);
+		}
 		if (rc < 0)
 			return rc;
 		p->rep = (struct report){.w = p->w,
@@ -135,7 +140,9 @@ static int summarise(struct grid *g)
 		                         .n = p->opts.n_schedulers,
 		                         .runs = p->runs,
 		                         .m = p->m,
-		                         .baseline = p->opts.baseline_index};
+		                         .baseline = p->opts.baseline_index,
+		                         .all_jobs = p->all_jobs,
+		                         .warmup = options_warmup_s(&p->opts, p->window_end)};
 	}
 	return 0;
 }
@@ -146,9 +153,8 @@ int grid_run(struct grid *g, int workers, int progress, const char *prefix)
 
 	for (int i = 0; rc == 0 && i < g->n_points; i++)
 		rc = load_point(g, i, prefix);
-	/* Check the windows before spending time on simulations. */
 	for (int i = 0; rc == 0 && i < g->n_points; i++)
-		rc = steady_window(&g->points[i], prefix);
+		steady_window(&g->points[i]);
 	if (rc == 0)
 		rc = setup_runs(g);
 	if (rc == 0) {

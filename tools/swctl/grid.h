@@ -25,6 +25,7 @@ struct grid_point {
 	struct runner_job *runs;         /* opts.n_schedulers runs, inside grid.runs */
 	struct metrics *m;               /* likewise, inside grid.m */
 	double window_start, window_end; /* steady-state window, seconds */
+	int all_jobs;                    /* the window was empty: every job counts (report.h) */
 	struct report rep;
 };
 

@@ -91,13 +91,14 @@ static json_t *results_json(const struct report *rep)
 		                        groups, "jobs_vs_baseline", jobs_vs_json(rep, i),
 		                        "nass_launches", nass_json(&r->result)));
 	}
-	root = json_pack("{s:s, s:i, s:i, s:{s:i, s:i, s:f, s:f, s:f}, s:s, s:[f, f], s:o}", "mix",
-	                 rep->mix, "jobs", (json_int_t)rep->w->n_jobs, "users",
+	root = json_pack("{s:s, s:i, s:i, s:{s:i, s:i, s:f, s:f, s:f}, s:s, s:[f, f], s:b, s:o}",
+	                 "mix", rep->mix, "jobs", (json_int_t)rep->w->n_jobs, "users",
 	                 (json_int_t)rep->w->n_users, "topology", "racks", (json_int_t)t->n_racks,
 	                 "nodes_per_rack", (json_int_t)t->nodes_per_rack, "nic_bps", t->nic_bps,
 	                 "oversub", t->oversub, "uplink_bps", t->uplink_bps, "baseline",
 	                 rep->runs[rep->baseline].cfg.sched.policy, "window_s",
-	                 rep->m[0].window_start, rep->m[0].window_end, "schedulers", runs);
+	                 rep->m[0].window_start, rep->m[0].window_end, "window_all_jobs",
+	                 rep->all_jobs, "schedulers", runs);
 	return root;
 }
 

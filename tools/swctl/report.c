@@ -93,9 +93,19 @@ void report_print(FILE *f, const struct report *rep)
 		fprintf(f, "%.0f Mbit/s uplinks\n", t->uplink_bps / 1e6);
 	else
 		fprintf(f, "%.0f:1 oversubscribed uplinks\n", t->oversub);
-	fprintf(f, "steady-state window %.2f h to %.2f h; \"vs\" columns are ratios to %s\n",
-	        m0->window_start / 3600, m0->window_end / 3600,
-	        rep->runs[rep->baseline].cfg.sched.policy);
+	if (rep->all_jobs)
+		fprintf(f,
+		        "no job arrived in the steady-state window (warm-up %.2f h to the last "
+		        "arrival at %.2f h): all jobs "
+		        "count, from the first arrival to each scheduler's last finish; \"vs\" "
+		        "columns are ratios to %s\n",
+		        rep->warmup / 3600, rep->w->jobs[rep->w->n_jobs - 1].arrival / 3600,
+		        rep->runs[rep->baseline].cfg.sched.policy);
+	else
+		fprintf(f,
+		        "steady-state window %.2f h to %.2f h; \"vs\" columns are ratios to %s\n",
+		        m0->window_start / 3600, m0->window_end / 3600,
+		        rep->runs[rep->baseline].cfg.sched.policy);
 	print_group(f, rep, SW_CLASSES);
 	for (int g = SW_CLASSES - 1; g >= 0; g--)
 		print_group(f, rep, g);

@@ -15,6 +15,10 @@ struct report {
 	const struct runner_job *runs; /* n runs, result and timing */
 	const struct metrics *m;       /* n summaries */
 	int baseline;                  /* index of the run others are normalised to */
+	/* The steady-state window (warm-up to last arrival) was empty, so every job counts, over
+	 * each run's own span from the first arrival to its last finish. */
+	int all_jobs;
+	double warmup; /* seconds, for saying so */
 };
 
 /* Prints the comparison table, all jobs first, then each job class. */
