@@ -186,8 +186,8 @@ static void an_idle_gap_of_a_billion_seconds_costs_no_events_and_bounded_samples
 	run(&m, "sw-fair", &r);
 	assert_true(r.end > 1e9);
 	assert_true(r.events < 2 * base.events + 1000);
-	assert_true((uint64_t)r.n_samples * r.n_racks <= 1U << 22);
-	assert_true(r.sample_interval > 1e9 / (1U << 22));
+	assert_true(r.n_samples <= 1U << 16);
+	assert_true(r.sample_interval > 1e9 / (1U << 16));
 	assert_samples_integrate(&r, 4 * 1e9 / 4);
 	sw_sim_result_free(&r);
 	sw_sim_result_free(&base);

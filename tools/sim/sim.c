@@ -195,8 +195,10 @@ static double uplink_bytes(const struct sim *s, uint32_t rack, double *out, doub
 	return sim_net_link_capacity(s->net, lo);
 }
 
-/* Most sample values kept per direction (16 MiB of floats): past them, pairs of samples merge
- * and the interval doubles, so a long replay (or a slow uplink) cannot fill memory. */
+/* Most sample rows (7.6 days at 10 s) and values per direction (16 MiB of floats) kept: past
+ * them, pairs of samples merge and the interval doubles, so a long replay (or a slow uplink)
+ * cannot fill memory, nor the uplink files a user opens. */
+#define SAMPLE_ROWS_MAX   (1U << 16)
 #define SAMPLE_VALUES_MAX (1U << 22)
 
 static bool jobs_live(const struct sim *s)
@@ -624,6 +626,8 @@ static int setup(struct sim *s)
 	s->r->sample_interval = s->c->sample_interval;
 	s->r->n_racks = s->cluster.n_racks;
 	s->samples_max = SAMPLE_VALUES_MAX / s->cluster.n_racks & ~1U;
+	if (s->samples_max > SAMPLE_ROWS_MAX)
+		s->samples_max = SAMPLE_ROWS_MAX;
 	if (s->samples_max < 2)
 		s->samples_max = 2;
 	/* Samples and NetSat start with the first arrival (and stop while the cluster is idle). */
