@@ -164,6 +164,35 @@ static void a_mix_without_a_steady_state_window_is_measured_whole_and_says_so(vo
 	assert_int_equal(system(cmd), 0);
 }
 
+/* --out is checked before anything runs: a run is never thrown away for want of a place to
+ * write, and a file in the way is named rather than "Input/output error". */
+static void an_out_that_cannot_hold_results_is_refused_before_running(void **state)
+{
+	const char *mix = cli_write_file("out.jsonl", cli_small_mix);
+	const char *file = cli_write_file("in-the-way", "x\n");
+	char under[600], exp[700];
+
+	(void)state;
+	snprintf(under, sizeof(under), "%s/sub/dir", file);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--out", file, "--quiet", NULL), 2);
+	assert_non_null(strstr(cli_out, "in-the-way exists and is not a directory (checked before "
+	                                "running)"));
+	assert_null(strstr(cli_out, "replay of"));
+	assert_int_equal(cli_run("replay", "--mix", mix, "--out", under, "--quiet", NULL), 2);
+	assert_non_null(strstr(cli_out, "in-the-way exists and is not a directory"));
+	assert_int_equal(cli_run("sweep", "--mix", mix, "--param", "oversub=2,4", "--out", file,
+	                         "--quiet", NULL),
+	                 2);
+	assert_non_null(strstr(cli_out, "exists and is not a directory (checked before running)"));
+	snprintf(exp, sizeof(exp),
+	         "{\"runs\": [{\"name\": \"a\", \"options\": {\"mix\": \"%s\"}}]}", mix);
+	assert_int_equal(cli_run("experiment", cli_write_file("e.json", exp), "--out", file,
+	                         "--quiet", NULL),
+	                 2);
+	assert_non_null(strstr(cli_out, "exists and is not a directory (checked before running)"));
+	assert_int_equal(cli_lines(file), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +206,7 @@ int main(void)
 	        cmocka_unit_test(jobs_per_user_sets_users_from_the_steady_state_window),
 	        cmocka_unit_test(thresholds_outside_their_range_are_refused),
 	        cmocka_unit_test(a_mix_without_a_steady_state_window_is_measured_whole_and_says_so),
+	        cmocka_unit_test(an_out_that_cannot_hold_results_is_refused_before_running),
 	};
 
 	return cli_main("swctl_replay_cli", tests, sizeof(tests) / sizeof(tests[0]));

@@ -185,6 +185,8 @@ int cmd_experiment(int argc, char **argv)
 	rc = exp_read_file(&e);
 	if (rc == 0)
 		rc = select_runs(&e, only);
+	if (rc == 0)
+		rc = output_check(e.out, "swctl experiment");
 	/* Every run is checked, selected or not, so a typo anywhere shows at once. */
 	for (int i = 0; rc == 0 && i < e.n_runs; i++)
 		rc = parse_run(&e, &e.runs[i]);

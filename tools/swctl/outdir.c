@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,6 +24,43 @@ static int make_dirs(const char *path)
 	}
 	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
 		return -errno;
+	return 0;
+}
+
+int outdir_check(const char *dir, char *why, size_t len)
+{
+	char path[512];
+	struct stat st;
+
+	if (strlen(dir) >= sizeof(path) || !*dir) {
+		snprintf(why, len, "%s", *dir ? strerror(ENAMETOOLONG) : "empty path");
+		return *dir ? -ENAMETOOLONG : -EINVAL;
+	}
+	strcpy(path, dir);
+	/* The directory itself, else the nearest ancestor that exists: it will hold the rest. */
+	while (stat(path, &st) < 0) {
+		char *slash = strrchr(path, '/');
+
+		if (errno != ENOENT && errno != ENOTDIR) {
+			snprintf(why, len, "%s: %s", path, strerror(errno));
+			return -errno;
+		}
+		if (!slash) {
+			strcpy(path, ".");
+		} else if (slash == path) {
+			path[1] = '\0';
+		} else {
+			*slash = '\0';
+		}
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "%s exists and is not a directory", path);
+		return -ENOTDIR;
+	}
+	if (access(path, W_OK | X_OK) < 0) {
+		snprintf(why, len, "cannot write in %s: %s", path, strerror(errno));
+		return -errno;
+	}
 	return 0;
 }
 

@@ -17,6 +17,13 @@ struct outdir {
 	char name[OUTDIR_MAX_FILES][128]; /* files opened so far, "" once renamed */
 };
 
+/*
+ * Whether results could be written to @p dir, checked before a run spends time: @p dir must
+ * be a writable directory, or not exist yet under a writable directory (it is created only
+ * when results are written). Returns 0, or -errno with the reason in @p why.
+ */
+int outdir_check(const char *dir, char *why, size_t len);
+
 /* Creates @p dir (and parents) if needed. Returns 0 or -errno. */
 int outdir_init(struct outdir *o, const char *dir);
 

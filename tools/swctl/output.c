@@ -360,6 +360,16 @@ int output_plot(const char *dir, const char *prefix)
 	return rc ? rc : gnuplot_render(prefix, dir, "xrack");
 }
 
+int output_check(const char *dir, const char *prefix)
+{
+	char why[640];
+	int rc = outdir_check(dir, why, sizeof(why));
+
+	if (rc < 0)
+		fprintf(stderr, "%s: --out %s: %s (checked before running)\n", prefix, dir, why);
+	return rc;
+}
+
 int output_replay(const char *dir, const struct report *rep, int plot, const char *prefix)
 {
 	int rc = outdir_write(dir, write_all, rep);

@@ -16,6 +16,10 @@ void output_csv_row(FILE *f, const struct report *rep, int run, int group);
 /* Renders a replay's uplink.png and xrack.png in @p dir; says why not after @p prefix. */
 int output_plot(const char *dir, const char *prefix);
 
+/* outdir_check on --out @p dir before anything runs; says why not after @p prefix. Returns 0
+ * or -errno. */
+int output_check(const char *dir, const char *prefix);
+
 /*
  * A replay's results into @p dir, all or nothing, then its plots if @p plot; says where on
  * stdout, or why not on stderr after @p prefix. Returns 0 or -errno.

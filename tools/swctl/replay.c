@@ -40,21 +40,24 @@ int cmd_replay(int argc, char **argv)
 
 	if (grid_alloc(&g, 1) < 0)
 		return 1;
-	rc = grid_parse_point(&g, 0, argc, argv, &ctx);
-	if (rc) {
-		grid_free(&g);
-		return rc > 0 ? 0 : 2;
-	}
-	rc = grid_run(&g, g.points[0].opts.workers, g.points[0].opts.progress, ctx.prefix);
-	if (rc == 0) {
-		report_print(stdout, &g.points[0].rep);
-		const struct replay_opts *o = &g.points[0].opts;
-		char dir[512];
+	const struct replay_opts *o = &g.points[0].opts;
+	char dir[512];
 
+	rc = grid_parse_point(&g, 0, argc, argv, &ctx);
+	if (rc == 0) {
 		if (o->out)
 			snprintf(dir, sizeof(dir), "%s", o->out);
 		else
 			default_out_dir(o, dir, sizeof(dir));
+		rc = output_check(dir, ctx.prefix);
+	}
+	if (rc) {
+		grid_free(&g);
+		return rc > 0 ? 0 : 2;
+	}
+	rc = grid_run(&g, o->workers, o->progress, ctx.prefix);
+	if (rc == 0) {
+		report_print(stdout, &g.points[0].rep);
 		rc = output_replay(dir, &g.points[0].rep, o->plot, ctx.prefix);
 	}
 	grid_free(&g);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "output.h"
 #include "sweep.h"
 
 static const char sweep_usage[] =
@@ -151,6 +152,8 @@ int sweep_prepare(struct sweep *s, int argc, char **argv, const char *prefix)
 	if (rc == 0)
 		rc = prepare_points(s, argc, argv);
 	default_out(s);
+	if (rc == 0)
+		rc = output_check(s->out, prefix);
 	return rc < 0 ? rc : 0;
 }
 
