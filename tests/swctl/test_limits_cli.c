@@ -45,11 +45,24 @@ static void cluster_and_mix_options_beyond_their_bounds_are_refused(void **state
 	assert_int_equal(cli_entries(res), 0);
 }
 
+/* --jobs 1e12 used to exit 1 without a word (a trillion thread ids do not fit in memory). */
+static void a_thread_count_beyond_the_bound_is_refused_with_a_message(void **state)
+{
+	(void)state;
+	assert_int_equal(cli_run("replay", "--jobs", "1e12", NULL), 2);
+	assert_non_null(strstr(cli_out, "--jobs 1e12: expected a whole number from 1 to 256"));
+	assert_int_equal(cli_run("sweep", "--param", "oversub=2,4", "--jobs", "257", NULL), 2);
+	assert_non_null(strstr(cli_out, "--jobs 257: expected a whole number from 1 to 256"));
+	assert_int_equal(cli_run("experiment", "x.json", "--jobs", "1000000000000", NULL), 2);
+	assert_non_null(strstr(cli_out, "expected a whole number from 1 to 256"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(users_beyond_the_bound_are_refused_before_running),
 	        cmocka_unit_test(cluster_and_mix_options_beyond_their_bounds_are_refused),
+	        cmocka_unit_test(a_thread_count_beyond_the_bound_is_refused_with_a_message),
 	};
 
 	return cli_main("swctl_limits_cli", tests, sizeof(tests) / sizeof(tests[0]));

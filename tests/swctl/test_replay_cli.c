@@ -193,6 +193,24 @@ static void an_out_that_cannot_hold_results_is_refused_before_running(void **sta
 	assert_int_equal(cli_lines(file), 1);
 }
 
+/* A repeated scheduler or sweep value would run twice and write one directory: refused before
+ * anything runs, with nothing written. */
+static void a_scheduler_or_sweep_value_listed_twice_is_refused_before_running(void **state)
+{
+	const char *mix = cli_write_file("twice.jsonl", cli_small_mix), *res = cli_path("twice");
+
+	(void)state;
+	assert_int_equal(cli_run("replay", "--mix", mix, "--schedulers", "fair,sw-fair,fair",
+	                         "--out", res, "--quiet", NULL),
+	                 2);
+	assert_non_null(strstr(cli_out, "--schedulers: 'fair' is listed twice"));
+	assert_int_equal(cli_run("sweep", "--mix", mix, "--param", "oversub=5,2,5", "--out", res,
+	                         "--quiet", NULL),
+	                 2);
+	assert_non_null(strstr(cli_out, "--param oversub: value '5' is listed twice"));
+	assert_int_equal(cli_entries(res), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +225,7 @@ int main(void)
 	        cmocka_unit_test(thresholds_outside_their_range_are_refused),
 	        cmocka_unit_test(a_mix_without_a_steady_state_window_is_measured_whole_and_says_so),
 	        cmocka_unit_test(an_out_that_cannot_hold_results_is_refused_before_running),
+	        cmocka_unit_test(a_scheduler_or_sweep_value_listed_twice_is_refused_before_running),
 	};
 
 	return cli_main("swctl_replay_cli", tests, sizeof(tests) / sizeof(tests[0]));

@@ -130,10 +130,13 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 			break;
 		case 'j':
 			e->workers = (int)strtol(optarg, &end, 10);
-			if (end == optarg || *end || e->workers < 1) {
+			if (end == optarg || *end || e->workers < 1 ||
+			    e->workers > RUNNER_MAX_WORKERS) {
 				fprintf(stderr,
-				        "swctl experiment: --jobs %s: expected a number >= 1\n",
-				        optarg);
+				        "swctl experiment: --jobs %s: expected a whole number from "
+				        "1 "
+				        "to %d\n",
+				        optarg, RUNNER_MAX_WORKERS);
 				return -EINVAL;
 			}
 			break;

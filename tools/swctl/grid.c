@@ -159,6 +159,8 @@ int grid_run(struct grid *g, int workers, int progress, const char *prefix)
 		rc = setup_runs(g);
 	if (rc == 0) {
 		rc = runner_run(g->runs, g->n_runs, workers, progress);
+		if (rc == -ENOMEM)
+			fprintf(stderr, "%s: out of memory starting %d threads\n", prefix, workers);
 		for (int i = 0; i < g->n_runs; i++)
 			if (g->runs[i].rc < 0)
 				fprintf(stderr, "%s: %s%s%s: %s\n", prefix,

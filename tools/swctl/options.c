@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "runner.h"
 
 const char options_help[] =
         "  --mix NAME|FILE     mix1, mix2 or mix3 (the ShuffleWatcher paper's mixes; default\n"
@@ -40,7 +41,8 @@ const char options_help[] =
         "                      sw-*: a user's jobs of an earlier window of this many\n"
         "                      seconds go first (default 600; 0 turns it off)\n"
         "  --out DIR           where results go (default: see above)\n"
-        "  --jobs N            simulations run at once (default: number of cores)\n"
+        "  --jobs N            simulations run at once, at most 256 (default: number of\n"
+        "                      cores)\n"
         "  --no-plot           skip rendering the plots with gnuplot\n"
         "  --quiet             no progress line\n"
         "  -h, --help          this text\n";
@@ -196,7 +198,7 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		o->out = arg;
 		break;
 	case 'j':
-		rc = parse_double(ctx, "--jobs", arg, 1, &v);
+		rc = parse_count(ctx, "--jobs", arg, RUNNER_MAX_WORKERS, &v);
 		o->workers = (int)v;
 		break;
 	case 'P':
@@ -237,6 +239,14 @@ static int split_schedulers(struct replay_opts *o, const struct options_ctx *ctx
 				fprintf(stderr, " %s", *p);
 			fprintf(stderr, ")\n");
 			return -EINVAL;
+		}
+		for (int k = 0; k < o->n_schedulers; k++) {
+			if (!strcmp(o->names[k], tok)) {
+				/* Both runs would write uplink-NAME.csv: one result, lost work. */
+				fprintf(stderr, "%s: --schedulers: '%s' is listed twice\n",
+				        ctx->prefix, tok);
+				return -EINVAL;
+			}
 		}
 		if (o->n_schedulers == OPTIONS_MAX_SCHEDULERS) {
 			fprintf(stderr, "%s: --schedulers: at most %d\n", ctx->prefix,

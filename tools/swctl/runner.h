@@ -5,6 +5,9 @@
 
 #include "sw_sim.h"
 
+/* Most threads --jobs may ask for: far more than cores, few enough to create. */
+#define RUNNER_MAX_WORKERS 256
+
 struct runner_job {
 	const struct sw_workload *w;
 	const char *label;        /* shown before the scheduler in the progress line, or NULL */

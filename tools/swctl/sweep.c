@@ -68,6 +68,14 @@ static int add_param(void *arg, const char *spec)
 			        SWEEP_MAX_VALUES);
 			return -EINVAL;
 		}
+		for (int k = 0; k < p->n; k++) {
+			if (!strcmp(p->value[k], tok)) {
+				/* Both points would write the directory NAME=VALUE. */
+				fprintf(stderr, "%s: --param %s: value '%s' is listed twice\n",
+				        s->prefix, p->name, tok);
+				return -EINVAL;
+			}
+		}
 		p->value[p->n++] = tok;
 	}
 	if (p->n == 0) {
