@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <signal.h>
 
 #include "cli.h"
 
@@ -211,6 +214,60 @@ static void a_scheduler_or_sweep_value_listed_twice_is_refused_before_running(vo
 	assert_int_equal(cli_entries(res), 0);
 }
 
+/* Ctrl-C while the simulations run stops them: exit 130, a message, and no result directory.
+ * A progress line (printed because stderr is a pipe, not a terminal) shows they had started. */
+static void ctrl_c_during_a_replay_stops_it_and_writes_nothing(void **state)
+{
+	const char *res = cli_path("interrupted");
+	const char *argv[] = {getenv("SWCTL"), "replay", "--schedulers", "fair",  "--jobs", "1",
+	                      "--progress",    "0.001",  "--no-plot",    "--out", res,      NULL};
+	char buf[8192];
+	size_t len = 0;
+	ssize_t n;
+	int fds[2], status, signalled = 0;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (dup2(fds[1], 2) < 0 || !freopen("/dev/null", "w", stdout))
+			_exit(126);
+		close(fds[0]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0) {
+		len += (size_t)n;
+		buf[len] = '\0';
+		if (!signalled && strstr(buf, "progress: ")) {
+			assert_int_equal(kill(pid, SIGINT), 0);
+			signalled = 1;
+		}
+		if (len == sizeof(buf) - 1)
+			len = 0; /* keep reading: only the end matters */
+	}
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(signalled);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 130);
+	assert_non_null(strstr(buf, "swctl replay: interrupted; nothing written"));
+	assert_int_equal(cli_entries(res), 0);
+}
+
+static void help_lists_the_schedulers_and_the_cluster_each_mix_runs_on(void **state)
+{
+	(void)state;
+	assert_int_equal(cli_run("replay", "--help", NULL), 0);
+	assert_non_null(strstr(cli_out, "schedulers: fifo fair drf capacity delay sw-fair"));
+	assert_non_null(strstr(cli_out, "SWIM traces on Facebook's:"));
+	assert_non_null(strstr(cli_out, "30 racks x 20 nodes"));
+	assert_non_null(strstr(cli_out, "--progress SEC"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +283,8 @@ int main(void)
 	        cmocka_unit_test(a_mix_without_a_steady_state_window_is_measured_whole_and_says_so),
 	        cmocka_unit_test(an_out_that_cannot_hold_results_is_refused_before_running),
 	        cmocka_unit_test(a_scheduler_or_sweep_value_listed_twice_is_refused_before_running),
+	        cmocka_unit_test(ctrl_c_during_a_replay_stops_it_and_writes_nothing),
+	        cmocka_unit_test(help_lists_the_schedulers_and_the_cluster_each_mix_runs_on),
 	};
 
 	return cli_main("swctl_replay_cli", tests, sizeof(tests) / sizeof(tests[0]));

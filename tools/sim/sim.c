@@ -485,6 +485,8 @@ static int loop(struct sim *s)
 		}
 		if (isinf(t) && isinf(tf))
 			return stalled(s);
+		if (s->c->stop && *s->c->stop)
+			return sim_fail(s, -ECANCELED, "interrupted at t=%.3f s", s->now);
 		if (!s->running && sw_sched_jobs_live(s->sched) &&
 		    s->now - s->last_progress > STALL_SECONDS)
 			return stalled(s);

@@ -9,6 +9,7 @@
 #ifndef SW_SIM_H
 #define SW_SIM_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "sw_sched.h"
@@ -38,6 +39,9 @@ struct sw_sim_config {
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
 	void *progress_arg;
+	/** May be NULL; once *stop is non-zero (a signal handler sets it) the run ends with
+	 *  -ECANCELED at its next event. */
+	const volatile sig_atomic_t *stop;
 };
 
 struct sw_job_record {

@@ -120,7 +120,8 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 	int c;
 
 	e->workers = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	e->plot = e->progress = 1;
+	e->plot = 1;
+	e->progress = RUNNER_PROGRESS_EVERY;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -200,8 +201,11 @@ int cmd_experiment(int argc, char **argv)
 	for (int i = 0; rc == 0 && i < e.n_runs; i++)
 		if (e.runs[i].selected)
 			rc = execute_run(&e, &e.runs[i]);
-	if (rc == 0)
+	if (rc == 0) {
+		runner_hold_signals();
 		rc = exp_compare(&e);
+		runner_release_signals();
+	}
 	free_experiment(&e);
-	return rc < 0 ? 1 : 0;
+	return rc == -ECANCELED ? 130 : rc < 0 ? 1 : 0;
 }

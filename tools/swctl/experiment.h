@@ -50,7 +50,8 @@ struct experiment {
 	int n_runs;
 	struct exp_run *runs;
 	char out[512];
-	int workers, plot, progress;
+	int workers, plot;
+	double progress; /* as replay_opts.progress */
 };
 
 /*

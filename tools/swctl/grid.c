@@ -147,7 +147,7 @@ static int summarise(struct grid *g)
 	return 0;
 }
 
-int grid_run(struct grid *g, int workers, int progress, const char *prefix)
+int grid_run(struct grid *g, int workers, double progress, const char *prefix)
 {
 	int rc = 0;
 
@@ -158,9 +158,14 @@ int grid_run(struct grid *g, int workers, int progress, const char *prefix)
 	if (rc == 0)
 		rc = setup_runs(g);
 	if (rc == 0) {
-		rc = runner_run(g->runs, g->n_runs, workers, progress);
+		rc = runner_interrupted ? -ECANCELED
+		                        : runner_run(g->runs, g->n_runs, workers, progress);
 		if (rc == -ENOMEM)
 			fprintf(stderr, "%s: out of memory starting %d threads\n", prefix, workers);
+		if (runner_interrupted) {
+			fprintf(stderr, "%s: interrupted; nothing written\n", prefix);
+			return -ECANCELED;
+		}
 		for (int i = 0; i < g->n_runs; i++)
 			if (g->runs[i].rc < 0)
 				fprintf(stderr, "%s: %s%s%s: %s\n", prefix,

@@ -54,7 +54,7 @@ int grid_parse_point(struct grid *g, int i, int argc, char **argv, const struct 
  * @p workers threads and computes each point's metrics and report. Errors are printed after
  * @p prefix. Returns 0, or -errno for a mix that does not load (-EINVAL) or a failed run.
  */
-int grid_run(struct grid *g, int workers, int progress, const char *prefix);
+int grid_run(struct grid *g, int workers, double progress, const char *prefix);
 
 void grid_free(struct grid *g);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "runner.h"
 
 static const struct command {
 	const char *name;
@@ -34,6 +35,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	runner_catch_signals();
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);

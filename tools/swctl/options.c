@@ -12,7 +12,11 @@
 
 const char options_help[] =
         "  --mix NAME|FILE     mix1, mix2 or mix3 (the ShuffleWatcher paper's mixes; default\n"
-        "                      mix2), a SWIM trace (*.tsv) or a JSON Lines job mix (*.jsonl)\n"
+        "                      mix2), a SWIM trace (*.tsv) or a JSON Lines job mix (*.jsonl).\n"
+        "                      Paper mixes run on the paper's cluster: 10 racks x 10 nodes,\n"
+        "                      250 Mbit/s NICs, 5:1 uplinks; SWIM traces on Facebook's:\n"
+        "                      30 racks x 20 nodes, 1 Gbit/s NICs, 5:1 uplinks; a .jsonl\n"
+        "                      mix on its topology line (else the paper's cluster)\n"
         "  --schedulers LIST   comma-separated policies (default fair,sw-fair,delay,\n"
         "                      sw-relaxed,drf,sw-drf: three baselines and their\n"
         "                      ShuffleWatcher counterparts)\n"
@@ -45,6 +49,8 @@ const char options_help[] =
         "                      cores)\n"
         "  --no-plot           skip rendering the plots with gnuplot\n"
         "  --quiet             no progress line\n"
+        "  --progress SEC      when stderr is not a terminal, a progress line every SEC\n"
+        "                      seconds (default 10; on a terminal one line is redrawn)\n"
         "  -h, --help          this text\n";
 
 static const struct option longopts[] = {
@@ -68,6 +74,7 @@ static const struct option longopts[] = {
         {"jobs", required_argument, NULL, 'j'},
         {"no-plot", no_argument, NULL, 'P'},
         {"quiet", no_argument, NULL, 'q'},
+        {"progress", required_argument, NULL, 'G'},
         {"help", no_argument, NULL, 'h'},
         {"param", required_argument, NULL, 'p'}, /* last: only for contexts that take it */
         {NULL, 0, NULL, 0},
@@ -139,7 +146,7 @@ static void set_defaults(struct replay_opts *o)
 	o->warmup = -1;
 	o->workers = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	o->plot = 1;
-	o->progress = 1;
+	o->progress = RUNNER_PROGRESS_EVERY;
 }
 
 static int parse_one(int c, const char *arg, struct replay_opts *o, const struct options_ctx *ctx)
@@ -207,6 +214,8 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 	case 'q':
 		o->progress = 0;
 		break;
+	case 'G':
+		return parse_double(ctx, "--progress", arg, 0.001, &o->progress);
 	case 'p':
 		return ctx->param(ctx->param_arg, arg);
 	}
@@ -317,6 +326,10 @@ int options_parse(int argc, char **argv, struct replay_opts *o, const struct opt
 		if (c == 'h' && ctx->usage) {
 			fputs(ctx->usage, stdout);
 			fputs(options_help, stdout);
+			fputs("\nschedulers:", stdout);
+			for (const char *const *p = sw_sched_policy_names(); *p; p++)
+				printf(" %s", *p);
+			fputs("\n", stdout);
 			return 1;
 		}
 		if (c == '?' || c == ':' || c == 'h') {

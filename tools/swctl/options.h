@@ -26,7 +26,7 @@ struct replay_opts {
 	const char *out;      /* NULL: the command's default */
 	int workers;
 	int plot;
-	int progress;
+	double progress; /* seconds between progress lines off a terminal; 0: none (--quiet) */
 };
 
 /* How one command uses the parser. */

@@ -5,6 +5,7 @@
 
 #include "gnuplot.h"
 #include "output.h"
+#include "runner.h"
 
 static const char *const traffic_names[SW_TRAFFICS] = {"shuffle", "map_input", "output"};
 
@@ -372,7 +373,12 @@ int output_check(const char *dir, const char *prefix)
 
 int output_replay(const char *dir, const struct report *rep, int plot, const char *prefix)
 {
-	int rc = outdir_write(dir, write_all, rep);
+	int rc;
+
+	/* A Ctrl-C now waits for the files: they appear whole or not at all. */
+	runner_hold_signals();
+	rc = outdir_write(dir, write_all, rep);
+	runner_release_signals();
 
 	if (rc < 0) {
 		fprintf(stderr, "%s: writing results to %s: %s\n", prefix, dir, strerror(-rc));

@@ -61,5 +61,5 @@ int cmd_replay(int argc, char **argv)
 		rc = output_replay(dir, &g.points[0].rep, o->plot, ctx.prefix);
 	}
 	grid_free(&g);
-	return rc < 0 ? 1 : 0;
+	return rc == -ECANCELED ? 130 : rc < 0 ? 1 : 0;
 }

@@ -202,7 +202,9 @@ int sweep_execute(struct sweep *s)
 	if (rc < 0)
 		return rc;
 	print_table(s);
+	runner_hold_signals(); /* every point's directory, or none: see output_replay */
 	rc = sweep_write(s);
+	runner_release_signals();
 	if (rc < 0) {
 		fprintf(stderr, "%s: writing results to %s: %s\n", s->prefix, s->out,
 		        strerror(-rc));
@@ -229,10 +231,12 @@ int cmd_sweep(int argc, char **argv)
 	struct sweep s;
 	int rc = sweep_prepare(&s, argc, argv, "swctl sweep");
 
-	if (rc == 0)
-		rc = sweep_execute(&s) < 0 ? 1 : 0;
-	else
+	if (rc == 0) {
+		rc = sweep_execute(&s);
+		rc = rc == -ECANCELED ? 130 : rc < 0 ? 1 : 0;
+	} else {
 		rc = rc > 0 ? 0 : 2;
+	}
 	sweep_free(&s);
 	return rc;
 }
