@@ -113,6 +113,34 @@ static void one_map_per_block_and_one_for_an_empty_input(void **state)
 	sw_workload_free(&w);
 }
 
+/* A job without input (a generator) has one map per block of what it emits, each emitting
+ * an equal share: its shuffle, or its output when it has no reducer. Before, one map made
+ * the whole shuffle on one node. */
+static void a_job_without_input_has_one_map_per_block_it_emits(void **state)
+{
+	struct sw_workload w;
+	struct sw_job_desc j = {.id = 3, .shuffle_bytes = (3ULL << 26) + 5, .n_reduces = 1};
+	struct sw_job_spec spec;
+	struct sw_map_spec *maps;
+	uint64_t sum = 0;
+
+	(void)state;
+	paper_workload(&w);
+	assert_int_equal(sw_workload_n_maps(&w, &j), 4);
+	maps = expand(&w, &j, &spec);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(maps[i].input_bytes, 0);
+		assert_true(maps[i].output_bytes >= j.shuffle_bytes / 4);
+		assert_true(maps[i].output_bytes <= j.shuffle_bytes / 4 + 5);
+		sum += maps[i].output_bytes;
+	}
+	assert_int_equal(sum, j.shuffle_bytes);
+	free(maps);
+	j = (struct sw_job_desc){.id = 4, .output_bytes = 2ULL << 26, .n_reduces = 0};
+	assert_int_equal(sw_workload_n_maps(&w, &j), 2);
+	sw_workload_free(&w);
+}
+
 static void map_outputs_split_shuffle_by_input_and_sum_exactly(void **state)
 {
 	struct sw_workload w;
@@ -293,6 +321,7 @@ int main(void)
 	        cmocka_unit_test(facebook_topology_has_600_nodes_in_30_racks),
 	        cmocka_unit_test(topology_without_racks_or_capacity_is_rejected),
 	        cmocka_unit_test(one_map_per_block_and_one_for_an_empty_input),
+	        cmocka_unit_test(a_job_without_input_has_one_map_per_block_it_emits),
 	        cmocka_unit_test(map_outputs_split_shuffle_by_input_and_sum_exactly),
 	        cmocka_unit_test(replicas_are_one_node_then_two_distinct_nodes_of_another_rack),
 	        cmocka_unit_test(single_rack_still_gets_three_distinct_replicas),

@@ -5,7 +5,7 @@
 
 uint32_t sw_workload_n_maps(const struct sw_workload *w, const struct sw_job_desc *j)
 {
-	return (uint32_t)wl_n_maps(j->input_bytes, w->block_bytes);
+	return (uint32_t)wl_n_maps(j, w->block_bytes);
 }
 
 /* HDFS's default placement for a writer outside the cluster: a random first node, then two
@@ -52,9 +52,10 @@ void sw_workload_expand(const struct sw_workload *w, const struct sw_job_desc *j
 	rng_init(&r, w->seed, j->id);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t in = left < w->block_bytes ? left : w->block_bytes;
+		/* By input; a generator (no input) emits equal shares. */
 		uint64_t out = j->input_bytes
 		                       ? (unsigned __int128)j->shuffle_bytes * in / j->input_bytes
-		                       : 0;
+		                       : j->shuffle_bytes / n;
 
 		/* Shares round down; the last map takes the remainder so outputs sum exactly. */
 		if (i == n - 1)

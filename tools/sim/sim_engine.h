@@ -19,7 +19,7 @@ enum sim_phase {
 	SIM_INPUT,       /* map: reading a remote input split */
 	SIM_COMPUTE,     /* map or reduce: computing */
 	SIM_SHUFFLE,     /* reduce: fetching map outputs */
-	SIM_WRITE,       /* reduce: writing the replicas of its output */
+	SIM_WRITE,       /* reduce, or map of a map-only job: writing its output's replicas */
 	SIM_DONE,
 };
 
@@ -46,7 +46,7 @@ struct sim_shuffle {
 	uint32_t q_head, q_len;
 	uint32_t active; /* xfers with a flow */
 	uint32_t n_xfers;
-	struct sim_xfer xfers[]; /* parallel_copies (at least 2: output pipeline) */
+	struct sim_xfer xfers[]; /* parallel_copies */
 };
 
 struct sim_task {
@@ -56,9 +56,11 @@ struct sim_task {
 	uint8_t phase; /* enum sim_phase */
 	uint8_t waits; /* flows still to finish in SIM_WRITE */
 	uint32_t node;
-	uint32_t run_pos;        /* reduces: position in job->running */
-	uint64_t shuffled;       /* reduces: bytes taken from map outputs */
-	struct sim_xfer input;   /* maps: the remote input read */
+	uint32_t run_pos;  /* reduces: position in job->running */
+	uint64_t shuffled; /* reduces: bytes taken from map outputs */
+	/* Maps: io[0] reads the remote input split. Then reduces, and maps of a map-only job,
+	 * write their output through both: writer -> A, A -> B. */
+	struct sim_xfer io[2];
 	struct sim_shuffle *shf; /* reduces, while running */
 };
 

@@ -92,7 +92,7 @@ struct sw_job_desc {
 	uint32_t user, queue;
 	uint16_t bench; /**< index into sw_bench_table() */
 	uint64_t input_bytes, shuffle_bytes, output_bytes;
-	uint32_t n_reduces; /**< at least 1, even when nothing is shuffled */
+	uint32_t n_reduces; /**< 0: a map-only job, whose maps write the output */
 	double deadline;    /**< absolute, 0 none */
 };
 
@@ -166,7 +166,8 @@ int sw_workload_json(struct sw_workload *w, const char *path, struct sw_input_er
 
 void sw_workload_free(struct sw_workload *w);
 
-/** Number of map tasks of @p j: one per block, and one for an empty input. */
+/** Number of map tasks of @p j: one per block of input; without input, one per block of its
+ *  shuffle (or output, if it shuffles nothing); at least one. */
 uint32_t sw_workload_n_maps(const struct sw_workload *w, const struct sw_job_desc *j);
 
 /**

@@ -3,7 +3,8 @@
  * Task phases of the simulated cluster: a map reads its split (a flow when the replica is on
  * another node), computes and registers its output; a reduce fetches its partition of every
  * map output (at most parallel_copies flows at once, one per source node, each carrying all
- * that node's pending partitions), computes, and writes its output to three replicas.
+ * that node's pending partitions), computes, and writes its output to three replicas. The
+ * maps of a map-only job (no reducer) write the output themselves.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -145,8 +146,7 @@ int sim_job_arrive(struct sim *s, size_t idx)
 		t->job = j;
 		t->kind = i < j->n_maps ? SW_MAP : SW_REDUCE;
 		t->idx = i < j->n_maps ? i : i - j->n_maps;
-		t->input.task = t;
-		t->input.flow = SIM_FLOW_NONE;
+		t->io[0] = t->io[1] = (struct sim_xfer){.task = t, .flow = SIM_FLOW_NONE};
 	}
 	sw_workload_expand(s->w, d, j->maps, &spec);
 	sw_workload_profile(s->w, d, &profile);
@@ -206,7 +206,7 @@ static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rat
 static int shuffle_create(struct sim *s, struct sim_task *t)
 {
 	uint32_t n = s->cluster.n_nodes;
-	uint32_t nx = s->c->parallel_copies > 2 ? s->c->parallel_copies : 2, i;
+	uint32_t nx = s->c->parallel_copies, i;
 	struct sim_shuffle *shf = calloc(1, sizeof(*shf) + nx * sizeof(shf->xfers[0]));
 
 	if (!shf)
@@ -308,7 +308,7 @@ static int shuffle_feed(struct sim *s, struct sim_task *t, uint32_t from)
 	return rc ? rc : shuffle_check(s, t);
 }
 
-/* ---- reduce: output ---- */
+/* ---- output ---- */
 
 static uint64_t mix64(uint64_t x)
 {
@@ -321,8 +321,9 @@ static uint64_t mix64(uint64_t x)
 /*
  * HDFS's placement for a writer inside the cluster: the first replica on the writer's node,
  * the second on a node A of another rack, the third on another node B of A's rack. The choice
- * hashes (seed, job, reduce) so it does not depend on event order. With one rack, A and B are
- * other nodes of the writer's rack. @return how many of A and B exist (0..2).
+ * hashes (seed, job, writer task) so it does not depend on event order (a job's writers are
+ * its reduces, or its maps when it has none). With one rack, A and B are other nodes of the
+ * writer's rack. @return how many of A and B exist (0..2).
  */
 static unsigned pipeline(const struct sim *s, const struct sim_task *t, uint32_t *a, uint32_t *b)
 {
@@ -369,28 +370,37 @@ static int reduce_done(struct sim *s, struct sim_task *t)
 	return 0;
 }
 
-static int reduce_write(struct sim *s, struct sim_task *t)
+static int map_done(struct sim *s, struct sim_task *t);
+
+/* The task's output is written: a reduce is done, so is a map of a map-only job. */
+static int written(struct sim *s, struct sim_task *t)
+{
+	return t->kind == SW_MAP ? map_done(s, t) : reduce_done(s, t);
+}
+
+/* Writes @p bytes of job output from the task's node: the local replica, and a pipeline of
+ * two flows to the other two replicas (see pipeline). */
+static int write_output(struct sim *s, struct sim_task *t, uint64_t bytes)
 {
 	struct sim_job *j = t->job;
-	uint64_t bytes = share(j->desc->output_bytes, t->idx, j->n_reduces);
 	uint32_t a = 0, b = 0;
 	unsigned n = bytes ? pipeline(s, t, &a, &b) : 0;
 	int rc;
 
 	t->phase = SIM_WRITE;
 	if (!bytes)
-		return reduce_done(s, t);
+		return written(s, t);
 	j->rec->bytes[SW_TRAFFIC_OUTPUT] += bytes; /* the local replica */
 	if (!n)
-		return reduce_done(s, t);
+		return written(s, t);
 	account(s, j, SW_TRAFFIC_OUTPUT, t->node, a, bytes);
-	rc = xfer_start(s, &t->shf->xfers[0], t->node, a, bytes);
+	rc = xfer_start(s, &t->io[0], t->node, a, bytes);
 	if (rc)
 		return rc;
 	t->waits = 1;
 	if (n == 2) {
 		account(s, j, SW_TRAFFIC_OUTPUT, a, b, bytes);
-		rc = xfer_start(s, &t->shf->xfers[1], a, b, bytes);
+		rc = xfer_start(s, &t->io[1], a, b, bytes);
 		if (rc)
 			return rc;
 		t->waits = 2;
@@ -431,9 +441,13 @@ static int map_done(struct sim *s, struct sim_task *t)
 
 int sim_task_compute_done(struct sim *s, struct sim_task *t)
 {
-	if (t->kind == SW_MAP)
-		return map_done(s, t);
-	return reduce_write(s, t);
+	struct sim_job *j = t->job;
+
+	if (t->kind == SW_REDUCE)
+		return write_output(s, t, share(j->desc->output_bytes, t->idx, j->n_reduces));
+	if (!j->n_reduces)
+		return write_output(s, t, share(j->desc->output_bytes, t->idx, j->n_maps));
+	return map_done(s, t);
 }
 
 int sim_flow_done(struct sim *s, struct sim_xfer *x)
@@ -446,7 +460,7 @@ int sim_flow_done(struct sim *s, struct sim_xfer *x)
 	if (t->phase == SIM_INPUT)
 		return compute(s, t, t->job->maps[t->idx].input_bytes, t->job->bench->map_rate);
 	if (t->phase == SIM_WRITE)
-		return --t->waits ? 0 : reduce_done(s, t);
+		return --t->waits ? 0 : written(s, t);
 	shf->src[x->src].slot = 0;
 	shf->active--;
 	return shuffle_feed(s, t, t->job->n_outputs);
@@ -475,7 +489,7 @@ static int map_launch(struct sim *s, struct sim_task *t, const struct sw_assignm
 	}
 	account(s, j, SW_TRAFFIC_MAP_INPUT, a->src_node, t->node, in);
 	t->phase = SIM_INPUT;
-	return xfer_start(s, &t->input, a->src_node, t->node, in);
+	return xfer_start(s, &t->io[0], a->src_node, t->node, in);
 }
 
 static int reduce_launch(struct sim *s, struct sim_task *t)

@@ -45,16 +45,23 @@ uint32_t wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes)
 	uint64_t n = shuffle_bytes / WL_SHUFFLE_PER_REDUCE +
 	             (shuffle_bytes % WL_SHUFFLE_PER_REDUCE != 0);
 
+	/* Nothing to shuffle: a map-only job, whose maps write the output (Hadoop's zero
+	 * reducers), rather than one reducer writing it all through one node's links. */
+	if (!shuffle_bytes)
+		return 0;
 	if (n > wave)
 		n = wave;
 	if (n > SW_WORKLOAD_MAX_REDUCES)
 		n = SW_WORKLOAD_MAX_REDUCES;
-	return n ? (uint32_t)n : 1;
+	return (uint32_t)n;
 }
 
-uint64_t wl_n_maps(uint64_t input_bytes, uint64_t block_bytes)
+uint64_t wl_n_maps(const struct sw_job_desc *j, uint64_t block_bytes)
 {
-	uint64_t n = input_bytes / block_bytes + (input_bytes % block_bytes != 0);
+	uint64_t bytes = j->input_bytes     ? j->input_bytes
+	                 : j->shuffle_bytes ? j->shuffle_bytes
+	                                    : j->output_bytes;
+	uint64_t n = bytes / block_bytes + (bytes % block_bytes != 0);
 
 	return n ? n : 1;
 }

@@ -225,13 +225,6 @@ static int parse_job_sizes(const struct loader *ld, json_t *obj, const struct sw
 	rc = need(at, get_size(at, obj, "input_bytes", &j->input_bytes), "input_bytes");
 	if (rc < 0)
 		return rc;
-	if (wl_n_maps(j->input_bytes, ld->w->block_bytes) > SW_WORKLOAD_MAX_MAPS) {
-		wl_error(at->err, at->path, at->line, "input_bytes",
-		         "%llu maps of block_bytes %llu, more than %u (raise block_bytes)",
-		         (unsigned long long)wl_n_maps(j->input_bytes, ld->w->block_bytes),
-		         (unsigned long long)ld->w->block_bytes, SW_WORKLOAD_MAX_MAPS);
-		return -EINVAL;
-	}
 	rc = get_size(at, obj, "shuffle_bytes", &j->shuffle_bytes);
 	if (rc == 0)
 		j->shuffle_bytes = llround(j->input_bytes * b->shuffle_ratio);
@@ -241,6 +234,13 @@ static int parse_job_sizes(const struct loader *ld, json_t *obj, const struct sw
 	rc = rc < 0 ? rc : get_count(at, obj, "reduces", SW_WORKLOAD_MAX_REDUCES, &reduces);
 	if (rc < 0)
 		return rc;
+	if (wl_n_maps(j, ld->w->block_bytes) > SW_WORKLOAD_MAX_MAPS) {
+		wl_error(at->err, at->path, at->line, "input_bytes",
+		         "%llu maps of block_bytes %llu, more than %u (raise block_bytes)",
+		         (unsigned long long)wl_n_maps(j, ld->w->block_bytes),
+		         (unsigned long long)ld->w->block_bytes, SW_WORKLOAD_MAX_MAPS);
+		return -EINVAL;
+	}
 	j->n_reduces =
 	        reduces ? (uint32_t)reduces : wl_default_reduces(&ld->w->topo, j->shuffle_bytes);
 	return 0;

@@ -24,12 +24,14 @@ struct sw_job_desc *wl_jobs_push(struct wl_jobs *a);
 /* Hands the jobs to @p w, sorted by arrival (ties by id) as sw_workload promises. */
 void wl_jobs_give(struct wl_jobs *a, struct sw_workload *w);
 
-/* Default reducer count: one per WL_SHUFFLE_PER_REDUCE, at least 1, at most one wave and at
- * most SW_WORKLOAD_MAX_REDUCES. */
+/* Default reducer count: one per WL_SHUFFLE_PER_REDUCE, at most one wave and at most
+ * SW_WORKLOAD_MAX_REDUCES; 0 (a map-only job) when nothing is shuffled. */
 uint32_t wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes);
 
-/* Maps of a job of @p input_bytes: one per block, at least one. */
-uint64_t wl_n_maps(uint64_t input_bytes, uint64_t block_bytes);
+/* Maps of job @p j (sizes set): one per block of input; a job without input is a generator,
+ * one map per block of what it emits (its shuffle, or its output when it shuffles nothing);
+ * at least one. */
+uint64_t wl_n_maps(const struct sw_job_desc *j, uint64_t block_bytes);
 
 /* Fills @p err with "path:line: field 'field': reason"; line 0 and NULL field are left out. */
 void wl_error(struct sw_input_error *err, const char *path, unsigned line, const char *field,

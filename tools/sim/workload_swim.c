@@ -158,10 +158,10 @@ static int parse_line(const struct swim_line *l, char *s, const struct sw_swim_o
 	rc = rc ?: parse_size(l, COL_INPUT, col[COL_INPUT], o->size_scale, &j->input_bytes);
 	rc = rc ?: parse_size(l, COL_SHUFFLE, col[COL_SHUFFLE], o->size_scale, &j->shuffle_bytes);
 	rc = rc ?: parse_size(l, COL_OUTPUT, col[COL_OUTPUT], o->size_scale, &j->output_bytes);
-	if (!rc && wl_n_maps(j->input_bytes, SW_BLOCK_BYTES_DEFAULT) > SW_WORKLOAD_MAX_MAPS) {
+	if (!rc && wl_n_maps(j, SW_BLOCK_BYTES_DEFAULT) > SW_WORKLOAD_MAX_MAPS) {
 		wl_error(l->err, l->path, l->line, col_name[COL_INPUT],
 		         "%llu maps of 64 MiB, more than %u (lower the size scale)",
-		         (unsigned long long)wl_n_maps(j->input_bytes, SW_BLOCK_BYTES_DEFAULT),
+		         (unsigned long long)wl_n_maps(j, SW_BLOCK_BYTES_DEFAULT),
 		         SW_WORKLOAD_MAX_MAPS);
 		rc = -EINVAL;
 	}
