@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -287,7 +288,49 @@ static void bad_topology_is_rejected_in_line_or_in_its_file(void **state)
 	                 " field 'spine': unknown field");
 	path = tmp_write("topo3.jsonl", "{\"topology\": \"none.json\"}\n" JOB(GREP(1, 0)));
 	tmp_assert_error(sw_workload_json(&w, path, &err), -ENOENT, &w, &err, path,
-	                 "1: field 'topology': unable to open");
+	                 "1: field 'topology': none.json: No such file or directory");
+}
+
+/* A mix may come from anyone: its topology file may not lead swctl out of its directory, by
+ * ".." or by a symbolic link (swctl's --topology, given by the user, may). */
+static void a_topology_file_outside_the_mix_directory_is_refused(void **state)
+{
+	struct sw_workload w;
+	struct sw_input_error err;
+	char link[256];
+	const char *path;
+
+	(void)state;
+	path = tmp_write("up.jsonl", "{\"topology\": \"../etc.json\"}\n" JOB(GREP(1, 0)));
+	tmp_assert_error(sw_workload_json(&w, path, &err), -ENOENT, &w, &err, path,
+	                 "1: field 'topology': ../etc.json: No such file or directory");
+	path = tmp_write("passwd.jsonl", "{\"topology\": \"../../etc/passwd\"}\n" JOB(GREP(1, 0)));
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 "1: field 'topology': leaves the mix file's directory (give it with "
+	                 "swctl's --topology)");
+	snprintf(link, sizeof(link), "%s", tmp_write("link.jsonl", ""));
+	strcpy(strrchr(link, '/') + 1, "outside.json");
+	assert_int_equal(symlink("/etc/hostname", link), 0);
+	path = tmp_write("viasymlink.jsonl", "{\"topology\": \"outside.json\"}\n" JOB(GREP(1, 0)));
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 "1: field 'topology': leaves the mix file's directory");
+	unlink(link);
+}
+
+/* Every line ends in a newline, as in SWIM traces: a last line without one is a file cut
+ * short, refused rather than loaded as if whole. */
+static void a_last_line_without_a_newline_is_refused(void **state)
+{
+	struct sw_workload w;
+	struct sw_input_error err;
+	const char *path =
+	        tmp_write("cut.jsonl", JOB(GREP(1, 0)) "{\"job\": {\"id\": 2, "
+	                                               "\"arrival\": 1, \"user\": 0, \"bench\": "
+	                                               "\"grep\", \"input_bytes\": 1000}}");
+
+	(void)state;
+	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 "2: truncated line (no newline at the end)");
 }
 
 static void mix_without_jobs_or_file_is_an_error(void **state)
@@ -319,6 +362,8 @@ int main(void)
 	        cmocka_unit_test(
 	                times_speeds_sizes_and_task_counts_beyond_their_bounds_are_refused),
 	        cmocka_unit_test(bad_topology_is_rejected_in_line_or_in_its_file),
+	        cmocka_unit_test(a_topology_file_outside_the_mix_directory_is_refused),
+	        cmocka_unit_test(a_last_line_without_a_newline_is_refused),
 	        cmocka_unit_test(mix_without_jobs_or_file_is_an_error),
 	};
 

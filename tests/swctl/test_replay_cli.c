@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <signal.h>
 
@@ -268,6 +269,33 @@ static void help_lists_the_schedulers_and_the_cluster_each_mix_runs_on(void **st
 	assert_non_null(strstr(cli_out, "--progress SEC"));
 }
 
+/* A mix may name a topology file only in its own directory; the user may name one anywhere
+ * with --topology, and it replaces the mix's cluster. */
+static void topology_outside_the_mix_directory_only_from_the_command_line(void **state)
+{
+	const char *mix;
+	char topo[600], res[600], sub[600], text[900];
+
+	(void)state;
+	/* cli_path's buffers are reused: keep copies */
+	snprintf(topo, sizeof(topo), "%s",
+	         cli_write_file("cluster.json", "{\"racks\": 3, \"nodes_per_rack\": 2}"));
+	snprintf(res, sizeof(res), "%s", cli_path("topo-res"));
+	snprintf(sub, sizeof(sub), "%s", cli_path("mixes"));
+	assert_int_equal(mkdir(sub, 0755), 0);
+	snprintf(text, sizeof(text), "{\"topology\": \"../cluster.json\"}\n%s",
+	         strchr(cli_small_mix, '\n') + 1);
+	mix = cli_write_file("mixes/up.jsonl", text);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--out", res, "--quiet", NULL), 1);
+	assert_non_null(strstr(cli_out, "up.jsonl:1: field 'topology': leaves the mix file's "
+	                                "directory (give it with swctl's --topology)"));
+	mix = cli_write_file("mixes/plain.jsonl", strchr(cli_small_mix, '\n') + 1);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--topology", topo, "--schedulers", "fair",
+	                         "--out", res, "--no-plot", "--quiet", NULL),
+	                 0);
+	assert_non_null(strstr(cli_out, "3 racks x 2 nodes"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +313,7 @@ int main(void)
 	        cmocka_unit_test(a_scheduler_or_sweep_value_listed_twice_is_refused_before_running),
 	        cmocka_unit_test(ctrl_c_during_a_replay_stops_it_and_writes_nothing),
 	        cmocka_unit_test(help_lists_the_schedulers_and_the_cluster_each_mix_runs_on),
+	        cmocka_unit_test(topology_outside_the_mix_directory_only_from_the_command_line),
 	};
 
 	return cli_main("swctl_replay_cli", tests, sizeof(tests) / sizeof(tests[0]));

@@ -143,6 +143,12 @@ int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out);
  * offending field's name and @p why to the reason ("must be at least 1000000 bit/s").
  */
 int sw_topology_check(const struct sw_topology *t, const char **field, char *why, size_t len);
+/**
+ * Reads a topology from the JSON file @p path: one object with the fields of a JSON mix's
+ * topology line (README.md); omitted fields keep sw_topology_default's values.
+ * @return 0, -ENOENT (no such file), -EINVAL (with @p err naming file, line and field).
+ */
+int sw_topology_json(const char *path, struct sw_topology *t, struct sw_input_error *err);
 /** Bits per second one rack uplink carries each way: uplink_bps, else from oversub. */
 double sw_topology_uplink_bps(const struct sw_topology *t);
 void sw_topology_free(struct sw_cluster_spec *c);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What every workload loader shares: the job array, the reducer rule, errors. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,15 @@ void wl_error(struct sw_input_error *err, const char *path, unsigned line, const
 	va_start(ap, fmt);
 	vsnprintf(err->msg + n, len - n, fmt, ap);
 	va_end(ap);
+}
+
+int wl_line_complete(const char *buf, size_t len, const char *path, unsigned line,
+                     struct sw_input_error *err)
+{
+	if (len && buf[len - 1] == '\n')
+		return 0;
+	wl_error(err, path, line, NULL, "truncated line (no newline at the end)");
+	return -EINVAL;
 }
 
 const char *wl_basename(const char *path)

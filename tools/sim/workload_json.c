@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "workload_priv.h"
 
@@ -159,32 +160,64 @@ static int parse_topology(const struct where *at, json_t *obj, struct sw_topolog
 	return check_topology(at, t);
 }
 
-/* {"topology": "file.json"}: a sibling of the mix file holding the topology object. */
-static int load_topology_file(const struct where *at, const char *name, struct sw_topology *t)
+int sw_topology_json(const char *path, struct sw_topology *t, struct sw_input_error *err)
 {
-	const char *slash = strrchr(at->path, '/');
-	int dir_len = slash ? (int)(slash - at->path + 1) : 0;
-	char path[4096];
-	struct where file = {.path = path, .err = at->err};
+	struct where file = {.path = path, .err = err};
 	json_error_t jerr;
-	json_t *obj;
+	json_t *obj = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	int rc;
 
-	if (name[0] == '/' ||
-	    snprintf(path, sizeof(path), "%.*s%s", dir_len, at->path, name) >= (int)sizeof(path))
-		return fail(at, "topology", "must name a file next to the mix file");
-	obj = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!obj) {
 		if (json_error_code(&jerr) == json_error_cannot_open_file) {
-			wl_error(at->err, at->path, at->line, "topology", "%s", jerr.text);
+			wl_error(err, path, 0, NULL, "%s", jerr.text);
 			return -ENOENT;
 		}
-		wl_error(at->err, path, (unsigned)jerr.line, NULL, "malformed JSON: %s", jerr.text);
+		wl_error(err, path, (unsigned)jerr.line, NULL, "malformed JSON: %s", jerr.text);
 		return -EINVAL;
 	}
 	rc = parse_topology(&file, obj, t);
 	json_decref(obj);
 	return rc;
+}
+
+/* Whether @p path resolves (symbolic links too) to a file inside directory @p dir. */
+static int inside(const char *dir, const char *path)
+{
+	char *rd = realpath(dir, NULL), *rp = realpath(path, NULL);
+	size_t n = rd ? strlen(rd) : 0;
+	int in = rd && rp && !strncmp(rd, rp, n) && (rp[n] == '/' || (n == 1 && rd[0] == '/'));
+
+	free(rd);
+	free(rp);
+	return in;
+}
+
+/*
+ * {"topology": "file.json"}: a file in the mix's directory (or below it) holding the
+ * topology object. A mix may come from anyone: it may not make swctl read files elsewhere
+ * (swctl's --topology, given by the user, may).
+ */
+static int load_topology_file(const struct where *at, const char *name, struct sw_topology *t)
+{
+	const char *slash = strrchr(at->path, '/');
+	int dir_len = slash ? (int)(slash - at->path + 1) : 0;
+	char path[4096], dir[4096];
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%.*s", dir_len ? dir_len : 1, dir_len ? at->path : ".");
+	if (name[0] == '/' ||
+	    snprintf(path, sizeof(path), "%.*s%s", dir_len, at->path, name) >= (int)sizeof(path))
+		return fail(at, "topology", "must name a file in the mix file's directory");
+	if (access(path, R_OK) < 0) {
+		rc = -errno;
+		wl_error(at->err, at->path, at->line, "topology", "%s: %s", name, strerror(errno));
+		return rc;
+	}
+	/* Checked before reading: nothing outside is opened. */
+	if (!inside(dir, path))
+		return fail(at, "topology",
+		            "leaves the mix file's directory (give it with swctl's --topology)");
+	return sw_topology_json(path, t, at->err);
 }
 
 static int parse_mix(struct loader *ld, json_t *obj)
@@ -390,11 +423,13 @@ static int read_records(struct loader *ld, FILE *f)
 {
 	char *buf = NULL;
 	size_t cap = 0;
+	ssize_t len;
 	int rc = 0, first = 1;
 
-	while (!rc && getline(&buf, &cap, f) > 0) {
+	while (!rc && (len = getline(&buf, &cap, f)) > 0) {
 		ld->at.line++;
-		if (buf[strspn(buf, " \t\r\n")] == '\0')
+		rc = wl_line_complete(buf, (size_t)len, ld->at.path, ld->at.line, ld->at.err);
+		if (rc || buf[strspn(buf, " \t\r\n")] == '\0')
 			continue;
 		rc = parse_record(ld, buf, first);
 		first = 0;

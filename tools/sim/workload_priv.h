@@ -45,6 +45,12 @@ void wl_error(struct sw_input_error *err, const char *path, unsigned line, const
  * the cluster (deadline.c), drawn from a stream of its own. */
 void wl_deadlines(struct sw_workload *w, double lo, double hi);
 
+/* A line read by getline must end in a newline: a last line without one is taken as a file
+ * cut short, in every format (a cut inside a number would otherwise load silently). Returns 0
+ * or -EINVAL with "path:line: truncated line (no newline at the end)". */
+int wl_line_complete(const char *buf, size_t len, const char *path, unsigned line,
+                     struct sw_input_error *err);
+
 /* The final component of @p path, for workload names. */
 const char *wl_basename(const char *path);
 

@@ -191,11 +191,9 @@ static int read_jobs(FILE *f, const char *path, const struct sw_swim_opts *o, st
 		struct sw_job_desc *j;
 
 		l.line++;
-		if (buf[len - 1] != '\n') {
-			wl_error(err, path, l.line, NULL, "truncated line (no newline at the end)");
-			rc = -EINVAL;
+		rc = wl_line_complete(buf, (size_t)len, path, l.line, err);
+		if (rc)
 			break;
-		}
 		buf[--len] = '\0';
 		if (len && buf[len - 1] == '\r')
 			buf[--len] = '\0';

@@ -68,7 +68,8 @@ int load_opts_equal(const struct load_opts *a, const struct load_opts *b)
 	return !strcmp(a->mix, b->mix) && a->duration == b->duration && a->seed == b->seed &&
 	       a->users == b->users && a->oversub == b->oversub &&
 	       a->interarrival == b->interarrival && a->time_scale == b->time_scale &&
-	       a->size_scale == b->size_scale;
+	       a->size_scale == b->size_scale &&
+	       !strcmp(a->topology ? a->topology : "", b->topology ? b->topology : "");
 }
 
 int load_is_paper_mix(const char *mix)
@@ -137,6 +138,16 @@ int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_in
 		if (!err->msg[0])
 			snprintf(err->msg, sizeof(err->msg), "%s: %s", o->mix, strerror(-rc));
 		return rc;
+	}
+	if (o->topology) {
+		struct sw_topology t;
+
+		rc = sw_topology_json(o->topology, &t, err);
+		if (rc < 0) {
+			sw_workload_free(w);
+			return rc;
+		}
+		w->topo = t;
 	}
 	if (o->oversub > 0) {
 		const char *field;

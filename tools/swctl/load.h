@@ -6,14 +6,15 @@
 #include "sw_workload.h"
 
 struct load_opts {
-	const char *mix;     /* mix1|mix2|mix3, a SWIM .tsv trace or a .jsonl job mix */
-	double duration;     /* paper mixes: hours of arrivals */
-	uint64_t seed;       /* 0: keep the source's default */
-	uint32_t users;      /* 0: keep the source's default */
-	double oversub;      /* 0: keep the topology's */
-	double interarrival; /* paper mixes: mean seconds between jobs, 0: default */
-	double time_scale;   /* SWIM traces: multiplies submit times */
-	double size_scale;   /* SWIM traces and paper mixes: multiplies byte counts */
+	const char *mix;      /* mix1|mix2|mix3, a SWIM .tsv trace or a .jsonl job mix */
+	double duration;      /* paper mixes: hours of arrivals */
+	uint64_t seed;        /* 0: keep the source's default */
+	uint32_t users;       /* 0: keep the source's default */
+	double oversub;       /* 0: keep the topology's */
+	double interarrival;  /* paper mixes: mean seconds between jobs, 0: default */
+	double time_scale;    /* SWIM traces: multiplies submit times */
+	double size_scale;    /* SWIM traces and paper mixes: multiplies byte counts */
+	const char *topology; /* a topology JSON file replacing the mix's cluster, or NULL */
 };
 
 void load_opts_default(struct load_opts *o);

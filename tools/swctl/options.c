@@ -30,6 +30,8 @@ const char options_help[] =
         "                      average in the steady-state window (the paper's default is 12)\n"
         "  --interarrival SEC  paper mixes: mean seconds between job arrivals (default 40)\n"
         "  --seed N            random seed for synthesised jobs and placement\n"
+        "  --topology FILE     a JSON file with the cluster (the fields of a .jsonl mix's\n"
+        "                      topology line) replacing the mix's cluster, from anywhere\n"
         "  --oversub RATIO     rack uplink oversubscription, overriding the mix's topology\n"
         "  --time-scale X      SWIM: multiply submit times by X (default 1)\n"
         "  --size-scale X      multiply byte counts by X (default 1; paper mixes start\n"
@@ -62,6 +64,7 @@ static const struct option longopts[] = {
         {"users", required_argument, NULL, 'u'},
         {"seed", required_argument, NULL, 'S'},
         {"oversub", required_argument, NULL, 'O'},
+        {"topology", required_argument, NULL, 'Y'},
         {"time-scale", required_argument, NULL, 'T'},
         {"size-scale", required_argument, NULL, 'Z'},
         {"heartbeat", required_argument, NULL, 'H'},
@@ -179,6 +182,9 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 	case 'S':
 		rc = parse_double(ctx, "--seed", arg, 1, &v);
 		o->load.seed = (uint64_t)v;
+		break;
+	case 'Y':
+		o->load.topology = arg;
 		break;
 	case 'O':
 		return parse_double(ctx, "--oversub", arg, 1, &o->load.oversub);
