@@ -543,6 +543,15 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 	for (i = 0; i < w->n_jobs; i++) {
 		const struct sw_job_desc *j = &w->jobs[i];
 
+		if ((uint64_t)j->n_reduces * w->topo.n_racks * w->topo.nodes_per_rack >
+		    SW_WORKLOAD_MAX_REDUCE_NODES) {
+			snprintf(err->msg, sizeof(err->msg),
+			         "workload %s: job %llu: %u reducers x %u nodes is more than 2^24 "
+			         "(each keeps state per node)",
+			         w->name, (unsigned long long)j->id, j->n_reduces,
+			         w->topo.n_racks * w->topo.nodes_per_rack);
+			return -EINVAL;
+		}
 		if (j->bench >= n_bench || !isfinite(j->arrival) ||
 		    (i && j->arrival < w->jobs[i - 1].arrival)) {
 			snprintf(err->msg, sizeof(err->msg),

@@ -71,6 +71,9 @@ struct sw_topology {
  *  while it runs (a few hundred bytes each); the FB-2009 day's largest job has 112,523 maps. */
 #define SW_WORKLOAD_MAX_MAPS    (1U << 20)
 #define SW_WORKLOAD_MAX_REDUCES (1U << 16)
+/** A running reducer keeps fetch state for every node of the cluster: a job's reducers x
+ *  nodes is at most 2^24 (256 MiB of state; the FB-2009 day's largest job has 1200 x 600). */
+#define SW_WORKLOAD_MAX_REDUCE_NODES (1U << 24)
 /** The largest input of Table 2 (its last bucket's ceiling), before input_scale: 2 TB. */
 #define SW_PAPER_MAX_INPUT 2e12
 /** Jobs a paper mix may expect (duration / mean inter-arrival): a million. */

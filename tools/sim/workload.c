@@ -42,19 +42,22 @@ void wl_jobs_give(struct wl_jobs *a, struct sw_workload *w)
 
 uint32_t wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes)
 {
-	uint64_t wave = (uint64_t)t->n_racks * t->nodes_per_rack * t->reduce_slots;
+	uint64_t nodes = (uint64_t)t->n_racks * t->nodes_per_rack;
 	uint64_t n = shuffle_bytes / WL_SHUFFLE_PER_REDUCE +
 	             (shuffle_bytes % WL_SHUFFLE_PER_REDUCE != 0);
+	uint64_t most = nodes * t->reduce_slots; /* one wave */
 
 	/* Nothing to shuffle: a map-only job, whose maps write the output (Hadoop's zero
 	 * reducers), rather than one reducer writing it all through one node's links. */
 	if (!shuffle_bytes)
 		return 0;
-	if (n > wave)
-		n = wave;
-	if (n > SW_WORKLOAD_MAX_REDUCES)
-		n = SW_WORKLOAD_MAX_REDUCES;
-	return (uint32_t)n;
+	if (most > SW_WORKLOAD_MAX_REDUCES)
+		most = SW_WORKLOAD_MAX_REDUCES;
+	if (nodes && most > SW_WORKLOAD_MAX_REDUCE_NODES / nodes)
+		most = SW_WORKLOAD_MAX_REDUCE_NODES / nodes;
+	if (n > most)
+		n = most;
+	return n ? (uint32_t)n : 1;
 }
 
 uint64_t wl_n_maps(const struct sw_job_desc *j, uint64_t block_bytes)

@@ -276,6 +276,14 @@ static int parse_job_sizes(const struct loader *ld, json_t *obj, const struct sw
 	}
 	j->n_reduces =
 	        reduces ? (uint32_t)reduces : wl_default_reduces(&ld->w->topo, j->shuffle_bytes);
+	if (reduces * ld->w->topo.n_racks * ld->w->topo.nodes_per_rack >
+	    SW_WORKLOAD_MAX_REDUCE_NODES) {
+		wl_error(at->err, at->path, at->line, "reduces",
+		         "%llu reducers x %u nodes is more than 2^24 (each keeps state per node)",
+		         (unsigned long long)reduces,
+		         ld->w->topo.n_racks * ld->w->topo.nodes_per_rack);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -24,8 +24,9 @@ struct sw_job_desc *wl_jobs_push(struct wl_jobs *a);
 /* Hands the jobs to @p w, sorted by arrival (ties by id) as sw_workload promises. */
 void wl_jobs_give(struct wl_jobs *a, struct sw_workload *w);
 
-/* Default reducer count: one per WL_SHUFFLE_PER_REDUCE, at most one wave and at most
- * SW_WORKLOAD_MAX_REDUCES; 0 (a map-only job) when nothing is shuffled. */
+/* Default reducer count: one per WL_SHUFFLE_PER_REDUCE, at most one wave and within the
+ * bounds (SW_WORKLOAD_MAX_REDUCES, _MAX_REDUCE_NODES), at least one; 0 (a map-only job) when
+ * nothing is shuffled. */
 uint32_t wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes);
 
 /* Maps of job @p j (sizes set): one per block of input; a job without input is a generator,
