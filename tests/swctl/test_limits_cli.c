@@ -42,6 +42,9 @@ static void cluster_and_mix_options_beyond_their_bounds_are_refused(void **state
 	assert_non_null(strstr(cli_out,
 	                       "--size-scale 1000: the largest job (2 TB x 100) would have "
 	                       "2980233 maps, more than 1048576"));
+	assert_int_equal(cli_run("replay", "--seed", "1e300", "--out", res, "--quiet", NULL), 2);
+	assert_non_null(strstr(cli_out,
+	                       "--seed 1e300: expected a whole number from 1 to 9007199254740992"));
 	assert_int_equal(cli_entries(res), 0);
 }
 

@@ -29,7 +29,7 @@ const char options_help[] =
         "  --jobs-per-user N   paper mixes: set --users so that each user submits N jobs on\n"
         "                      average in the steady-state window (the paper's default is 12)\n"
         "  --interarrival SEC  paper mixes: mean seconds between job arrivals (default 40)\n"
-        "  --seed N            random seed for synthesised jobs and placement\n"
+        "  --seed N            random seed for synthesised jobs and placement (1 to 2^53)\n"
         "  --topology FILE     a JSON file with the cluster (the fields of a .jsonl mix's\n"
         "                      topology line) replacing the mix's cluster, from anywhere\n"
         "  --oversub RATIO     rack uplink oversubscription, overriding the mix's topology\n"
@@ -180,7 +180,9 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		o->load.users = (uint32_t)v;
 		break;
 	case 'S':
-		rc = parse_double(ctx, "--seed", arg, 1, &v);
+		/* a double counts whole numbers exactly up to 2^53; beyond, the cast is undefined
+		 */
+		rc = parse_count(ctx, "--seed", arg, 0x1p53, &v);
 		o->load.seed = (uint64_t)v;
 		break;
 	case 'Y':
