@@ -174,6 +174,30 @@ static void profile_is_the_job_run_alone(void **state)
 	assert_float_equal(p.shuffle_input_ratio, 0, 0); /* left to ShuffleWatcher to learn */
 }
 
+/* A map-only job (no reducer) and a generator (no input, maps that read nothing) get a finite
+ * profile and time: no 0/0 per reducer, no wrapped-around last split. */
+static void map_only_and_generator_jobs_have_finite_profiles(void **state)
+{
+	struct mix m;
+	struct sw_job_profile p;
+
+	(void)state;
+	make_mix(&m);
+	m.jobs[1].shuffle_bytes = 0;
+	m.jobs[1].n_reduces = 0;
+	sw_workload_profile(&m.w, &m.jobs[1], &p);
+	assert_float_equal(p.reduce_avg, 0, 0);
+	assert_float_equal(p.shuffle_avg, 0, 0);
+	assert_true(isfinite(t_whole_cluster(&m.w, &m.jobs[1])));
+	m.jobs[1].input_bytes = 0;
+	m.jobs[1].shuffle_bytes = 5 * 64 * MB;
+	m.jobs[1].n_reduces = 2;
+	sw_workload_profile(&m.w, &m.jobs[1], &p);
+	assert_float_equal(p.map_min, 0, 0);
+	assert_float_equal(p.map_max, 0, 0);
+	assert_true(isfinite(t_whole_cluster(&m.w, &m.jobs[1])));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +205,7 @@ int main(void)
 	        cmocka_unit_test(job_the_cluster_cannot_finish_in_time_is_refused_and_recorded),
 	        cmocka_unit_test(paper_mix_deadlines_follow_arias_rule),
 	        cmocka_unit_test(profile_is_the_job_run_alone),
+	        cmocka_unit_test(map_only_and_generator_jobs_have_finite_profiles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

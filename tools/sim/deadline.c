@@ -17,8 +17,9 @@ void sw_workload_profile(const struct sw_workload *w, const struct sw_job_desc *
 	const struct sw_bench *b = &sw_bench_table(NULL)[j->bench];
 	uint32_t n = sw_workload_n_maps(w, j);
 	uint64_t first = j->input_bytes < w->block_bytes ? j->input_bytes : w->block_bytes;
-	uint64_t last = j->input_bytes - (uint64_t)(n - 1) * w->block_bytes;
-	double per_reduce = (double)j->shuffle_bytes / j->n_reduces;
+	/* a generator's maps (no input) read nothing; a map-only job has no reducer */
+	uint64_t last = j->input_bytes ? j->input_bytes - (uint64_t)(n - 1) * w->block_bytes : 0;
+	double per_reduce = j->n_reduces ? (double)j->shuffle_bytes / j->n_reduces : 0;
 	double slots = (double)w->topo.n_racks * w->topo.nodes_per_rack * w->topo.map_slots;
 	double shuffle = per_reduce / (w->topo.nic_bps / 8);
 
