@@ -83,7 +83,10 @@ struct sw_topology {
 #define SW_TOPOLOGY_MAX_BPS 1e15
 /** Nodes in all and task slots of each kind per node. */
 #define SW_TOPOLOGY_MAX_NODES 100000
-#define SW_TOPOLOGY_MAX_SLOTS 1024
+/** Nodes x racks: every node counts the bytes it received from each rack (twice: in the
+ *  network and in the result), 8 bytes each. */
+#define SW_TOPOLOGY_MAX_NODE_RACKS (1U << 22)
+#define SW_TOPOLOGY_MAX_SLOTS      1024
 
 /** HDFS block size of Hadoop 1.0 and of the paper: one map task per block. */
 #define SW_BLOCK_BYTES_DEFAULT (64ULL << 20)

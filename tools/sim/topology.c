@@ -52,6 +52,10 @@ int sw_topology_check(const struct sw_topology *t, const char **field, char *why
 		*field = t->n_racks ? "nodes_per_rack" : "racks";
 		snprintf(why, len, "racks x nodes_per_rack must be from 1 to %u nodes",
 		         SW_TOPOLOGY_MAX_NODES);
+	} else if (n_nodes * t->n_racks > SW_TOPOLOGY_MAX_NODE_RACKS) {
+		*field = "racks";
+		snprintf(why, len, "%llu nodes x %u racks must be at most %u",
+		         (unsigned long long)n_nodes, t->n_racks, SW_TOPOLOGY_MAX_NODE_RACKS);
 	} else if (t->map_slots > SW_TOPOLOGY_MAX_SLOTS ||
 	           t->reduce_slots > SW_TOPOLOGY_MAX_SLOTS) {
 		*field = t->map_slots > SW_TOPOLOGY_MAX_SLOTS ? "map_slots" : "reduce_slots";
