@@ -115,6 +115,9 @@ int netsat_nl_query(struct netsat_nl *nl, struct nlmsghdr *req, mnl_cb_t cb, voi
 			return netsat_fail(&nl->base, -errno, "netlink reply for %s: %s", nl->dev,
 			                   strerror(errno));
 		rc = netsat_nl_run(buf, (size_t)len, nl->seq, nl->portid, cb, arg);
+		/* Another sequence number: the rest of a reply an earlier read gave up on. */
+		if (rc == MNL_CB_ERROR && errno == EPROTO && !nl->base.err[0])
+			rc = MNL_CB_OK;
 	} while (rc > MNL_CB_STOP);
 	if (rc < 0 && !nl->base.err[0]) {
 		int e = errno == ENODEV ? ENOENT : errno;
