@@ -446,7 +446,8 @@ void Register()
 
 	all.push_back(benchmark::RegisterBenchmark("decision/clock-only", BM_ClockOnly));
 	for (const char *p : {"fifo", "fair", "drf", "capacity", "delay", "sw-fair", "sw-drf",
-	                      "sw-relaxed", "sw-nass", "sw-nass-sarp", "minedf", "sw-minedf"})
+	                      "sw-relaxed", "sw-nass", "sw-nass-sarp", "minedf", "sw-minedf",
+	                      "adaptive", "sw-adaptive"})
 		all.push_back(benchmark::RegisterBenchmark(("decision/" + std::string(p)).c_str(),
 		                                           BM_Decision, p));
 	for (auto *b : all)

@@ -15,12 +15,11 @@
 #include "policy.h"
 #include "sw_sched_aria.h"
 
-/* Keys of one tier lie in [tier * EDF_TIER, (tier + 1) * EDF_TIER): times must stay below. */
-#define EDF_TIER 1e12
+#define EDF_TIER ORDER_TIER
 
 /* The first pool that holds no live job: ids are reused, the array stays as small as the
  * most jobs live at once. */
-static uint32_t edf_pool_of(const struct sw_sched *s, const struct sched_job *j)
+uint32_t order_pool_per_job(const struct sw_sched *s, const struct sched_job *j)
 {
 	uint32_t id = 0;
 
@@ -99,7 +98,7 @@ static int edf_admit(const struct sw_sched *s, const struct sched_job *j, double
 }
 
 const struct sched_order_ops order_edf = {
-        .pool_of = edf_pool_of,
+        .pool_of = order_pool_per_job,
         .admit = edf_admit,
         .update_keys = edf_update_keys,
 };

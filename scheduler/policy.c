@@ -21,7 +21,9 @@
 	X("sw-nass", order_fair, pick_nass, 0)                            \
 	X("sw-nass-sarp", order_fair, pick_nass, SW_MECH_SARP)            \
 	X("minedf", order_edf, pick_locality, 0)                          \
-	X("sw-minedf", order_edf, pick_nass, SW_FULL)
+	X("sw-minedf", order_edf, pick_nass, SW_FULL)                     \
+	X("adaptive", order_adaptive, pick_locality, 0)                   \
+	X("sw-adaptive", order_adaptive, pick_nass, SW_FULL)
 
 #define AS_POLICY(name, order, pick, mech) {name, &order, &pick, mech},
 #define AS_NAME(name, order, pick, mech)   name,

@@ -68,7 +68,16 @@ struct sched_policy {
 	unsigned sw_mechanisms; /* SW_MECH_* the policy uses (NASS picks only) */
 };
 
-extern const struct sched_order_ops order_fifo, order_fair, order_drf, order_capacity, order_edf;
+extern const struct sched_order_ops order_fifo, order_fair, order_drf, order_capacity, order_edf,
+        order_adaptive;
+
+/*
+ * The deadline orders (order_edf.c, order_adaptive.c) give each job a pool of its own
+ * (order_pool_per_job) and rank jobs in tiers whose keys lie in [tier * ORDER_TIER,
+ * (tier + 1) * ORDER_TIER): deadlines and arrivals must stay below ORDER_TIER seconds.
+ */
+#define ORDER_TIER 1e12
+uint32_t order_pool_per_job(const struct sw_sched *s, const struct sched_job *j);
 extern const struct sched_pick_ops pick_locality, pick_delay, pick_nass;
 
 /* The registered policy called @p name, NULL when there is none. */

@@ -14,7 +14,7 @@
  * unknown job or task, -EEXIST for a duplicate job id, -EALREADY for an event that contradicts
  * the task's or the node's state (finishing a task that never started, for instance),
  * -EHOSTDOWN for a map output on a node that is down, -ETIME for a job whose deadline cannot
- * be met (deadline policies). ARIA's profiles and formulas: sw_sched_aria.h.
+ * be met (minedf, sw-minedf). ARIA's profiles and formulas: sw_sched_aria.h.
  *
  * Failures (task_failed, node_lost, node_up, job_remove) move tasks back to pending; the
  * scheduler names a task by (job, kind, index), not by attempt, so a driver must drop the
@@ -217,10 +217,11 @@ const char *sw_sched_policy(const struct sw_sched *s);
  * UINT32_MAX / SW_MAX_REPLICAS maps.
  * @return 0, -EINVAL (NULL or non-finite argument, no task at all, maps NULL, a replica count
  *         or node out of range or repeated, user or queue out of range, a negative demand or
- *         one larger than the largest node's cpu or memory; deadline policies: a deadline of
- *         1e12 s or more, a negative or non-finite profile duration), -EEXIST (id is live),
- *         -ETIME (deadline policies: the deadline is past, or the job's ARIA lower bound on
- *         every slot of the cluster ends after it; nothing is kept), -ENOMEM.
+ *         one larger than the largest node's cpu or memory; deadline policies (minedf,
+ *         adaptive and their sw- forms): a deadline of 1e12 s or more; minedf, sw-minedf: a
+ *         negative or non-finite profile duration), -EEXIST (id is live), -ETIME (minedf,
+ *         sw-minedf: the deadline is past, or the job's ARIA lower bound on every slot of the
+ *         cluster ends after it; nothing is kept), -ENOMEM.
  */
 int sw_sched_job_add(struct sw_sched *s, const struct sw_job_spec *job, double now);
 

@@ -73,6 +73,16 @@ double sw_sched_aria_time(const struct sw_aria_model *m, uint32_t map_slots, uin
 int sw_sched_aria_min_slots(const struct sw_aria_model *m, double time_left,
                             uint32_t slots[SW_KINDS]);
 
+/**
+ * Polo's required slots (Adaptive Scheduler, ICPP'10 Eq. 1): the slots beyond its @p running
+ * tasks a job needs to finish within @p time_left seconds, with @p pending tasks not started
+ * and @p running_left seconds of work left in the running ones, tasks lasting @p mu seconds:
+ * (running_left + pending x mu) / time_left - running. Negative when the job is ahead.
+ * The caller handles time_left <= 0 (the goal is missed) and mu unknown.
+ */
+double sw_sched_adaptive_slots(double mu, double running_left, uint32_t running, uint32_t pending,
+                               double time_left);
+
 /** Longest job name the profile store keeps, without the NUL. */
 #define SW_PROFILE_NAME_MAX 255
 

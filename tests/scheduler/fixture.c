@@ -91,3 +91,15 @@ void fx_world_init(struct fx_world *w, uint32_t n_racks, uint32_t per_rack, cons
 	fx_job_init(&w->j, 1, 0, 0, n_maps, n_reduces, w->c.spec.n_nodes);
 	assert_int_equal(sw_sched_job_add(w->s, &w->j.spec, 0), 0);
 }
+
+uint64_t fx_next_map(struct sw_sched *s, uint32_t n_nodes, double now)
+{
+	for (uint32_t n = 0; n < n_nodes; n++) {
+		struct sw_assignment a;
+
+		if (fx_offer(s, n, SW_MAP, 1, now, &a) == 1)
+			return a.job;
+	}
+	fail_msg("no free map slot");
+	return 0;
+}

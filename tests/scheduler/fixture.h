@@ -55,6 +55,10 @@ void fx_world_init(struct fx_world *w, uint32_t n_racks, uint32_t per_rack, cons
 /* Asserts that a heartbeat offering one slot of @p kind on @p node hands out one task. */
 struct sw_assignment fx_one(struct sw_sched *s, uint32_t node, enum sw_task_kind kind, double now);
 
+/* The job of the task a one-map-slot heartbeat of the first of nodes 0..n_nodes-1 with a free
+ * slot hands out; fails the test when none has one. */
+uint64_t fx_next_map(struct sw_sched *s, uint32_t n_nodes, double now);
+
 /* Heartbeat offering @p free slots of @p kind; returns how many tasks came back. */
 int fx_offer(struct sw_sched *s, uint32_t node, enum sw_task_kind kind, uint16_t free, double now,
              struct sw_assignment *out);

@@ -24,18 +24,6 @@ static void add(struct sw_sched *s, struct fx_job *j, double now)
 	assert_int_equal(sw_sched_job_add(s, &j->spec, now), 0);
 }
 
-static uint64_t next_map(struct sw_sched *s, double now)
-{
-	for (uint32_t n = 0; n < 4; n++) {
-		struct sw_assignment a;
-
-		if (fx_offer(s, n, SW_MAP, 1, now, &a) == 1)
-			return a.job;
-	}
-	fail_msg("no free map slot");
-	return 0;
-}
-
 static void earliest_deadline_goes_first_whatever_the_arrival(void **state)
 {
 	struct fx_cluster c;
@@ -48,9 +36,9 @@ static void earliest_deadline_goes_first_whatever_the_arrival(void **state)
 	add(s, job(&none, 3, 0, 0, 1, 0), 0); /* no deadline: after every deadline job */
 	add(s, job(&a, 1, 0, 5000, 1, 0), 0);
 	add(s, job(&b, 2, 1, 3000, 1, 0), 1);
-	assert_int_equal(next_map(s, 1), 2);
-	assert_int_equal(next_map(s, 1), 1);
-	assert_int_equal(next_map(s, 1), 3);
+	assert_int_equal(fx_next_map(s, 4, 1), 2);
+	assert_int_equal(fx_next_map(s, 4, 1), 1);
+	assert_int_equal(fx_next_map(s, 4, 1), 3);
 	sw_sched_destroy(s);
 }
 
@@ -68,7 +56,7 @@ static void job_is_capped_at_its_minimum_and_spare_slots_follow_edf_then_come_ba
 	add(s, job(&a, 1, 0, 425, 8, 0), 0); /* 750 / m + 50 <= 425: m = 2 */
 	add(s, job(&b, 2, 0, 850, 8, 0), 0); /* m = 1 */
 	for (int i = 0; i < 8; i++)
-		got[i] = next_map(s, 0);
+		got[i] = fx_next_map(s, 4, 0);
 	/* A to its minimum, B to its minimum, then every spare slot by deadline: A. */
 	assert_int_equal(got[0], 1);
 	assert_int_equal(got[1], 1);
@@ -80,9 +68,9 @@ static void job_is_capped_at_its_minimum_and_spare_slots_follow_edf_then_come_ba
 	add(s, job(&late, 3, 1, 431, 8, 0), 1);
 	for (uint32_t m = 0; m < 3; m++)
 		assert_int_equal(sw_sched_task_finished(s, 1, SW_MAP, m, 2), 0);
-	assert_int_equal(next_map(s, 2), 3);
-	assert_int_equal(next_map(s, 2), 3);
-	assert_int_equal(next_map(s, 2), 1); /* C has its minimum: spare again, A first */
+	assert_int_equal(fx_next_map(s, 4, 2), 3);
+	assert_int_equal(fx_next_map(s, 4, 2), 3);
+	assert_int_equal(fx_next_map(s, 4, 2), 1); /* C has its minimum: spare again, A first */
 	assert_int_equal(sw_sched_job_status(s, 3, &st), 0);
 	assert_int_equal(st.running[SW_MAP], 2);
 	sw_sched_destroy(s);
@@ -101,13 +89,13 @@ static void job_falling_behind_gets_a_larger_allocation(void **state)
 	 * at t = 500 it needs 650 / m + 50 <= 350 (7 maps left), m = 3. */
 	add(s, job(&a, 1, 0, 2000, 8, 0), 0);
 	add(s, job(&b, 2, 0, 850, 8, 0), 0);
-	assert_int_equal(next_map(s, 0), 2);
-	assert_int_equal(next_map(s, 0), 1); /* B at its minimum of 1 */
+	assert_int_equal(fx_next_map(s, 4, 0), 2);
+	assert_int_equal(fx_next_map(s, 4, 0), 1); /* B at its minimum of 1 */
 	assert_int_equal(sw_sched_task_finished(s, 2, SW_MAP, 0, 500), 0);
-	assert_int_equal(next_map(s, 500), 2);
-	assert_int_equal(next_map(s, 500), 2);
-	assert_int_equal(next_map(s, 500), 2);
-	assert_int_equal(next_map(s, 500), 2); /* spare: B still has the earlier deadline */
+	assert_int_equal(fx_next_map(s, 4, 500), 2);
+	assert_int_equal(fx_next_map(s, 4, 500), 2);
+	assert_int_equal(fx_next_map(s, 4, 500), 2);
+	assert_int_equal(fx_next_map(s, 4, 500), 2); /* spare: B still has the earlier deadline */
 	sw_sched_destroy(s);
 }
 
@@ -154,7 +142,7 @@ static void pools_of_finished_jobs_are_reused(void **state)
 	/* One job after another, each one map on node 0: every one is served at once. */
 	for (uint64_t id = 1; id <= 100; id++) {
 		add(s, job(&a, id, (double)id, 1000.0 + id, 1, 0), (double)id);
-		assert_int_equal(next_map(s, (double)id), id);
+		assert_int_equal(fx_next_map(s, 4, (double)id), id);
 		assert_int_equal(sw_sched_task_finished(s, id, SW_MAP, 0, (double)id), 0);
 	}
 	assert_int_equal(sw_sched_jobs_live(s), 0);

@@ -9,9 +9,9 @@
  * within its allowed locality, the others before it being skipped) and at which locality.
  * The sw-* policies get the consistency checks and the locality check (a job's map is still
  * its best placed one for the node) but no reference choice: test_nass.c specifies NASS.
- * Their racks turn saturated and clear at random, and some jobs are shuffle-heavy. MinEDF
- * gets the same checks (test_edf.c specifies its order); half the jobs carry a deadline and
- * an ARIA profile, some too tight to be met once the job waits.
+ * Their racks turn saturated and clear at random, and some jobs are shuffle-heavy. MinEDF and
+ * Adaptive get the same checks (test_edf.c and test_adaptive.c specify their order); half the
+ * jobs carry a deadline and an ARIA profile, some too tight to be met once the job waits.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -356,7 +356,8 @@ static void run_policy(const char *policy, uint64_t seed)
 	w->rng = seed;
 	w->policy = policy;
 	w->delay = strcmp(policy, "delay") == 0;
-	w->model = strncmp(policy, "sw-", 3) != 0 && strcmp(policy, "minedf") != 0;
+	w->model = strncmp(policy, "sw-", 3) != 0 && strcmp(policy, "minedf") != 0 &&
+	           strcmp(policy, "adaptive") != 0;
 	w->last_heartbeat = -1;
 	fx_cluster_init(&w->c, 3, 4);
 	n_nodes = w->c.spec.n_nodes;

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Polo's Adaptive Scheduler (thesis chapter 3; ICPP'10 Eq. 1): a pool per job, ranked per
+ * slot kind in Polo's priority classes, lower first:
+ *   0  a job past the goal of this phase, by deadline (run as soon as possible);
+ *   1  a job with no completed task of the kind yet (no mean to estimate from), oldest first;
+ *   2  the others by required slots s_req, the most needed first;
+ *   3  a job without a deadline, by arrival.
+ * s_req comes from the job's own completed tasks (the core's done[] and duration_sum[]),
+ * not from a profile: Polo estimates online. It is recomputed at every add, launch and finish
+ * of the job; a launch lowers it by one, which is how surplus slots spread over the jobs.
+ */
+#include <errno.h>
+
+#include "policy.h"
+#include "sw_sched_aria.h"
+
+double sw_sched_adaptive_slots(double mu, double running_left, uint32_t running, uint32_t pending,
+                               double time_left)
+{
+	return (running_left + pending * mu) / time_left - running;
+}
+
+/*
+ * The goal of a phase: maps get the share of the timeframe their work takes, reduces the
+ * job's deadline (the notes' 2.4, with Polo's default relative cost of a reduce of 1.0).
+ */
+static double phase_goal(const struct sched_job *j, enum sw_task_kind kind)
+{
+	double n = j->n_tasks[SW_MAP] + j->n_tasks[SW_REDUCE];
+
+	if (kind == SW_REDUCE)
+		return j->deadline;
+	return j->arrival + (j->deadline - j->arrival) * j->n_tasks[SW_MAP] / n;
+}
+
+static void adaptive_update_keys(const struct sw_sched *s, struct sched_pool *p, double now)
+{
+	const struct sched_job *j =
+	        p->runnable[SW_MAP].head ? p->runnable[SW_MAP].head : p->runnable[SW_REDUCE].head;
+
+	(void)s;
+	if (!j)
+		return; /* nothing runnable: the pool is in no heap */
+	for (int k = 0; k < SW_KINDS; k++) {
+		double goal = phase_goal(j, k), mu;
+
+		if (j->deadline <= 0) {
+			p->key[k] = 3 * ORDER_TIER + j->arrival;
+		} else if (now >= goal) {
+			p->key[k] = j->deadline;
+		} else if (j->done[k] == 0) {
+			p->key[k] = ORDER_TIER + j->arrival;
+		} else {
+			/* Running tasks are taken as half done: the core keeps no sum of their
+			 * start times, and half is the mean left of a task seen at a random
+			 * point of its life. */
+			mu = j->duration_sum[k] / j->done[k];
+			p->key[k] =
+			        2 * ORDER_TIER - sw_sched_adaptive_slots(mu, j->running[k] * mu / 2,
+			                                                 j->running[k],
+			                                                 j->pending[k], goal - now);
+		}
+	}
+}
+
+/* Soft deadlines: every job is admitted; only a key out of its tier is refused. */
+static int adaptive_admit(const struct sw_sched *s, const struct sched_job *j, double now)
+{
+	(void)s;
+	(void)now;
+	return j->deadline >= ORDER_TIER ? -EINVAL : 0;
+}
+
+const struct sched_order_ops order_adaptive = {
+        .pool_of = order_pool_per_job,
+        .admit = adaptive_admit,
+        .update_keys = adaptive_update_keys,
+};
