@@ -8,5 +8,9 @@ int cmd_sweep(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
 int cmd_netsat_watch(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
+int cmd_replay_trace(int argc, char **argv);
+int cmd_submit(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_jobs(int argc, char **argv);
 
 #endif

@@ -16,6 +16,11 @@ static const struct command {
         {"experiment", cmd_experiment, "run a study from a JSON file and compare with the paper"},
         {"netsat-watch", cmd_netsat_watch, "an interface's rates and qdisc backlog every second"},
         {"keygen", cmd_keygen, "write a new cluster key file for agents and the controller"},
+        {"submit", cmd_submit, "submit a job to the live controller"},
+        {"status", cmd_status, "the live controller's nodes, racks and job counts"},
+        {"jobs", cmd_jobs, "the live controller's jobs and their progress"},
+        {"replay-trace", cmd_replay_trace,
+         "replay a controller's scheduler-call trace and check it"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/* swcontroller's config file: "key = value" lines, one "node = NAME RACK [MAPS REDUCES]" per
+ * node. Keys and defaults: controller/README.md. Errors name the file, line and key. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+
+int sw_ctl_errf(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* An unsigned decimal in [min, max]; NULL when fine, else why not. */
+static const char *number(const char *v, unsigned long long min, unsigned long long max,
+                          unsigned long long *out)
+{
+	char *end;
+	if (!isdigit((unsigned char)*v))
+		return "not a number";
+	errno = 0;
+	*out = strtoull(v, &end, 10);
+	if (errno || *end)
+		return "not a number";
+	if (*out < min || *out > max)
+		return "out of range";
+	return NULL;
+}
+
+static const char *copy(char *dst, size_t size, const char *v)
+{
+	if (!*v)
+		return "empty";
+	if (strlen(v) >= size)
+		return "too long";
+	strcpy(dst, v);
+	return NULL;
+}
+
+#define CTL_SLOTS_DEFAULT UINT16_MAX /* a node line without slots */
+
+/* "NAME RACK [MAPS REDUCES]" */
+static const char *node_line(struct ctl_conf *c, char *v)
+{
+	char *name = strtok(v, " \t"), *rack = strtok(NULL, " \t"), *ms = strtok(NULL, " \t"),
+	     *rs = strtok(NULL, " \t");
+	unsigned long long r, m = CTL_SLOTS_DEFAULT, n = CTL_SLOTS_DEFAULT;
+	if (name == NULL || rack == NULL || (ms != NULL) != (rs != NULL) || strtok(NULL, " \t"))
+		return "expected NAME RACK [MAP_SLOTS REDUCE_SLOTS]";
+	if (!sw_wire_node_id_valid(name))
+		return "node name is not 1-63 characters of [A-Za-z0-9._-]";
+	if (number(rack, 0, CTL_MAX_RACKS - 1, &r) ||
+	    (ms && (number(ms, 0, 1024, &m) || number(rs, 0, 1024, &n))))
+		return "rack (0..1023) or slots (0..1024) are not numbers in range";
+	for (uint32_t i = 0; i < c->n_nodes; i++)
+		if (!strcmp(c->nodes[i].name, name))
+			return "node named twice";
+	struct ctl_conf_node *nodes = realloc(c->nodes, (c->n_nodes + 1) * sizeof(*nodes));
+	if (nodes == NULL)
+		return "out of memory";
+	c->nodes = nodes;
+	struct ctl_conf_node *nd = &nodes[c->n_nodes++];
+	strcpy(nd->name, name);
+	nd->rack = (uint32_t)r;
+	nd->map_slots = (uint16_t)m;
+	nd->reduce_slots = (uint16_t)n;
+	if (nd->rack >= c->n_racks)
+		c->n_racks = nd->rack + 1;
+	return NULL;
+}
+
+static const char *set(struct ctl_conf *c, const char *key, char *v)
+{
+	unsigned long long n;
+	const char *why;
+	if (!strcmp(key, "listen"))
+		return copy(c->listen, sizeof(c->listen), v);
+	if (!strcmp(key, "http_listen"))
+		return copy(c->http_listen, sizeof(c->http_listen), v);
+	if (!strcmp(key, "key_file"))
+		return copy(c->key_file, sizeof(c->key_file), v);
+	if (!strcmp(key, "state_db"))
+		return copy(c->state_db, sizeof(c->state_db), v);
+	if (!strcmp(key, "trace_file"))
+		return copy(c->trace_file, sizeof(c->trace_file), v);
+	if (!strcmp(key, "policy")) {
+		for (const char *const *p = sw_sched_policy_names(); *p; p++)
+			if (!strcmp(*p, v))
+				return copy(c->policy, sizeof(c->policy), v);
+		return "unknown policy (see swctl replay --help)";
+	}
+	if (!strcmp(key, "node"))
+		return node_line(c, v);
+	struct {
+		const char *key;
+		unsigned long long min, max;
+	} nums[] = {{"users", 1, 65536},
+	            {"heartbeat_ms", 100, 600000},
+	            {"lost_after_ms", 1000, 86400000},
+	            {"uplink_mbps", 1, 100000000},
+	            {"nic_mbps", 1, 100000000},
+	            {"map_slots", 0, 1024},
+	            {"reduce_slots", 0, 1024}};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		if (strcmp(key, nums[i].key))
+			continue;
+		if ((why = number(v, nums[i].min, nums[i].max, &n)) != NULL)
+			return why;
+		switch (i) {
+		case 0:
+			c->users = (uint32_t)n;
+			break;
+		case 1:
+			c->heartbeat_ms = (uint32_t)n;
+			break;
+		case 2:
+			c->lost_after_ms = (uint32_t)n;
+			break;
+		case 3:
+			c->uplink_bps = (double)n * 1e6;
+			break;
+		case 4:
+			c->nic_bps = (double)n * 1e6;
+			break;
+		case 5:
+			c->map_slots = (uint16_t)n;
+			break;
+		default:
+			c->reduce_slots = (uint16_t)n;
+			break;
+		}
+		return NULL;
+	}
+	return "unknown key";
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int sw_ctl_conf_load(const char *path, struct ctl_conf *c, char *err, size_t errlen)
+{
+	*c = (struct ctl_conf){.policy = "sw-fair",
+	                       .users = 16,
+	                       .heartbeat_ms = 3000,
+	                       .lost_after_ms = 30000,
+	                       .uplink_bps = 10e9,
+	                       .nic_bps = 25e9,
+	                       .map_slots = 2,
+	                       .reduce_slots = 2};
+	FILE *f = fopen(path, "r");
+	if (f == NULL) {
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	char buf[4096];
+	int rc = 0;
+	for (unsigned line = 1; rc == 0 && fgets(buf, sizeof(buf), f); line++) {
+		char *hash = strchr(buf, '#'), *eq;
+		if (hash)
+			*hash = '\0';
+		char *s = trim(buf);
+		if (!*s)
+			continue;
+		if ((eq = strchr(s, '=')) == NULL) {
+			rc = sw_ctl_errf(err, errlen, -EINVAL, "%s:%u: expected 'key = value'",
+			                 path, line);
+			break;
+		}
+		*eq = '\0';
+		char *key = trim(s), *v = trim(eq + 1);
+		const char *why = set(c, key, v);
+		if (why)
+			rc = sw_ctl_errf(err, errlen, -EINVAL, "%s:%u: %s: %s", path, line, key,
+			                 why);
+	}
+	fclose(f);
+	const char *missing = !*c->listen        ? "listen"
+	                      : !*c->http_listen ? "http_listen"
+	                      : !*c->key_file    ? "key_file"
+	                      : !*c->state_db    ? "state_db"
+	                      : c->n_nodes == 0  ? "node"
+	                                         : NULL;
+	if (rc == 0 && missing)
+		rc = sw_ctl_errf(err, errlen, -EINVAL, "%s: %s: missing", path, missing);
+	for (uint32_t i = 0; i < c->n_nodes; i++) {
+		/* map_slots and reduce_slots apply wherever they stand in the file. */
+		if (c->nodes[i].map_slots == CTL_SLOTS_DEFAULT)
+			c->nodes[i].map_slots = c->map_slots;
+		if (c->nodes[i].reduce_slots == CTL_SLOTS_DEFAULT)
+			c->nodes[i].reduce_slots = c->reduce_slots;
+	}
+	if (rc == 0 && c->lost_after_ms < 2 * c->heartbeat_ms)
+		rc = sw_ctl_errf(err, errlen, -EINVAL,
+		                 "%s: lost_after_ms: less than two heartbeats (%u ms)", path,
+		                 2 * c->heartbeat_ms);
+	if (rc < 0)
+		sw_ctl_conf_free(c);
+	return rc;
+}
+
+void sw_ctl_conf_free(struct ctl_conf *c)
+{
+	free(c->nodes);
+	c->nodes = NULL;
+	c->n_nodes = 0;
+}

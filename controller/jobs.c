@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The job table: a submitted job's spec (JSON, checked and bounded), its tasks' attempts and
+ * nodes, its map outputs' partition checksums; the Task messages agents get for it, and the
+ * messages that follow its maps and its end.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <openssl/rand.h>
+
+#include "ctl.h"
+
+void sw_ctl_job_free(struct ctl_job *j)
+{
+	if (j == NULL)
+		return;
+	for (int k = 0; k < SW_KINDS; k++) {
+		for (char **a = j->argv[k]; a && *a; a++)
+			free(*a);
+		free(j->argv[k]);
+		free(j->tasks[k]);
+	}
+	free(j->parts);
+	free(j);
+}
+
+struct ctl_job *sw_ctl_job(struct ctl *c, uint64_t id)
+{
+	return id >= 1 && id <= c->n_jobs ? c->jobs[id - 1] : NULL;
+}
+
+/* An exec command: an array of 1..CTL_MAX_ARGV strings. */
+static int argv_from_json(json_t *a, char ***out, const char *what, char *err, size_t errlen)
+{
+	size_t n = json_array_size(a);
+	if (!json_is_array(a) || n == 0 || n > CTL_MAX_ARGV)
+		return sw_ctl_errf(err, errlen, -EINVAL, "exec.%s: not an array of 1..%d strings",
+		                   what, CTL_MAX_ARGV);
+	char **v = calloc(n + 1, sizeof(*v));
+	if (v == NULL)
+		return -ENOMEM;
+	*out = v;
+	for (size_t i = 0; i < n; i++) {
+		const char *s = json_string_value(json_array_get(a, i));
+		if (s == NULL)
+			return sw_ctl_errf(err, errlen, -EINVAL, "exec.%s[%zu]: not a string", what,
+			                   i);
+		if ((v[i] = strdup(s)) == NULL)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int sw_ctl_job_from_json(struct ctl *c, const char *spec, struct ctl_job **out, char *err,
+                         size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_loads(spec, JSON_REJECT_DUPLICATES, &je), *exec = NULL;
+	if (root == NULL)
+		return sw_ctl_errf(err, errlen, -EINVAL, "job is not JSON: %s (line %d, column %d)",
+		                   je.text, je.line, je.column);
+	struct ctl_job *j = calloc(1, sizeof(*j));
+	if (j == NULL) {
+		json_decref(root);
+		return -ENOMEM;
+	}
+	const char *name = "";
+	json_int_t user = 0, maps = 0, reduces = 0, replicas = 1;
+	json_int_t in = 64 << 20, mout = -1, rout = -1;
+	double rate = 100e6;
+	int rc = 0;
+	if (json_unpack_ex(
+	            root, &je, JSON_STRICT, "{s?s, s?I, s:I, s:I, s?I, s?I, s?I, s?F, s?I, s?o}",
+	            "name", &name, "user", &user, "maps", &maps, "reduces", &reduces, "input_bytes",
+	            &in, "map_output_bytes", &mout, "reduce_output_bytes", &rout,
+	            "compute_bytes_per_s", &rate, "output_replicas", &replicas, "exec", &exec) < 0)
+		rc = sw_ctl_errf(err, errlen, -EINVAL, "job: %s", je.text);
+	else if (strlen(name) >= sizeof(j->name))
+		rc = sw_ctl_errf(err, errlen, -EINVAL, "name: longer than %zu characters",
+		                 sizeof(j->name) - 1);
+	else if (user < 0 || user >= c->conf.users)
+		rc = sw_ctl_errf(err, errlen, -EINVAL, "user: %lld is not in 0..%u",
+		                 (long long)user, c->conf.users - 1);
+	else if (maps < 1 || maps > CTL_MAX_MAPS)
+		rc = sw_ctl_errf(err, errlen, -EINVAL, "maps: %lld is not in 1..%d",
+		                 (long long)maps, CTL_MAX_MAPS);
+	else if (reduces < 0 || reduces > CTL_MAX_REDUCES || maps * reduces > CTL_MAX_PARTS)
+		rc = sw_ctl_errf(err, errlen, -EINVAL,
+		                 "reduces: %lld is not in 0..%d, or maps x reduces > %d",
+		                 (long long)reduces, CTL_MAX_REDUCES, CTL_MAX_PARTS);
+	else if (in < 0 || mout < -1 || rout < -1 || !(rate > 0) || rate > 1e15)
+		rc = sw_ctl_errf(err, errlen, -EINVAL,
+		                 "sizes must be >= 0 and compute_bytes_per_s > 0");
+	else if (replicas < 0 || replicas > 8)
+		rc = sw_ctl_errf(err, errlen, -EINVAL, "output_replicas: %lld is not in 0..8",
+		                 (long long)replicas);
+	else if (exec != NULL) {
+		json_t *m = json_object_get(exec, "map"), *r = json_object_get(exec, "reduce");
+		if (!json_is_object(exec) || !m || (reduces > 0) != (r != NULL) ||
+		    json_object_size(exec) != 1u + (r != NULL))
+			rc = sw_ctl_errf(err, errlen, -EINVAL,
+			                 "exec: expected {\"map\": [...], \"reduce\": [...]} "
+			                 "(\"reduce\" only with reduces)");
+		else if ((rc = argv_from_json(m, &j->argv[SW_MAP], "map", err, errlen)) == 0 && r)
+			rc = argv_from_json(r, &j->argv[SW_REDUCE], "reduce", err, errlen);
+	}
+	if (rc == 0) {
+		strcpy(j->name, name);
+		j->user = (uint32_t)user;
+		j->n_maps = (uint32_t)maps;
+		j->n_reduces = (uint32_t)reduces;
+		j->input_bytes = (uint64_t)in;
+		j->map_output_bytes = mout < 0 ? (uint64_t)in : (uint64_t)mout;
+		j->reduce_output_bytes = rout >= 0 ? (uint64_t)rout
+		                         : reduces ? j->map_output_bytes * j->n_maps / j->n_reduces
+		                                   : 0;
+		j->compute_bps = rate;
+		j->output_replicas = (uint32_t)replicas;
+		for (int k = 0; k < SW_KINDS; k++) {
+			uint32_t n = k == SW_MAP ? j->n_maps : j->n_reduces;
+			if ((j->tasks[k] = calloc(n ? n : 1, sizeof(struct ctl_task))) == NULL)
+				rc = -ENOMEM;
+		}
+		j->parts = calloc((size_t)j->n_maps * j->n_reduces + 1, sizeof(*j->parts));
+		if (j->parts == NULL)
+			rc = -ENOMEM;
+	}
+	json_decref(root);
+	if (rc == -ENOMEM)
+		sw_ctl_errf(err, errlen, -EINVAL, "out of memory");
+	if (rc < 0) {
+		sw_ctl_job_free(j);
+		return rc;
+	}
+	*out = j;
+	return 0;
+}
+
+char *sw_ctl_job_json(const struct ctl_job *j)
+{
+	json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I}", "name", j->name,
+	                      "user", (json_int_t)j->user, "maps", (json_int_t)j->n_maps, "reduces",
+	                      (json_int_t)j->n_reduces, "input_bytes", (json_int_t)j->input_bytes,
+	                      "map_output_bytes", (json_int_t)j->map_output_bytes,
+	                      "reduce_output_bytes", (json_int_t)j->reduce_output_bytes,
+	                      "compute_bytes_per_s", j->compute_bps, "output_replicas",
+	                      (json_int_t)j->output_replicas);
+	if (o != NULL && j->argv[SW_MAP] != NULL) {
+		json_t *e = json_object();
+		for (int k = 0; k < SW_KINDS; k++) {
+			json_t *a = json_array();
+			for (char **p = j->argv[k]; p && *p; p++)
+				json_array_append_new(a, json_string(*p));
+			if (j->argv[k])
+				json_object_set_new(e, k == SW_MAP ? "map" : "reduce", a);
+			else
+				json_decref(a);
+		}
+		json_object_set_new(o, "exec", e);
+	}
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	return s;
+}
+
+/* The job's class by its shuffle volume over its input (ShuffleWatcher Table 1). */
+static enum sw_job_class job_class(const struct ctl_job *j)
+{
+	double ratio = j->input_bytes ? (double)j->map_output_bytes / (double)j->input_bytes : 1;
+	return ratio >= 1.0 ? SW_CLASS_HEAVY : ratio >= 0.2 ? SW_CLASS_MEDIUM : SW_CLASS_LIGHT;
+}
+
+/* Where map i's input lives, as HDFS would place it: one node spread by job and map index,
+ * and a second on another rack when there is one. */
+static void place_input(const struct ctl *c, uint64_t job, uint32_t i, struct sw_map_spec *m)
+{
+	uint32_t n = c->conf.n_nodes, first = (uint32_t)((job * 7919 + i) % n);
+	m->n_replicas = 1;
+	m->replicas[0] = first;
+	for (uint32_t k = 1; k < n; k++) {
+		uint32_t o = (first + k) % n;
+		if (c->conf.nodes[o].rack != c->conf.nodes[first].rack || k == n - 1) {
+			m->replicas[m->n_replicas++] = o;
+			break;
+		}
+	}
+}
+
+int sw_ctl_job_submit(struct ctl *c, const char *json, size_t len, uint64_t *id, char *err,
+                      size_t errlen)
+{
+	size_t live = sw_sched_jobs_live(c->rec.sched);
+	if (live >= CTL_MAX_LIVE_JOBS) {
+		snprintf(err, errlen, "%zu jobs are running, the most this controller takes", live);
+		return -EBUSY;
+	}
+	char *spec = strndup(json, len);
+	if (spec == NULL)
+		return -ENOMEM;
+	struct ctl_job *j;
+	int rc = sw_ctl_job_from_json(c, spec, &j, err, errlen);
+	free(spec);
+	if (rc < 0)
+		return rc;
+	if (c->n_jobs == c->cap_jobs) {
+		size_t cap = c->cap_jobs ? 2 * c->cap_jobs : 64;
+		struct ctl_job **t = realloc(c->jobs, cap * sizeof(*t));
+		if (t == NULL) {
+			sw_ctl_job_free(j);
+			return -ENOMEM;
+		}
+		c->jobs = t;
+		c->cap_jobs = cap;
+	}
+	j->id = c->n_jobs + 1;
+	j->submitted = c->now;
+	if (RAND_bytes(j->secret, sizeof(j->secret)) != 1) {
+		sw_ctl_job_free(j);
+		return -EIO;
+	}
+	struct sw_map_spec *maps = calloc(j->n_maps, sizeof(*maps));
+	if (maps == NULL) {
+		sw_ctl_job_free(j);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < j->n_maps; i++) {
+		maps[i].input_bytes = j->input_bytes;
+		maps[i].output_bytes = j->map_output_bytes;
+		place_input(c, j->id, i, &maps[i]);
+	}
+	struct sw_job_spec s = {.id = j->id,
+	                        .user = j->user,
+	                        .cls = job_class(j),
+	                        .arrival = c->now,
+	                        .n_maps = j->n_maps,
+	                        .maps = maps,
+	                        .n_reduces = j->n_reduces};
+	rc = sw_ctl_rec_job_add(&c->rec, &s, c->now);
+	free(maps);
+	if (rc < 0) {
+		snprintf(err, errlen, "the scheduler refused the job (%s)", strerror(-rc));
+		sw_ctl_job_free(j);
+		return rc;
+	}
+	c->jobs[c->n_jobs++] = j;
+	c->jobs_submitted++;
+	sw_ctl_store_job(c, j);
+	*id = j->id;
+	sw_ctl_log(c, "job %llu (%s) submitted: %u maps, %u reduces, user %u",
+	           (unsigned long long)j->id, j->name, j->n_maps, j->n_reduces, j->user);
+	return 0;
+}
+
+/* A reduce's view of map m's output: its server and this reduce's partition. */
+static SwWire__MapLocation *location(struct ctl *c, const struct ctl_job *j, uint32_t m,
+                                     uint32_t reduce)
+{
+	SwWire__MapLocation *l = malloc(sizeof(*l));
+	if (l == NULL)
+		return NULL;
+	sw_wire__map_location__init(l);
+	const struct ctl_task *t = &j->tasks[SW_MAP][m];
+	const struct ctl_part *p = &j->parts[(size_t)m * j->n_reduces + reduce];
+	l->map = m;
+	l->attempt = t->attempt;
+	l->server = c->nodes[t->node].shuffle_addr;
+	l->bytes = p->bytes;
+	l->crc32c = p->crc32c;
+	return l;
+}
+
+int sw_ctl_task_msg(struct ctl *c, struct ctl_job *j, enum sw_task_kind kind, uint32_t task,
+                    SwWire__Task *t)
+{
+	const struct ctl_task *ct = &j->tasks[kind][task];
+	SwWire__TaskRef *ref = malloc(sizeof(*ref));
+	sw_wire__task__init(t);
+	if (ref == NULL)
+		return -ENOMEM;
+	sw_wire__task_ref__init(ref);
+	ref->job = j->id;
+	ref->kind = kind == SW_MAP ? SW_WIRE__TASK_KIND__MAP : SW_WIRE__TASK_KIND__REDUCE;
+	ref->task = task;
+	ref->attempt = ct->attempt;
+	t->ref = ref;
+	t->shuffle_secret.data = j->secret;
+	t->shuffle_secret.len = sizeof(j->secret);
+	t->job_maps = j->n_maps;
+	t->job_reduces = j->n_reduces;
+	if (j->argv[kind] != NULL) {
+		SwWire__Exec *e = malloc(sizeof(*e));
+		if (e == NULL)
+			return -ENOMEM;
+		sw_wire__exec__init(e);
+		for (char **p = j->argv[kind]; *p; p++)
+			e->n_argv++;
+		e->argv = j->argv[kind];
+		t->runner_case = SW_WIRE__TASK__RUNNER_EXEC;
+		t->exec = e;
+	} else {
+		SwWire__Synthetic *s = malloc(sizeof(*s));
+		if (s == NULL)
+			return -ENOMEM;
+		sw_wire__synthetic__init(s);
+		t->runner_case = SW_WIRE__TASK__RUNNER_SYNTHETIC;
+		t->synthetic = s;
+		s->compute_bytes_per_s = j->compute_bps;
+		s->input_bytes = kind == SW_MAP ? j->input_bytes : 0;
+		s->output_bytes = kind == SW_MAP ? j->map_output_bytes : j->reduce_output_bytes;
+		if (kind == SW_REDUCE && j->output_replicas > 0) {
+			/* The next nodes up after this one, in config order. */
+			s->replica_addrs = calloc(j->output_replicas, sizeof(char *));
+			if (s->replica_addrs == NULL)
+				return -ENOMEM;
+			for (uint32_t k = 1;
+			     k < c->conf.n_nodes && s->n_replica_addrs < j->output_replicas; k++) {
+				const struct ctl_node *n =
+				        &c->nodes[(ct->node + k) % c->conf.n_nodes];
+				if (n->state == NODE_UP && n->conn != NULL)
+					s->replica_addrs[s->n_replica_addrs++] =
+					        (char *)n->replica_addr;
+			}
+		}
+	}
+	if (kind == SW_REDUCE) {
+		t->maps = calloc(j->n_maps, sizeof(*t->maps));
+		if (t->maps == NULL)
+			return -ENOMEM;
+		for (uint32_t m = 0; m < j->n_maps; m++)
+			if (j->tasks[SW_MAP][m].state == TASK_DONE) {
+				if ((t->maps[t->n_maps] = location(c, j, m, task)) == NULL)
+					return -ENOMEM;
+				t->n_maps++;
+			}
+	}
+	return 0;
+}
+
+void sw_ctl_task_msg_free(SwWire__Task *t)
+{
+	free(t->ref);
+	if (t->runner_case == SW_WIRE__TASK__RUNNER_EXEC)
+		free(t->exec);
+	if (t->runner_case == SW_WIRE__TASK__RUNNER_SYNTHETIC && t->synthetic) {
+		free(t->synthetic->replica_addrs);
+		free(t->synthetic);
+	}
+	for (size_t i = 0; i < t->n_maps; i++)
+		free(t->maps[i]);
+	free(t->maps);
+}
+
+void sw_ctl_job_outputs(struct ctl *c, struct ctl_job *j, uint32_t reduce, int64_t map)
+{
+	const struct ctl_task *t = &j->tasks[SW_REDUCE][reduce];
+	struct ctl_node *n = &c->nodes[t->node];
+	if (t->state != TASK_RUNNING || n->conn == NULL)
+		return;
+	SwWire__MapOutputs mo = SW_WIRE__MAP_OUTPUTS__INIT;
+	SwWire__TaskRef ref = SW_WIRE__TASK_REF__INIT;
+	SwWire__MapLocation **locs = calloc(j->n_maps, sizeof(*locs));
+	for (uint32_t m = 0; locs && m < j->n_maps; m++) {
+		if ((map >= 0 && m != (uint64_t)map) || j->tasks[SW_MAP][m].state != TASK_DONE)
+			continue;
+		if ((locs[mo.n_maps] = location(c, j, m, reduce)) != NULL)
+			mo.n_maps++;
+	}
+	ref.job = j->id;
+	ref.kind = SW_WIRE__TASK_KIND__REDUCE;
+	ref.task = reduce;
+	ref.attempt = t->attempt;
+	mo.reduce = &ref;
+	mo.maps = locs;
+	if (mo.n_maps > 0)
+		sw_ctl_send(c, n->conn, SW_WIRE_MAP_OUTPUTS, &mo.base);
+	for (size_t i = 0; i < mo.n_maps; i++)
+		free(locs[i]);
+	free(locs);
+}
+
+void sw_ctl_job_map_done(struct ctl *c, struct ctl_job *j, uint32_t map)
+{
+	for (uint32_t r = 0; r < j->n_reduces; r++)
+		sw_ctl_job_outputs(c, j, r, map);
+}
+
+void sw_ctl_jobs_node_lost(struct ctl *c, uint32_t node)
+{
+	for (size_t i = 0; i < c->n_jobs; i++) {
+		struct ctl_job *j = c->jobs[i];
+		if (j->state != JOB_RUNNING)
+			continue;
+		for (int k = 0; k < SW_KINDS; k++) {
+			uint32_t n = k == SW_MAP ? j->n_maps : j->n_reduces;
+			for (uint32_t t = 0; t < n; t++) {
+				struct ctl_task *ct = &j->tasks[k][t];
+				bool output_lost = k == SW_MAP && ct->state == TASK_DONE &&
+				                   j->done[SW_REDUCE] < j->n_reduces;
+				if (ct->node != node || !(ct->state == TASK_RUNNING || output_lost))
+					continue;
+				if (ct->state == TASK_DONE)
+					j->done[k]--;
+				ct->state = TASK_PENDING;
+				sw_ctl_store_task(c, j, (enum sw_task_kind)k, t);
+			}
+		}
+	}
+}
+
+void sw_ctl_job_kill_tasks(struct ctl *c, struct ctl_job *j, const char *why)
+{
+	for (int k = 0; k < SW_KINDS; k++) {
+		uint32_t n = k == SW_MAP ? j->n_maps : j->n_reduces;
+		for (uint32_t t = 0; t < n; t++) {
+			struct ctl_task *ct = &j->tasks[k][t];
+			struct ctl_conn *conn = c->nodes[ct->node].conn;
+			if (ct->state != TASK_RUNNING)
+				continue;
+			ct->state = TASK_PENDING;
+			sw_ctl_store_task(c, j, (enum sw_task_kind)k, t);
+			if (conn == NULL)
+				continue;
+			SwWire__TaskRef ref = SW_WIRE__TASK_REF__INIT;
+			SwWire__KillTask kill = SW_WIRE__KILL_TASK__INIT;
+			ref.job = j->id;
+			ref.kind =
+			        k == SW_MAP ? SW_WIRE__TASK_KIND__MAP : SW_WIRE__TASK_KIND__REDUCE;
+			ref.task = t;
+			ref.attempt = ct->attempt;
+			kill.task = &ref;
+			kill.reason = (char *)why;
+			sw_ctl_send(c, conn, SW_WIRE_KILL_TASK, &kill.base);
+		}
+	}
+}
+
+void sw_ctl_job_end(struct ctl *c, struct ctl_job *j, enum ctl_job_state st, const char *why)
+{
+	j->state = st;
+	j->finished = c->now;
+	snprintf(j->error, sizeof(j->error), "%s", why ? why : "");
+	sw_ctl_store_job(c, j);
+	SwWire__JobDone done = SW_WIRE__JOB_DONE__INIT;
+	done.job = j->id;
+	for (uint32_t i = 0; i < c->conf.n_nodes; i++)
+		if (c->nodes[i].conn != NULL && c->nodes[i].conn->state == CONN_UP)
+			sw_ctl_send(c, c->nodes[i].conn, SW_WIRE_JOB_DONE, &done.base);
+	sw_ctl_log(c, "job %llu (%s) %s%s%s after %.1f s", (unsigned long long)j->id, j->name,
+	           st == JOB_DONE ? "done" : "failed", why ? ": " : "", why ? why : "",
+	           j->finished - j->submitted);
+}
