@@ -220,13 +220,35 @@ static void reconcile(struct ctl *c, uint32_t node, const SwWire__Heartbeat *hb)
 	}
 }
 
+/* Attempts the agent lists that are not the task's current attempt on this node (it ran them
+ * before its node was declared lost, or before its job ended) are stopped. */
+static void kill_stale(struct ctl *c, struct ctl_conn *conn, const SwWire__Heartbeat *hb)
+{
+	for (size_t i = 0; i < hb->n_running; i++) {
+		const SwWire__TaskRef *r = hb->running[i];
+		int kind = r->kind == SW_WIRE__TASK_KIND__MAP ? SW_MAP : SW_REDUCE;
+		struct ctl_job *j = sw_ctl_job(c, r->job);
+		uint32_t n = j == NULL ? 0 : kind == SW_MAP ? j->n_maps : j->n_reduces;
+		const struct ctl_task *t = r->task < n ? &j->tasks[kind][r->task] : NULL;
+		if (t && j->state == JOB_RUNNING && t->state == TASK_RUNNING &&
+		    t->attempt == r->attempt && t->node == conn->node)
+			continue;
+		SwWire__KillTask kill = SW_WIRE__KILL_TASK__INIT;
+		kill.task = (SwWire__TaskRef *)r;
+		kill.reason = "not an attempt this controller runs on this node";
+		sw_ctl_send(c, conn, SW_WIRE_KILL_TASK, &kill.base);
+	}
+}
+
 static void heartbeat(struct ctl *c, struct ctl_conn *conn, const SwWire__Heartbeat *hb)
 {
 	struct ctl_node *n = &c->nodes[conn->node];
 	n->last_seen = c->now;
 	n->heartbeats++;
-	if (conn->fresh && hb->running_listed)
+	if (conn->fresh && hb->running_listed) {
 		reconcile(c, conn->node, hb);
+		kill_stale(c, conn, hb);
+	}
 	conn->fresh = false;
 	for (size_t i = 0; i < hb->n_events; i++)
 		task_event(c, conn->node, hb->events[i]);

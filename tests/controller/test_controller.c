@@ -358,9 +358,20 @@ static void a_silent_agent_is_declared_lost_and_its_tasks_run_elsewhere(void **s
 	assert_int_equal(ctl_http(&p, "GET", "/metrics", NULL, &body), 200);
 	assert_non_null(strstr(body, "swcontroller_nodes{state=\"lost\"} 1"));
 	free(body);
-	/* Back with a new boot epoch, it joins again. */
+	/* Back (the same agent: same boot epoch), it joins again, and the attempts it still
+	 * lists as running, handed out elsewhere since, are killed. */
 	agent_close(&nodes[0].a);
-	assert_int_equal(agent_join(&nodes[0].a, &p, "r0n0", 0, &p.cluster_key, 2), 0);
+	assert_int_equal(agent_join(&nodes[0].a, &p, "r0n0", 0, &p.cluster_key, 1), 0);
+	heartbeat(&nodes[0], 8, 2);
+	struct sw_wire_msg m;
+	bool killed = false;
+	while (!killed && agent_next(&nodes[0].a, &m) == 0) {
+		killed = m.type == SW_WIRE_KILL_TASK &&
+		         !strcmp(m.kill_task->reason,
+		                 "not an attempt this controller runs on this node");
+		sw_wire_msg_free(&m);
+	}
+	assert_true(killed);
 	assert_int_equal(ctl_stop(&p, SIGTERM), 0);
 	assert_true(ctl_logged(&p, "node r0n0 is back"));
 	assert_int_equal(run_swctl("replay-trace", p.trace), 0);
