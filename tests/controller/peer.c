@@ -177,7 +177,9 @@ void agent_connect(struct agent *a, const struct ctlproc *p)
 int agent_send(struct agent *a, enum sw_wire_type type, const ProtobufCMessage *msg)
 {
 	char err[SW_WIRE_ERRLEN];
-	return sw_wire_send(a->ep, type, msg, err, sizeof(err));
+	int rc = sw_wire_send(a->ep, type, msg, err, sizeof(err));
+	a->sending += rc == 0;
+	return rc;
 }
 
 int agent_send_raw(struct agent *a, uint64_t tag, const void *buf, size_t len)
@@ -185,7 +187,11 @@ int agent_send_raw(struct agent *a, uint64_t tag, const void *buf, size_t len)
 	void *copy = malloc(len ? len : 1);
 	memcpy(copy, buf, len);
 	struct iovec iov = {copy, len};
-	return sw_dp_send(a->ep, tag, &iov, 1, copy);
+	int rc = sw_dp_send(a->ep, tag, &iov, 1, copy);
+	if (rc < 0)
+		free(copy);
+	a->sending += rc == 0;
+	return rc;
 }
 
 /* Waits for a message through up to `rounds` idle waits of wait_ms. */
@@ -204,6 +210,7 @@ static int next(struct agent *a, struct sw_wire_msg *m, int rounds, int wait_ms)
 		}
 		if (ev.type == SW_DP_EV_SEND) {
 			free(ev.user);
+			a->sending--;
 		} else if (ev.type == SW_DP_EV_CLOSED) {
 			a->closed = true;
 			a->close_status = ev.status;
@@ -276,6 +283,20 @@ int agent_join(struct agent *a, const struct ctlproc *p, const char *node_id, ui
 
 void agent_close(struct agent *a)
 {
+	/* Closing the context drops completions not yet polled: take them first, so that every
+	 * send's buffer is freed (a closed connection completes them with an error). */
+	struct sw_dp_event ev;
+	for (int i = 0; a->sending > 0 && i < 2000;) {
+		if (sw_dp_poll(a->dp, &ev, 1) <= 0) {
+			sw_dp_wait(a->dp, 10);
+			i++;
+		} else if (ev.type == SW_DP_EV_SEND) {
+			free(ev.user);
+			a->sending--;
+		} else if (ev.type == SW_DP_EV_RECV) {
+			sw_dp_release(a->dp, &ev);
+		}
+	}
 	sw_dp_close(a->dp);
 	memset(a, 0, sizeof(*a));
 }

@@ -45,6 +45,7 @@ struct agent {
 	struct sw_wire_handshake hs;
 	bool closed;
 	int close_status;
+	int sending;              /* sends not yet completed */
 	char refused[256];        /* the Refused reason */
 	bool controller_unproven; /* the controller's proof did not verify with our key */
 	SwWire__Welcome welcome;
