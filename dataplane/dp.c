@@ -67,6 +67,8 @@ int sw_dp_open(const struct sw_dp_config *cfg, struct sw_dp_ctx **out)
 		c.max_msg = SW_DP_DEFAULT_MAX_MSG;
 	if (c.max_msg > UINT32_MAX)
 		return -EINVAL; /* frames carry a 32-bit length */
+	if (!c.max_recv || c.max_recv > c.max_msg)
+		c.max_recv = c.max_msg;
 	ctx = calloc(1, ops->ctx_size);
 	if (!ctx)
 		return -ENOMEM;
@@ -329,13 +331,16 @@ int sw_dp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int i
 	return rc;
 }
 
-void dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n)
+int dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n)
 {
+	if (n > ep->ctx->cfg.credits - ep->credits)
+		return -EPROTO; /* more than we spent: a peer must not mint credits */
 	ep->credits += n;
 	if (ep->stalled && n) {
 		ep->stalled = false;
 		ep->ctx->credit_woke = true;
 	}
+	return 0;
 }
 
 void dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status)
@@ -348,6 +353,13 @@ void dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status)
 	}
 	ev.ep = ep->closed ? NULL : ep;
 	dp_push(ep->ctx, &ev);
+}
+
+bool dp_rx_full(const struct sw_dp_ep *ep, unsigned pending)
+{
+	uint32_t limit = ep->ctx->cfg.credits > SW_DP_DEFAULT_CREDITS ? ep->ctx->cfg.credits
+	                                                              : SW_DP_DEFAULT_CREDITS;
+	return ep->rx_held + ep->grant_pending + pending >= limit;
 }
 
 int dp_push_recv(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len)
@@ -577,7 +589,7 @@ const char *sw_dp_strerror(int err)
 	case EPROTO:
 		return "malformed frame from the peer";
 	case EMSGSIZE:
-		return "message larger than max_msg";
+		return "message larger than max_msg (or, from a peer, max_recv)";
 	case EBUSY:
 		return "registered region still referenced";
 	default:

@@ -116,7 +116,13 @@ int dp_push(struct sw_dp_ctx *ctx, const struct sw_dp_event *ev);
 struct sw_dp_ep *dp_ep_new(struct sw_dp_ctx *ctx);
 void dp_ep_down(struct sw_dp_ep *ep, int status);
 int dp_push_recv(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len);
-void dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n);
+/* Whether one more message (besides `pending` the backend is still receiving) would exceed
+ * the credits a peer can have: then the peer ignores flow control and loses its endpoint
+ * (-EPROTO) before anything is allocated. The limit is the larger of this side's credits
+ * and the default, so that peers configured with fewer credits interoperate. */
+bool dp_rx_full(const struct sw_dp_ep *ep, unsigned pending);
+/* Credits the peer gave back: 0, or -EPROTO when it gives more than were spent. */
+int dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n);
 void dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status);
 void dp_addr_str(const struct sockaddr_in *sa, char *buf, size_t len);
 

@@ -25,7 +25,8 @@
  *  event of their own; sw_dp_wait() never sleeps once credits have come back to an
  *  endpoint whose send was refused, so the loop "send until -EAGAIN; poll; wait if poll
  *  returned 0" cannot miss them. So a slow reader bounds the memory a fast writer can pin
- *  at the reader to credits x message size, on every backend. One-sided gets use no
+ *  at the reader to credits x message size, on every backend. A peer granting more credits
+ *  than this side spent loses its endpoint (-EPROTO). One-sided gets use no
  *  credits (the target's CPU is not involved on RDMA).
  *
  * Counters
@@ -91,7 +92,11 @@ struct sw_dp_config {
 	const char *ucx_tls;
 	uint32_t credits; /* send credits per endpoint; 0: SW_DP_DEFAULT_CREDITS */
 	uint64_t max_msg; /* largest message accepted either way; 0: SW_DP_DEFAULT_MAX_MSG */
-	int numa_node;    /* node for the buffer pool; -1: the NIC's node (or local if unknown) */
+	/* Largest message taken from a peer; 0: max_msg. A peer announcing a longer one loses
+	 * its endpoint (-EMSGSIZE) before anything is allocated: a server whose requests are
+	 * small sets it small, so no peer makes it allocate more before authenticating. */
+	uint64_t max_recv;
+	int numa_node; /* node for the buffer pool; -1: the NIC's node (or local if unknown) */
 	/* ucx only: skip peer-failure detection (UCP_ERR_HANDLING_MODE_NONE). UCX 1.13 then
 	 * uses single-copy cma for large transfers over shared memory (35 against 2 Gbit/s
 	 * measured for 1 MiB, dataplane/README.md), but a peer that dies can leave this side's

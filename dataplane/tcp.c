@@ -325,14 +325,13 @@ static void tcp_mem_dereg(struct sw_dp_ctx *c, struct sw_dp_mr *mr)
 /* A whole frame has arrived: data (len bytes) is a receive buffer, or NULL when len 0. */
 static int deliver(struct tcp_ep *e, const struct frame *h, void *data)
 {
-	if (h->type == FRAME_CREDIT) {
-		dp_credit_arrived(&e->base, (uint32_t)h->tag);
-		return 0;
-	}
+	if (h->type == FRAME_CREDIT)
+		return h->tag > UINT32_MAX ? -EPROTO
+		                           : dp_credit_arrived(&e->base, (uint32_t)h->tag);
 	return dp_push_recv(&e->base, h->tag, data, h->len);
 }
 
-/* Parses staged bytes into frames. Returns 0, or -EPROTO / -ENOMEM. */
+/* Parses staged bytes into frames. Returns 0, or -EPROTO / -EMSGSIZE / -ENOMEM. */
 static int parse(struct tcp_ep *e)
 {
 	struct sw_dp_ctx *c = e->base.ctx;
@@ -346,8 +345,12 @@ static int parse(struct tcp_ep *e)
 		h.len = le32toh(h.len);
 		h.type = le32toh(h.type);
 		h.tag = le64toh(h.tag);
-		if ((h.type != FRAME_MSG && h.type != FRAME_CREDIT) || h.len > c->cfg.max_msg ||
+		if ((h.type != FRAME_MSG && h.type != FRAME_CREDIT) ||
 		    (h.type == FRAME_CREDIT && h.len))
+			return -EPROTO;
+		if (h.len > c->cfg.max_recv)
+			return -EMSGSIZE; /* refused before any allocation */
+		if (h.type == FRAME_MSG && dp_rx_full(&e->base, 0))
 			return -EPROTO;
 		avail = e->staged - e->parsed - sizeof(h);
 		buf = dp_rxbuf_alloc(c, h.len);
@@ -366,9 +369,10 @@ static int parse(struct tcp_ep *e)
 		if (h.len)
 			memcpy(buf, e->stage + e->parsed, h.len);
 		e->parsed += h.len;
-		if (deliver(e, &h, buf) < 0) {
+		int rc = deliver(e, &h, buf);
+		if (rc < 0) {
 			dp_rxbuf_free(c, buf, h.len);
-			return -ENOMEM;
+			return rc;
 		}
 	}
 	/* Keep a partial header at the front. */

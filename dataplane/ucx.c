@@ -273,6 +273,14 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 	memcpy(&tag, header, sizeof(tag));
 	/* The message is the header's inlined bytes, then the payload. */
 	extra = hlen - sizeof(tag);
+	unsigned pending = 0;
+	for (struct ucx_req *q = uep(ep)->rxq; q; q = q->pnext)
+		pending++;
+	if (extra + len > u->base.cfg.max_recv || dp_rx_full(ep, pending)) {
+		/* as tcp: refused before any allocation */
+		dp_ep_down(ep, extra + len > u->base.cfg.max_recv ? -EMSGSIZE : -EPROTO);
+		return UCS_OK; /* UCS_OK without a receive drops a rendezvous payload too */
+	}
 	if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
 		void *buf = dp_rxbuf_alloc(&u->base, extra + len);
 		if (extra + len && !buf)
@@ -334,7 +342,8 @@ static ucs_status_t am_credit(void *arg, const void *header, size_t hlen, void *
 		ep = ep_of(arg, param->reply_ep);
 	if (ep && hlen == sizeof(n)) {
 		memcpy(&n, header, sizeof(n));
-		dp_credit_arrived(ep, (uint32_t)n);
+		if (n > UINT32_MAX || dp_credit_arrived(ep, (uint32_t)n) < 0)
+			dp_ep_down(ep, -EPROTO);
 	}
 	return UCS_OK;
 }

@@ -501,6 +501,8 @@ int sw_shuffle_client_create(const struct sw_shuffle_client_conf *conf,
 	sw_dp_config_init(&dc);
 	dc.backend = conf->backend;
 	dc.ucx_tls = conf->ucx_tls;
+	/* the largest answer frame: a compressed chunk of the largest size */
+	dc.max_recv = PROTO_CHUNK_LEN + proto_pack_bound(SW_SHUFFLE_CHUNK_MAX);
 	int err = -ENOMEM;
 	if ((cl->z = proto_zctx_new()) == NULL || (cl->g = proto_gmac_new()) == NULL)
 		goto fail;

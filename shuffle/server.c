@@ -24,6 +24,7 @@
 #define MAX_LEASES    64    /* pinned one-sided ranges per connection */
 #define MAX_RKEY_CRCS 65536 /* larger ranges are streamed instead of leased */
 #define WAIT_MS       50    /* how often run() looks at the stop flag */
+#define MAX_RECV      4096  /* a longer message cannot be a request: refused unallocated */
 #define RETRY_LATER   0xff  /* handle_req(): no credit to answer now, keep the request */
 
 struct conn;
@@ -610,6 +611,11 @@ static void on_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
 	case SW_DP_EV_CLOSED:
 		if (c == NULL)
 			return;
+		if (ev->status == -EMSGSIZE || ev->status == -EPROTO) {
+			CNT_ADD(srv, bad_frames, 1);
+			sw_logf(&srv->log, "server: cut off %s: %s", c->peer,
+			        sw_dp_strerror(ev->status));
+		}
 		/* sends may still be completing after the peer got everything; only work not
 		 * yet handed to the transport means the peer left mid-transfer */
 		if (c->active != NULL || fetch_queued(c))
@@ -693,6 +699,7 @@ int sw_shuffle_server_create(struct sw_shuffle_store *st, const struct sw_shuffl
 	sw_dp_config_init(&dc);
 	dc.backend = conf->backend;
 	dc.ucx_tls = conf->ucx_tls;
+	dc.max_recv = MAX_RECV;
 	int err = -ENOMEM;
 	if ((srv->z = proto_zctx_new()) == NULL || (srv->g = proto_gmac_new()) == NULL)
 		goto fail;

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -630,6 +633,120 @@ static void counters_split_by_peer_add_up_to_the_context_total(void **state)
 	conn_close(&c);
 }
 
+/* A listening receiver and a sender connected to it, both in this process. */
+struct pair {
+	struct sw_dp_ctx *rx, *tx;
+	struct sw_dp_ep *ep; /* the sender's */
+};
+
+static void pair_open(struct pair *p, uint64_t rx_max_recv, uint32_t tx_credits)
+{
+	struct sw_dp_config rc = config(0), tc = config(tx_credits);
+	char addr[SW_DP_ADDRSTRLEN];
+
+	rc.max_recv = rx_max_recv;
+	assert_int_equal(sw_dp_open(&rc, &p->rx), 0);
+	assert_int_equal(sw_dp_listen(p->rx, "127.0.0.1:0"), 0);
+	assert_int_equal(sw_dp_listen_addr(p->rx, addr, sizeof(addr)), 0);
+	assert_int_equal(sw_dp_open(&tc, &p->tx), 0);
+	assert_int_equal(sw_dp_connect(p->tx, addr, &p->ep), 0);
+}
+
+/* Moves both sides until the receiver's connection closes; counts (and holds) what it got
+ * before. Returns the CLOSED status. */
+static int pair_until_closed(struct pair *p, unsigned *received)
+{
+	struct sw_dp_event held[256], ev, tev;
+	int64_t end = now_ms() + WAIT_MS;
+	int status = 1;
+
+	*received = 0;
+	while (status == 1) {
+		assert_true(now_ms() < end);
+		while (sw_dp_poll(p->tx, &tev, 1) == 1)
+			sw_dp_release(p->tx, &tev);
+		if (sw_dp_poll(p->rx, &ev, 1) != 1) {
+			sw_dp_wait(p->rx, 10);
+			continue;
+		}
+		if (ev.type == SW_DP_EV_RECV) {
+			assert_true(*received < 256);
+			held[(*received)++] =
+			        ev; /* never released: the sender's credits stay spent */
+		} else if (ev.type == SW_DP_EV_CLOSED)
+			status = ev.status;
+	}
+	for (unsigned i = 0; i < *received; i++)
+		sw_dp_release(p->rx, &held[i]);
+	return status;
+}
+
+static void pair_close(struct pair *p)
+{
+	sw_dp_close(p->tx);
+	sw_dp_close(p->rx);
+}
+
+static void a_peer_over_max_recv_or_its_credits_loses_the_endpoint_unallocated(void **state)
+{
+	static unsigned char msg[8192];
+	struct iovec iov = {msg, sizeof(msg)};
+	struct pair p;
+	unsigned got;
+
+	(void)state;
+	pair_open(&p, 4096, 0); /* a message above max_recv: refused, never delivered */
+	assert_int_equal(sw_dp_send(p.ep, 1, &iov, 1, NULL), 0);
+	assert_int_equal(pair_until_closed(&p, &got), -EMSGSIZE);
+	assert_int_equal(got, 0);
+	pair_close(&p);
+	pair_open(&p, 0, 200); /* a sender that gave itself 200 credits */
+	iov.iov_len = 16;
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(sw_dp_send(p.ep, (uint64_t)i, &iov, 1, NULL), 0);
+	assert_int_equal(pair_until_closed(&p, &got), -EPROTO);
+	assert_int_equal(got, SW_DP_DEFAULT_CREDITS);
+	pair_close(&p);
+	printf("# %s\n", sw_dp_strerror(-EPROTO));
+}
+
+static void a_peer_granting_credits_it_never_received_loses_the_endpoint(void **state)
+{
+	/* {len 0, type 2 (credit grant), tag 5}: five credits for sends never made */
+	static const unsigned char grant[16] = {0, 0, 0, 0, 2, 0, 0, 0, 5};
+	struct sw_dp_config cfg = config(0);
+	struct sw_dp_ctx *ctx;
+	struct sw_dp_event ev;
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	char addr[SW_DP_ADDRSTRLEN];
+	int64_t end = now_ms() + WAIT_MS;
+	int fd, status = 1;
+
+	(void)state;
+	if (strcmp(backend, "tcp") != 0) { /* the frames are the tcp backend's */
+		printf("# raw credit frames: tcp only\n");
+		return;
+	}
+	assert_int_equal(sw_dp_open(&cfg, &ctx), 0);
+	assert_int_equal(sw_dp_listen(ctx, "127.0.0.1:0"), 0);
+	assert_int_equal(sw_dp_listen_addr(ctx, addr, sizeof(addr)), 0);
+	sa.sin_port = htons((uint16_t)atoi(strchr(addr, ':') + 1));
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(write(fd, grant, sizeof(grant)), sizeof(grant));
+	while (status == 1) {
+		assert_true(now_ms() < end);
+		if (sw_dp_poll(ctx, &ev, 1) == 1 && ev.type == SW_DP_EV_CLOSED)
+			status = ev.status;
+		else
+			sw_dp_wait(ctx, 10);
+	}
+	assert_int_equal(status, -EPROTO);
+	close(fd);
+	sw_dp_close(ctx);
+}
+
 static void connecting_to_a_closed_port_reports_ECONNREFUSED(void **state)
 {
 	struct sw_dp_config cfg = config(0);
@@ -708,6 +825,9 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(get_reads_a_registered_remote_region_or_reports_ENOTSUP),
 	        cmocka_unit_test(killed_peer_ends_transfers_with_ECONNRESET_not_a_hang),
 	        cmocka_unit_test(counters_split_by_peer_add_up_to_the_context_total),
+	        cmocka_unit_test(
+	                a_peer_over_max_recv_or_its_credits_loses_the_endpoint_unallocated),
+	        cmocka_unit_test(a_peer_granting_credits_it_never_received_loses_the_endpoint),
 	        cmocka_unit_test(connecting_to_a_closed_port_reports_ECONNREFUSED),
 	        cmocka_unit_test(bad_arguments_get_clear_error_codes),
 	        cmocka_unit_test(device_discovery_answers_no_rdma_devices_without_an_rdma_nic),

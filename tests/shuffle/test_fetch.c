@@ -574,8 +574,13 @@ static void malformed_and_wrong_version_requests_are_answered_with_a_status(void
 	assert_int_equal(h.status, PROTO_OK);
 	assert_int_equal(h.total, size_small(0, 0));
 	sw_dp_close(c.ctx);
+	static uint8_t big[1 << 20]; /* no request is this long: cut off before allocation */
+	assert_int_equal(raw_open(&ms, 0, &c), 0);
+	assert_int_equal(raw_send(&c, big, sizeof(big)), 0);
+	assert_int_equal(raw_recv(&c, big, sizeof(big)), -ECONNRESET);
+	sw_dp_close(c.ctx);
 	map_stop(&ms, &r);
-	assert_int_equal(r.cnt.bad_frames, 3);
+	assert_int_equal(r.cnt.bad_frames, 4);
 	assert_int_equal(r.cnt.bad_version, 1);
 	assert_int_equal(r.cnt.refused_hmac, 1);
 }

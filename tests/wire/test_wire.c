@@ -183,7 +183,7 @@ static void frame_over_the_limit_closes_the_connection_before_it_is_read(void **
 	struct server s = {0};
 	pump(cli, srv, next_event, &s);
 	assert_int_equal(s.ev.type, SW_DP_EV_CLOSED);
-	assert_int_equal(s.ev.status, -EPROTO);
+	assert_int_equal(s.ev.status, -EMSGSIZE);
 	sw_dp_close(cli);
 	sw_dp_close(srv);
 	free(big);
