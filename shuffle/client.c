@@ -44,6 +44,7 @@ struct sw_shuffle_client {
 	uint8_t req[REQ_SLOTS][PROTO_REQ_LEN];
 	bool req_busy[REQ_SLOTS];
 	unsigned gets_pending;
+	uint64_t deadline; /* CLOCK_MONOTONIC ms at which the current fetch fails */
 	struct sw_shuffle_counters cnt;
 };
 
@@ -91,7 +92,9 @@ static int pump(struct sw_shuffle_client *cl, struct sw_dp_event *ev)
 	}
 }
 
-/* Next event concerning our endpoint. 0, -ETIMEDOUT, -ECONNRESET (peer gone). */
+/* Next event concerning our endpoint. 0, -ETIMEDOUT (no progress for timeout_ms, or past
+ * the fetch's deadline: a server trickling bytes must not hold a reducer for ever),
+ * -ECONNRESET (peer gone). */
 static int next_event(struct sw_shuffle_client *cl, struct sw_dp_event *ev)
 {
 	for (;;) {
@@ -99,7 +102,13 @@ static int next_event(struct sw_shuffle_client *cl, struct sw_dp_event *ev)
 			return 0;
 		if (cl->gone)
 			return -ECONNRESET;
-		if (sw_dp_wait(cl->ctx, cl->conf.timeout_ms) == -ETIMEDOUT) {
+		uint64_t now = sw_mono_ms();
+		if (now >= cl->deadline)
+			return -ETIMEDOUT;
+		int wait = cl->deadline - now < (uint64_t)cl->conf.timeout_ms
+		                   ? (int)(cl->deadline - now)
+		                   : cl->conf.timeout_ms;
+		if (sw_dp_wait(cl->ctx, wait) == -ETIMEDOUT) {
 			if (pump(cl, ev))
 				return 0;
 			return cl->gone ? -ECONNRESET : -ETIMEDOUT;
@@ -362,6 +371,8 @@ static int fetch_once(struct sw_shuffle_client *cl, const struct sw_shuffle_fetc
 				drain = -EILSEQ;
 			} else if (*dst != NULL && h.total > cap)
 				drain = -ENOBUFS;
+			else if (*dst == NULL && h.total > cl->conf.max_fetch)
+				drain = -EFBIG;
 			else if (*dst == NULL && h.total > 0 && (*dst = malloc(h.total)) == NULL)
 				drain = -ENOMEM;
 		}
@@ -422,6 +433,7 @@ static int fetch_range(struct sw_shuffle_client *cl, const struct sw_shuffle_fet
 		return fail(cl, -ENOTCONN, f, "connection already failed");
 	if (f->secret_len < SW_SHUFFLE_SECRET_MIN || f->secret_len > SW_SHUFFLE_SECRET_MAX)
 		return fail(cl, -EINVAL, f, "bad secret length");
+	cl->deadline = sw_mono_ms() + (uint64_t)cl->conf.deadline_ms;
 	if (!cl->greeted && (err = greet(cl)) < 0)
 		return fail(cl, err, f, "no valid hello from the server");
 	if (proto_answer_key(f->secret, f->secret_len, cl->challenge, cl->akey) < 0)
@@ -495,6 +507,8 @@ int sw_shuffle_client_create(const struct sw_shuffle_client_conf *conf,
 	cl->conf = *conf;
 	cl->conf.retries = conf->retries ? conf->retries : 3;
 	cl->conf.timeout_ms = conf->timeout_ms ? conf->timeout_ms : 10000;
+	cl->conf.deadline_ms = conf->deadline_ms ? conf->deadline_ms : 600000;
+	cl->conf.max_fetch = conf->max_fetch ? conf->max_fetch : 1ull << 30;
 	snprintf(cl->server, sizeof(cl->server), "%s", conf->server_addr);
 	cl->conf.server_addr = cl->server;
 	struct sw_dp_config dc;

@@ -3,17 +3,24 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "shuffle_int.h"
 
 void sw_logf(const struct sw_shuffle_log *log, const char *fmt, ...)
 {
-	char line[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	sw_vlogf(log, fmt, ap);
 	va_end(ap);
+}
+
+void sw_vlogf(const struct sw_shuffle_log *log, const char *fmt, va_list ap)
+{
+	char line[512];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
 	if (log != NULL && log->fn != NULL)
 		log->fn(log->arg, line);
 	else
@@ -45,9 +52,18 @@ const char *sw_shuffle_strerror(int err)
 		return "writers paused: memory above the pause watermark";
 	case -ENOBUFS:
 		return "buffer too small for the range";
+	case -EFBIG:
+		return "answer larger than the client's max_fetch";
 	case -EEXIST:
 		return "already exists";
 	default:
 		return strerror(err < 0 ? -err : err);
 	}
+}
+
+uint64_t sw_mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }

@@ -11,6 +11,7 @@
  * (a lease) until the client sends RELEASE or goes away.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,9 @@
 #define MAX_RKEY_CRCS 65536 /* larger ranges are streamed instead of leased */
 #define WAIT_MS       50    /* how often run() looks at the stop flag */
 #define MAX_RECV      4096  /* a longer message cannot be a request: refused unallocated */
+#define MAX_CONNS     1024  /* default max_conns */
+#define IDLE_MS       60000 /* default idle_ms */
+#define LOG_PER_SEC   10    /* lines about peers per second; the rest are only counted */
 #define RETRY_LATER   0xff  /* handle_req(): no credit to answer now, keep the request */
 
 struct conn;
@@ -78,6 +82,7 @@ struct conn {
 	struct sendbuf *sends; /* sends not completed yet */
 	bool dead;             /* to close once the current batch of events is handled */
 	bool lost;             /* counted in peers_lost */
+	uint64_t last_ms;      /* when a message last went either way */
 	struct conn *next;
 };
 
@@ -90,6 +95,11 @@ struct sw_shuffle_server {
 	bool can_get;
 	uint8_t decoy[SW_SHUFFLE_SECRET_LEN]; /* checks requests for unknown jobs, see handle_req */
 	uint32_t chunk, inflight;
+	uint32_t max_conns, nconns;
+	int idle_ms;
+	uint64_t now_ms;  /* monotonic, read once per round of run() */
+	uint64_t log_sec; /* the second the peer log lines below were counted in */
+	unsigned log_lines, log_dropped;
 	struct conn *conns;
 	struct proto_zctx *z;
 	struct proto_gmac *g;
@@ -100,6 +110,31 @@ struct sw_shuffle_server {
 };
 
 #define CNT_ADD(srv, f, n) __atomic_fetch_add(&(srv)->cnt.f, (n), __ATOMIC_RELAXED)
+
+/* A log line about a peer. At most LOG_PER_SEC a second, so that a flood of bad requests
+ * cannot flood the log too; what was left out is summed up in the next second's first line.
+ * Counters count everything. */
+static void peer_log(struct sw_shuffle_server *srv, const char *fmt, ...) SW_PRINTF(2, 3);
+static void peer_log(struct sw_shuffle_server *srv, const char *fmt, ...)
+{
+	uint64_t sec = srv->now_ms / 1000;
+	if (sec != srv->log_sec) {
+		if (srv->log_dropped > 0)
+			sw_logf(&srv->log, "server: %u more lines about peers left out in a second",
+			        srv->log_dropped);
+		srv->log_sec = sec;
+		srv->log_lines = srv->log_dropped = 0;
+	}
+	if (srv->log_lines == LOG_PER_SEC) {
+		srv->log_dropped++;
+		return;
+	}
+	srv->log_lines++;
+	va_list ap;
+	va_start(ap, fmt);
+	sw_vlogf(&srv->log, fmt, ap);
+	va_end(ap);
+}
 
 static void stream_free(struct conn *c, struct stream *s)
 {
@@ -129,6 +164,7 @@ static void conn_free(struct sw_shuffle_server *srv, struct conn *c)
 	while (*pp != c)
 		pp = &(*pp)->next;
 	*pp = c->next;
+	srv->nconns--;
 	while (c->sends != NULL) { /* only at destroy: sw_dp_close() reports no completions */
 		struct sendbuf *b = c->sends;
 		c->sends = b->next;
@@ -237,6 +273,7 @@ static void send_done(struct sw_shuffle_server *srv, struct sendbuf *b, int stat
 {
 	struct conn *c = b->c;
 	struct stream *s = b->s;
+	c->last_ms = srv->now_ms;
 	if (b->prev != NULL)
 		b->prev->next = b->next;
 	else
@@ -244,8 +281,7 @@ static void send_done(struct sw_shuffle_server *srv, struct sendbuf *b, int stat
 	if (b->next != NULL)
 		b->next->prev = b->prev;
 	if (status < 0 && c->ep != NULL)
-		sw_logf(&srv->log, "server: send to %s failed: %s", c->peer,
-		        sw_dp_strerror(status));
+		peer_log(srv, "server: send to %s failed: %s", c->peer, sw_dp_strerror(status));
 	free(b->payload);
 	free(b);
 	if (s != NULL && --s->inflight == 0 && s->queued_all)
@@ -396,11 +432,11 @@ static uint8_t refuse(struct sw_shuffle_server *srv, struct conn *c, uint8_t sta
 		CNT_ADD(srv, io_errors, 1);
 	}
 	if (r != NULL)
-		sw_logf(&srv->log, "server: refused %s job %llu map %u part %u [%llu,+%llu): %s",
-		        c->peer, (unsigned long long)r->job, r->map, r->part,
-		        (unsigned long long)r->offset, (unsigned long long)r->length, what);
+		peer_log(srv, "server: refused %s job %llu map %u part %u [%llu,+%llu): %s",
+		         c->peer, (unsigned long long)r->job, r->map, r->part,
+		         (unsigned long long)r->offset, (unsigned long long)r->length, what);
 	else
-		sw_logf(&srv->log, "server: refused a request from %s: %s", c->peer, what);
+		peer_log(srv, "server: refused a request from %s: %s", c->peer, what);
 	return status;
 }
 
@@ -492,8 +528,8 @@ static void peer_lost(struct sw_shuffle_server *srv, struct conn *c, int status)
 		return;
 	c->lost = true;
 	CNT_ADD(srv, peers_lost, 1);
-	sw_logf(&srv->log, "server: %s went away mid-transfer (%s)", c->peer,
-	        status ? sw_dp_strerror(status) : "closed by the peer");
+	peer_log(srv, "server: %s went away mid-transfer (%s)", c->peer,
+	         status ? sw_dp_strerror(status) : "closed by the peer");
 }
 
 /* Moves a connection's work forward as far as credits allow. */
@@ -545,15 +581,15 @@ static void conn_progress(struct sw_shuffle_server *srv, struct conn *c)
 static void on_recv(struct sw_shuffle_server *srv, struct conn *c, const struct sw_dp_event *ev)
 {
 	if (c->nqueued >= MAX_QUEUED) {
-		sw_logf(&srv->log, "server: %s queued over %d requests; closing it", c->peer,
-		        MAX_QUEUED);
+		peer_log(srv, "server: %s queued over %d requests; closing it", c->peer,
+		         MAX_QUEUED);
 		CNT_ADD(srv, bad_frames, 1);
 		c->dead = true;
 		return;
 	}
 	struct req *q = malloc(sizeof(*q));
 	if (q == NULL) {
-		sw_logf(&srv->log, "server: out of memory queueing a request from %s", c->peer);
+		peer_log(srv, "server: out of memory queueing a request from %s", c->peer);
 		return;
 	}
 	/* a longer frame cannot be valid: keep its length so that decode rejects it */
@@ -583,6 +619,15 @@ static void on_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
 	struct conn *c = ev->ep != NULL ? sw_dp_ep_user(ev->ep) : NULL;
 	switch (ev->type) {
 	case SW_DP_EV_ACCEPT:
+		if (srv->nconns >= srv->max_conns) {
+			char peer[SW_DP_ADDRSTRLEN];
+			sw_dp_ep_peer(ev->ep, peer, sizeof(peer));
+			sw_dp_ep_close(ev->ep);
+			CNT_ADD(srv, refused_conns, 1);
+			peer_log(srv, "server: refused a connection from %s: %u connections open",
+			         peer, srv->nconns);
+			return;
+		}
 		c = calloc(1, sizeof(*c));
 		if (c == NULL) {
 			sw_logf(&srv->log, "server: out of memory accepting a connection");
@@ -591,18 +636,22 @@ static void on_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
 		}
 		c->srv = srv;
 		c->ep = ev->ep;
+		c->last_ms = srv->now_ms;
+		srv->nconns++;
 		sw_dp_ep_peer(ev->ep, c->peer, sizeof(c->peer));
 		sw_dp_ep_set_user(ev->ep, c);
 		c->next = srv->conns;
 		srv->conns = c;
 		if (send_hello(c) < 0) {
-			sw_logf(&srv->log, "server: cannot greet %s; closing it", c->peer);
+			peer_log(srv, "server: cannot greet %s; closing it", c->peer);
 			c->dead = true;
 		}
 		return;
 	case SW_DP_EV_RECV:
-		if (c != NULL && !c->dead)
+		if (c != NULL && !c->dead) {
+			c->last_ms = srv->now_ms;
 			on_recv(srv, c, ev);
+		}
 		sw_dp_release(srv->ctx, ev);
 		return;
 	case SW_DP_EV_SEND:
@@ -613,8 +662,8 @@ static void on_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
 			return;
 		if (ev->status == -EMSGSIZE || ev->status == -EPROTO) {
 			CNT_ADD(srv, bad_frames, 1);
-			sw_logf(&srv->log, "server: cut off %s: %s", c->peer,
-			        sw_dp_strerror(ev->status));
+			peer_log(srv, "server: cut off %s: %s", c->peer,
+			         sw_dp_strerror(ev->status));
 		}
 		/* sends may still be completing after the peer got everything; only work not
 		 * yet handed to the transport means the peer left mid-transfer */
@@ -632,6 +681,7 @@ int sw_shuffle_server_run(struct sw_shuffle_server *srv)
 {
 	struct sw_dp_event ev[32];
 	while (!__atomic_load_n(&srv->stop, __ATOMIC_RELAXED)) {
+		srv->now_ms = sw_mono_ms();
 		int n = sw_dp_poll(srv->ctx, ev, 32);
 		if (n < 0) {
 			sw_logf(&srv->log, "server: transport failed: %s", sw_dp_strerror(n));
@@ -641,6 +691,13 @@ int sw_shuffle_server_run(struct sw_shuffle_server *srv)
 			on_event(srv, &ev[i]);
 		for (struct conn *c = srv->conns, *next; c != NULL; c = next) {
 			next = c->next;
+			if (c->ep != NULL && !c->dead &&
+			    srv->now_ms - c->last_ms >= (uint64_t)srv->idle_ms) {
+				CNT_ADD(srv, idle_closed, 1);
+				peer_log(srv, "server: closing %s: no traffic for %d ms", c->peer,
+				         srv->idle_ms);
+				c->dead = true;
+			}
 			if (c->dead && c->ep != NULL)
 				conn_close(srv, c);
 			else
@@ -695,6 +752,9 @@ int sw_shuffle_server_create(struct sw_shuffle_store *st, const struct sw_shuffl
 	srv->chunk = conf->chunk ? conf->chunk : SW_SHUFFLE_CHUNK_DEFAULT;
 	srv->chunk = srv->chunk < MIN_CHUNK ? MIN_CHUNK : srv->chunk;
 	srv->inflight = conf->inflight ? conf->inflight : 8;
+	srv->max_conns = conf->max_conns ? conf->max_conns : MAX_CONNS;
+	srv->idle_ms = conf->idle_ms > 0 ? conf->idle_ms : IDLE_MS;
+	srv->now_ms = sw_mono_ms();
 	struct sw_dp_config dc;
 	sw_dp_config_init(&dc);
 	dc.backend = conf->backend;

@@ -13,7 +13,12 @@
 #define SW_PRINTF(a, b)
 #endif
 
+#include <stdarg.h>
+
 void sw_logf(const struct sw_shuffle_log *log, const char *fmt, ...) SW_PRINTF(2, 3);
+void sw_vlogf(const struct sw_shuffle_log *log, const char *fmt, va_list ap);
+/* CLOCK_MONOTONIC in milliseconds (deadlines and idle times). */
+uint64_t sw_mono_ms(void);
 
 /* A pinned partition: it stays where it is (not spilled, not freed) until unpinned. */
 struct sw_shuffle_view {

@@ -128,6 +128,8 @@ struct sw_shuffle_counters {
 	uint64_t refetches;     /* client: chunks fetched again after a CRC failure */
 	uint64_t bytes_fetched; /* client: verified bytes delivered to the caller */
 	uint64_t fetch_errors;  /* client: fetches that returned an error */
+	uint64_t refused_conns; /* server: connections closed at once, over max_conns */
+	uint64_t idle_closed;   /* server: connections closed after idle_ms without traffic */
 };
 
 /* ---------------------------------------------------------------------------------------- */
@@ -141,6 +143,9 @@ struct sw_shuffle_server_conf {
 	const char *listen_addr; /* "IPv4:port"; port 0 picks one (sw_shuffle_server_addr) */
 	uint32_t chunk;          /* default chunk size; 0 = SW_SHUFFLE_CHUNK_DEFAULT */
 	uint32_t inflight;       /* chunks in flight per fetch; 0 = 8 */
+	uint32_t max_conns;      /* connections served at once, more are closed at once; 0 = 1024 */
+	int idle_ms;             /* a connection with no message either way for this long is closed;
+	                          * 0 = 60000 */
 	/* Hand out one-sided leases where the backend has gets. Off by default: a lease's key
 	 * opens the whole store arena, every job's data, readable and writable (README.md). */
 	bool one_sided;
@@ -184,6 +189,9 @@ struct sw_shuffle_client_conf {
 	bool one_sided;              /* read memory-resident data with sw_dp_get() if possible */
 	uint32_t retries;            /* re-fetches of a chunk with a bad CRC; 0 = 3 */
 	int timeout_ms;              /* no progress for this long fails a fetch; 0 = 10000 */
+	int deadline_ms;    /* a whole fetch, re-fetches included, fails after it; 0 = 600000 */
+	uint64_t max_fetch; /* the most sw_shuffle_client_fetch() allocates for an answer (a
+	                     * server announcing more gets -EFBIG); 0 = 1 GiB */
 	struct sw_shuffle_log log;
 };
 
@@ -208,7 +216,8 @@ struct sw_shuffle_fetch {
  * -EACCES (wrong secret, or a job the server does not have: it tells the two apart only to a
  * peer that proved a key), -EPROTONOSUPPORT (server speaks another version), -EBADMSG (corrupt
  * frame), -EILSEQ (CRC still wrong after the retries), -ECONNRESET (server went away),
- * -ETIMEDOUT (no progress), -EIO (server could not read its spill file), -ENOMEM.
+ * -ETIMEDOUT (no progress for timeout_ms, or the fetch took deadline_ms), -EIO (server could
+ * not read its spill file), -EFBIG (answer above max_fetch; the client stays usable), -ENOMEM.
  * After -ECONNRESET / -ETIMEDOUT / -EBADMSG the client is unusable: destroy it.
  */
 int sw_shuffle_client_fetch(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,

@@ -43,6 +43,8 @@ struct map_conf {
 	size_t (*size)(uint32_t map, uint32_t part);
 	uint32_t chunk;
 	bool one_sided; /* the server hands out leases */
+	uint32_t max_conns;
+	int idle_ms;
 };
 
 struct map_side {
@@ -120,6 +122,8 @@ static void map_child(const struct map_conf *mc, int wr)
 	                                    .listen_addr = "127.0.0.1:0",
 	                                    .chunk = mc->chunk,
 	                                    .one_sided = mc->one_sided,
+	                                    .max_conns = mc->max_conns,
+	                                    .idle_ms = mc->idle_ms,
 	                                    .log = tlog};
 	if (sw_shuffle_server_create(st, &vc, &child_srv) < 0)
 		_exit(22);
@@ -447,6 +451,20 @@ static void unknown_jobs_look_like_wrong_keys_and_other_bad_ids_get_clear_errors
 	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), 0);
 	assert_int_equal(n, 0);
 	sw_shuffle_client_destroy(cl);
+	struct sw_shuffle_client_conf cc = {.backend = backend, /* answers above max_fetch */
+	                                    .ucx_tls = ucx_tls,
+	                                    .server_addr = ms.addr,
+	                                    .timeout_ms = TIMEOUT,
+	                                    .max_fetch = 1 * MiB,
+	                                    .log = tlog};
+	assert_int_equal(sw_shuffle_client_create(&cc, &cl), 0);
+	f = whole(0, 0);
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), -EFBIG);
+	f.length = 1 * MiB; /* drained: the client goes on */
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), 0);
+	assert_int_equal(pattern_check(d, JOB, 0, 0, 0, n), -1);
+	free(d);
+	sw_shuffle_client_destroy(cl);
 	map_stop(&ms, &r);
 	assert_int_equal(r.cnt.unknown_job, 1);
 	assert_int_equal(r.cnt.unknown_part, 2);
@@ -491,6 +509,8 @@ static int raw_open(const struct map_side *ms, uint32_t credits, struct raw *c)
 	if (sw_dp_open(&dc, &c->ctx) < 0 || sw_dp_connect(c->ctx, ms->addr, &c->ep) < 0)
 		return -EIO;
 	int n = raw_recv(c, hello, sizeof(hello));
+	if (n < 0)
+		return n;
 	return n == PROTO_HELLO_LEN ? proto_hello_decode(hello, (size_t)n, c->challenge) : -EBADMSG;
 }
 
@@ -633,6 +653,45 @@ static void answers_are_tagged_and_replayed_requests_refused_on_any_connection(v
 	assert_int_equal(r.cnt.refused_hmac, 3);
 }
 
+static void connections_over_the_cap_are_refused_at_once(void **state)
+{
+	(void)state;
+	struct map_conf mc = {
+	        .budget = 1 * MiB, .maps = 1, .parts = 1, .size = size_small, .max_conns = 2};
+	struct map_side ms;
+	struct map_report r;
+	struct raw a, b, c;
+	map_start(&mc, &ms);
+	assert_int_equal(raw_open(&ms, 0, &a), 0);
+	assert_int_equal(raw_open(&ms, 0, &b), 0);
+	assert_int_equal(raw_open(&ms, 0, &c), -ECONNRESET); /* the third: no hello, closed */
+	sw_dp_close(c.ctx);
+	sw_dp_close(a.ctx);
+	sw_dp_close(b.ctx);
+	map_stop(&ms, &r);
+	assert_int_equal(r.cnt.refused_conns, 1);
+}
+
+static void a_connection_silent_for_idle_ms_is_closed_and_others_go_on(void **state)
+{
+	(void)state;
+	struct map_conf mc = {
+	        .budget = 1 * MiB, .maps = 1, .parts = 1, .size = size_small, .idle_ms = 1000};
+	struct map_side ms;
+	struct map_report r;
+	struct raw a;
+	uint8_t x[PROTO_CHUNK_LEN];
+	map_start(&mc, &ms);
+	assert_int_equal(raw_open(&ms, 0, &a), 0);
+	assert_int_equal(raw_recv(&a, x, sizeof(x)), -ECONNRESET); /* says nothing: closed */
+	sw_dp_close(a.ctx);
+	struct sw_shuffle_client *cl = client(&ms, SW_SHUFFLE_RAW, false);
+	assert_int_equal(fetch_check(cl, 0, 0, size_small(0, 0)), 0);
+	sw_shuffle_client_destroy(cl);
+	map_stop(&ms, &r);
+	assert_int_equal(r.cnt.idle_closed, 1);
+}
+
 static void a_reducer_killed_mid_transfer_costs_the_server_nothing(void **state)
 {
 	(void)state;
@@ -755,6 +814,8 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(malformed_and_wrong_version_requests_are_answered_with_a_status),
 	        cmocka_unit_test(
 	                answers_are_tagged_and_replayed_requests_refused_on_any_connection),
+	        cmocka_unit_test(connections_over_the_cap_are_refused_at_once),
+	        cmocka_unit_test(a_connection_silent_for_idle_ms_is_closed_and_others_go_on),
 	        cmocka_unit_test(a_reducer_killed_mid_transfer_costs_the_server_nothing),
 	        cmocka_unit_test(a_server_killed_mid_transfer_fails_the_fetch_cleanly),
 	};
