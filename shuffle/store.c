@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "proto.h"
 #include "shuffle_int.h"
 
 #define NO_MEM ((size_t)-1)
@@ -35,6 +36,7 @@ struct part {
 	size_t mem_off; /* NO_MEM when in the spill file or empty */
 	size_t mem_len;
 	uint64_t file_off;
+	uint32_t *crcs; /* CRC32C of each SPILL_BLOCK, from put time; NULL when empty */
 	unsigned pins;
 	struct job *owner;
 	struct part *hnext;         /* hash chain */
@@ -68,6 +70,35 @@ struct sw_shuffle_store {
 	struct sw_shuffle_store_stats stats;
 	struct sw_shuffle_log log;
 };
+
+/* Spilled data is checked against CRCs taken when it was put, per block of this size: 4 bytes
+ * of metadata per 64 KiB, and a read re-reads at most one block on either side. */
+#define SPILL_BLOCK (64u << 10)
+
+static size_t nblocks(uint64_t len)
+{
+	return (size_t)((len + SPILL_BLOCK - 1) / SPILL_BLOCK);
+}
+
+static size_t block_len(uint64_t len, size_t i)
+{
+	uint64_t off = (uint64_t)i * SPILL_BLOCK;
+	return len - off < SPILL_BLOCK ? (size_t)(len - off) : SPILL_BLOCK;
+}
+
+static uint32_t *block_crcs(const uint8_t *data, uint64_t len)
+{
+	uint32_t *c = malloc(nblocks(len) * sizeof(*c) + 1);
+	for (size_t i = 0; c != NULL && i < nblocks(len); i++)
+		c[i] = proto_crc32c(data + (uint64_t)i * SPILL_BLOCK, block_len(len, i));
+	return c;
+}
+
+static void part_free(struct part *p)
+{
+	free(p->crcs);
+	free(p);
+}
 
 static uint64_t key_hash(uint64_t job, uint32_t map, uint32_t idx)
 {
@@ -320,7 +351,10 @@ int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint
                    const void *data, size_t len)
 {
 	int err = 0;
+	uint32_t *crcs = len > 0 ? block_crcs(data, len) : NULL; /* outside the lock */
 
+	if (len > 0 && crcs == NULL)
+		return -ENOMEM;
 	pthread_mutex_lock(&st->lock);
 	struct job *j = job_find(st, job);
 	if (j == NULL) {
@@ -338,11 +372,17 @@ int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint
 		err = -ENOMEM;
 		goto out;
 	}
-	*p = (struct part){
-	        .job = job, .map = map, .idx = idx, .len = len, .mem_off = NO_MEM, .owner = j};
+	*p = (struct part){.job = job,
+	                   .map = map,
+	                   .idx = idx,
+	                   .len = len,
+	                   .mem_off = NO_MEM,
+	                   .owner = j,
+	                   .crcs = crcs};
+	crcs = NULL;
 	err = place(st, p, data);
 	if (err < 0) {
-		free(p);
+		part_free(p);
 		goto out;
 	}
 	struct part **head = bucket(st, job, map, idx);
@@ -353,6 +393,7 @@ int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint
 	j->parts = p;
 out:
 	pthread_mutex_unlock(&st->lock);
+	free(crcs);
 	return err;
 }
 
@@ -362,7 +403,7 @@ static void job_free(struct sw_shuffle_store *st, struct job *j)
 	for (; p != NULL; p = next) {
 		next = p->jnext;
 		mem_release(st, p);
-		free(p);
+		part_free(p);
 	}
 	if (j->fd >= 0)
 		close(j->fd);
@@ -441,6 +482,27 @@ out:
 	return err;
 }
 
+/* Reads [off, off+len) of a file; 0 or -EIO (logged). */
+static int pread_all(struct sw_shuffle_store *st, const struct part *p, uint64_t off, void *buf,
+                     size_t len)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n =
+		        pread(p->owner->fd, (uint8_t *)buf + done, len - done, (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			sw_logf(&st->log, "store: reading spilled job %llu map %u part %u: %s",
+			        (unsigned long long)p->job, p->map, p->idx,
+			        n < 0 ? strerror(errno) : "short file");
+			return -EIO;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
 int store_view_read(struct sw_shuffle_store *st, const struct sw_shuffle_view *v, uint64_t off,
                     void *buf, size_t len)
 {
@@ -449,23 +511,32 @@ int store_view_read(struct sw_shuffle_store *st, const struct sw_shuffle_view *v
 			memcpy(buf, v->addr + off, len);
 		return 0;
 	}
-	/* the fd and file_off cannot change while the partition is pinned */
-	int fd = v->p->owner->fd;
-	uint64_t base = v->p->file_off + off;
-	size_t done = 0;
-	while (done < len) {
-		ssize_t n = pread(fd, (uint8_t *)buf + done, len - done, (off_t)(base + done));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			sw_logf(&st->log, "store: reading spilled job %llu map %u part %u: %s",
-			        (unsigned long long)v->p->job, v->p->map, v->p->idx,
-			        n < 0 ? strerror(errno) : "short file");
-			return -EIO;
+	/* Whole blocks are read and checked against their CRCs from put time, so bytes changed
+	 * in the spill file are never served as good. The fd and file_off cannot change while
+	 * the partition is pinned. */
+	const struct part *p = v->p;
+	size_t first = (size_t)(off / SPILL_BLOCK), last = (size_t)((off + len - 1) / SPILL_BLOCK);
+	uint64_t start = (uint64_t)first * SPILL_BLOCK;
+	size_t span = (size_t)((uint64_t)last * SPILL_BLOCK + block_len(p->len, last) - start);
+	uint8_t *tmp = malloc(span);
+	if (tmp == NULL)
+		return -ENOMEM;
+	int err = pread_all(st, p, p->file_off + start, tmp, span);
+	for (size_t i = first; err == 0 && i <= last; i++)
+		if (proto_crc32c(tmp + (uint64_t)(i - first) * SPILL_BLOCK, block_len(p->len, i)) !=
+		    p->crcs[i]) {
+			sw_logf(&st->log,
+			        "store: spill file of job %llu changed on disk: map %u part %u "
+			        "bytes "
+			        "[%llu,+%zu) fail their CRC32C from put time",
+			        (unsigned long long)p->job, p->map, p->idx,
+			        (unsigned long long)i * SPILL_BLOCK, block_len(p->len, i));
+			err = -EIO;
 		}
-		done += (size_t)n;
-	}
-	return 0;
+	if (err == 0)
+		memcpy(buf, tmp + (off - start), len);
+	free(tmp);
+	return err;
 }
 
 void store_unpin(struct sw_shuffle_store *st, struct sw_shuffle_view *v)

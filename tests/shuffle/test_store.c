@@ -112,6 +112,42 @@ static void job_secrets_shorter_than_16_bytes_are_refused_and_new_ones_are_rando
 	sw_shuffle_store_destroy(st);
 }
 
+/* The descriptor of the (unnamed) spill file: the one /proc/self/fd links into spill_dir. */
+static int spill_fd(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int fd = -1;
+	while (fd < 0 && (e = readdir(d)) != NULL) {
+		char link[300], target[256];
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+		ssize_t n = readlink(link, target, sizeof(target) - 1);
+		if (n > 0 && strncmp(target, spill_dir, strlen(spill_dir)) == 0)
+			fd = atoi(e->d_name);
+	}
+	closedir(d);
+	return fd;
+}
+
+static void a_spill_file_changed_on_disk_is_reported_never_served(void **state)
+{
+	(void)state;
+	struct sw_shuffle_store *st = new_store(1 * MiB);
+	uint8_t b, buf[1000];
+	put_pattern(st, 1, 0, 0, 2 * MiB); /* larger than the budget: straight to the file */
+	put_pattern(st, 1, 0, 1, 2 * MiB);
+	int fd = spill_fd();
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &b, 1, 100000), 1); /* partition 0 is at the file's start */
+	b ^= 1;
+	assert_int_equal(pwrite(fd, &b, 1, 100000), 1);
+	assert_int_equal(sw_shuffle_read(st, 1, 0, 0, 99990, buf, 20), -EIO);
+	assert_int_equal(sw_shuffle_read(st, 1, 0, 0, 0, buf, sizeof(buf)), 0); /* other block */
+	assert_int_equal(pattern_check(buf, 1, 0, 0, 0, sizeof(buf)), -1);
+	check_pattern(st, 1, 0, 1, 2 * MiB); /* the other partition is intact */
+	sw_shuffle_store_destroy(st);
+}
+
 static void outputs_beyond_the_budget_spill_and_read_back_intact(void **state)
 {
 	(void)state;
@@ -374,6 +410,7 @@ int main(void)
 	        cmocka_unit_test(
 	                job_secrets_shorter_than_16_bytes_are_refused_and_new_ones_are_random),
 	        cmocka_unit_test(outputs_beyond_the_budget_spill_and_read_back_intact),
+	        cmocka_unit_test(a_spill_file_changed_on_disk_is_reported_never_served),
 	        cmocka_unit_test(spilling_starts_above_085_and_stops_below_070_of_the_budget),
 	        cmocka_unit_test(
 	                writers_pause_above_095_while_fetches_pin_memory_and_resume_below_070),
