@@ -3,7 +3,7 @@
 # script so that the ratios compare like with like on a shared machine:
 #   tcp fetches (1 and 2 streams)       / iperf3, one stream, same write size (<= 1 MiB)
 #   ucx over shared memory, one-sided   / memcpy of one thread (the local limit for a copy)
-#   64 KiB fetch latency, median and p99, per backend
+#   64 KiB fetch latency, median and p99, per backend, and of a plain TCP request/response
 #   GB moved per CPU-second (client + server, getrusage), per backend
 # Usage: perf/bench-shuffle.sh [path/to/bench_shuffle]  (env: RUNS=3, MIB=1024 per run)
 set -eu
@@ -54,8 +54,9 @@ for s in 65536 1048576 16777216; do
 done
 printf '# 64 KiB fetch latency, microseconds (medians over %s runs of 2000 fetches)\n' "$RUNS"
 printf '%-12s %8s %8s\n' backend median p99
-for b in "tcp" "ucx-shm" "ucx-shm-get"; do
+for b in "plain-tcp" "tcp" "ucx-shm" "ucx-shm-get"; do
 	case $b in
+	plain-tcp) set -- "$B" rr 65536 2000 ;;
 	tcp) set -- "$B" lat tcp 65536 2000 ;;
 	ucx-shm) set -- shm lat ucx 65536 2000 ;;
 	ucx-shm-get) set -- shm lat ucx 65536 2000 get ;;

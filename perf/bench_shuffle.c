@@ -6,17 +6,23 @@
  *   bench_shuffle tput BACKEND SIZE STREAMS MIB [get]  -> "Gbit/s GB-per-CPU-second"
  *   bench_shuffle lat BACKEND SIZE COUNT [get]         -> "median-us p99-us"
  *   bench_shuffle memcpy SIZE MIB                      -> "Gbit/s" of one thread's memcpy
+ *   bench_shuffle rr SIZE COUNT                        -> "median-us p99-us" of a plain TCP
+ *     request/response (96 bytes asked, SIZE answered) on loopback: the floor for "lat"
  * "get" asks for one-sided reads (ucx). UCX_TLS comes from the environment. CPU is user +
  * system time of both processes (getrusage), so bytes per CPU-second covers both ends.
  * perf/bench-shuffle.sh runs these against iperf3 and memcpy and prints the ratios.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -192,6 +198,60 @@ static int run(const char *backend, uint64_t size, uint32_t streams, uint64_t by
 	return 0;
 }
 
+/* Moves exactly len bytes (read when rd, else write); exits on failure. */
+static void xfer(int fd, void *buf, size_t len, bool rd)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t n = rd ? read(fd, (char *)buf + done, len - done)
+		               : write(fd, (char *)buf + done, len - done);
+		if (n <= 0)
+			die("plain tcp", n < 0 ? -errno : -ECONNRESET);
+		done += (size_t)n;
+	}
+}
+
+/* A plain TCP request/response, as lean as it gets: one connection, TCP_NODELAY, a 96-byte
+ * request (a fetch request's size) answered by SIZE bytes from a forked process. */
+static int plain_rr(uint64_t size, size_t count)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t sl = sizeof(sa);
+	int one = 1, lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 1) < 0 ||
+	    getsockname(lfd, (struct sockaddr *)&sa, &sl) < 0)
+		die("plain tcp listen", -errno);
+	uint8_t req[96] = {0}, *buf = calloc(1, size);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = accept(lfd, NULL, NULL);
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		for (size_t i = 0; i < count; i++) {
+			xfer(fd, req, sizeof(req), true);
+			xfer(fd, buf, size, false);
+		}
+		_exit(0);
+	}
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		die("plain tcp connect", -errno);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	double *lat = calloc(count, sizeof(double));
+	for (size_t i = 0; i < count; i++) {
+		double t0 = now_s();
+		xfer(fd, req, sizeof(req), false);
+		xfer(fd, buf, size, true);
+		lat[i] = (now_s() - t0) * 1e6;
+	}
+	waitpid(pid, NULL, 0);
+	qsort(lat, count, sizeof(double), cmp_double);
+	printf("%.1f %.1f\n", lat[count / 2], lat[(count * 99) / 100]);
+	close(fd);
+	close(lfd);
+	free(lat);
+	free(buf);
+	return 0;
+}
+
 /* One thread's memcpy in SIZE pieces across 256 MiB buffers, so that the copies go through
  * memory like fetched data does rather than staying in cache. */
 static int memcpy_ref(uint64_t size, uint64_t bytes)
@@ -226,11 +286,14 @@ int main(int argc, char **argv)
 		return run(argv[2], strtoull(argv[3], NULL, 0), streams,
 		           strtoull(argv[5], NULL, 0) << 20, 0, argc > 6);
 	}
+	if (argc >= 4 && strcmp(argv[1], "rr") == 0)
+		return plain_rr(strtoull(argv[2], NULL, 0), strtoull(argv[3], NULL, 0));
 	if (argc >= 5 && strcmp(argv[1], "lat") == 0)
 		return run(argv[2], strtoull(argv[3], NULL, 0), 1, 0, strtoull(argv[4], NULL, 0),
 		           argc > 5);
 	fprintf(stderr, "usage: bench_shuffle tput BACKEND SIZE STREAMS MIB [get]\n"
 	                "       bench_shuffle lat BACKEND SIZE COUNT [get]\n"
-	                "       bench_shuffle memcpy SIZE MIB\n");
+	                "       bench_shuffle memcpy SIZE MIB\n"
+	                "       bench_shuffle rr SIZE COUNT\n");
 	return 2;
 }
