@@ -29,7 +29,7 @@ run_suite build-test
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	run_suite build-asan -Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all \
 	-Dcpp_args=-fno-sanitize-recover=all -Dbenchmarks=false
-# A short libFuzzer pass over the shuffle frame parser.
+# A short libFuzzer pass over every decoder of network bytes (30 s per target).
 if tests/shuffle/fuzz.sh 30; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 # A short libFuzzer pass over the agent's replica put and ACK decoders.
 if tests/agent/fuzz.sh 10; then passed=$((passed + 1)); else failed=$((failed + 1)); fi

@@ -1,31 +1,42 @@
 #!/bin/sh
-# Fuzzes the shuffle frame parser with libFuzzer for a short pass (default 30 s; first
-# argument overrides). Builds with clang directly so that the meson build may use any
-# compiler. Seeds are valid frames written by the codec itself, so the fuzzer starts from
-# inside the format rather than guessing the magic numbers. Exits non-zero on any crash,
-# sanitizer report or leak.
+# Fuzzes every decoder of network bytes with libFuzzer for a short pass each (default 30 s;
+# the first argument overrides): fuzz_frames (shuffle requests, answer headers and their
+# tags, the hello, rkey descriptors, compressed payloads) and fuzz_tcp (the tcp backend's
+# frame headers, reassembly and credit grants, through a real socket). Builds with clang
+# directly so that the meson build may use any compiler. fuzz_frames starts from valid frames
+# written by the codec itself (fuzz_seeds.c), fuzz_tcp from the corpus checked in under
+# tests/dataplane/fuzz-corpus. Exits non-zero on any crash, sanitizer report or leak.
 set -eu
 secs=${1:-30}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/sw-fuzz-XXXXXX)
 trap 'rm -rf "$work"' EXIT
+fuzz="-std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
 deps=$(pkg-config --cflags --libs libisal liblz4 libzstd libcrypto)
 srcs="$root/shuffle/proto.c $root/shuffle/pack.c $root/shuffle/auth.c"
+dp="$root/dataplane/dp.c $root/dataplane/mem.c $root/dataplane/devices.c $root/dataplane/tcp.c"
 # shellcheck disable=SC2086
-clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -I"$root/shuffle" \
-	"$root/tests/shuffle/fuzz_frames.c" $srcs $deps -o "$work/fuzz_frames"
+clang $fuzz -I"$root/shuffle" "$root/tests/shuffle/fuzz_frames.c" $srcs $deps \
+	-o "$work/fuzz_frames"
+# shellcheck disable=SC2086
+clang $fuzz -I"$root/dataplane" "$root/tests/dataplane/fuzz_tcp.c" $dp \
+	$(pkg-config --cflags --libs numa libibverbs) -o "$work/fuzz_tcp"
 # shellcheck disable=SC2086
 clang -std=gnu11 -D_GNU_SOURCE -I"$root/shuffle" "$root/tests/shuffle/fuzz_seeds.c" $srcs \
 	$deps -o "$work/fuzz_seeds"
-mkdir "$work/corpus"
-"$work/fuzz_seeds" "$work/corpus"
+mkdir "$work/frames" "$work/tcp"
+"$work/fuzz_seeds" "$work/frames"
+cp "$root"/tests/dataplane/fuzz-corpus/* "$work/tcp/"
 cd "$work"
-if ./fuzz_frames -max_total_time="$secs" -max_len=4096 -print_final_stats=1 corpus >log 2>&1; then
-	grep -E '^(Done|stat::(number_of_executed_units|new_units_added))' log
-	echo "fuzz_frames: no crash in ${secs} s"
-else
-	cat log
-	echo "fuzz_frames: FAILED (crash input above)" >&2
-	exit 1
-fi
+status=0
+for t in frames tcp; do
+	if ./fuzz_$t -max_total_time="$secs" -max_len=4096 -print_final_stats=1 $t >$t.log 2>&1; then
+		grep -E '^(Done|stat::(number_of_executed_units|new_units_added))' $t.log
+		echo "fuzz_$t: no crash in ${secs} s"
+	else
+		cat $t.log
+		echo "fuzz_$t: FAILED (crash input above)" >&2
+		status=1
+	fi
+done
+exit $status

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for everything a peer's bytes reach before they are trusted: request and
- * chunk-header decoding, the rkey descriptor, and decompression of a chunk payload into the
- * raw length its header claims. Built and run by fuzz.sh.
+ * libFuzzer target for everything a peer's bytes reach before they are trusted: request,
+ * hello and chunk-header decoding, the answer tag check, the rkey descriptor, and
+ * decompression of a chunk payload into the raw length its header claims. Built and run by
+ * fuzz.sh.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,11 +18,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct proto_zctx *z; /* made once: a context per input would dominate the run */
 	struct proto_req r;
 	struct proto_chunk h;
+	static struct proto_gmac *g;
+	static const uint8_t key[PROTO_KEY_LEN] = "fuzz-answer-key";
+	uint8_t challenge[PROTO_CHALLENGE_LEN];
 	struct proto_rkey k;
 
-	if (z == NULL && (z = proto_zctx_new()) == NULL)
+	if (z == NULL && ((z = proto_zctx_new()) == NULL || (g = proto_gmac_new()) == NULL))
 		abort();
 	proto_req_decode(data, size, &r);
+	proto_hello_decode(data, size, challenge);
 	if (proto_rkey_decode(data, size, &k) == 0)
 		for (uint32_t i = 0; i < k.nchunks; i++)
 			(void)proto_rkey_crc(&k, i);
@@ -31,6 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len = size - PROTO_CHUNK_LEN;
 	if (len != h.len)
 		return 0;
+	(void)proto_chunk_check(g, key, 1, &h, payload, len);
 	if (h.flags & PROTO_RKEY) {
 		proto_rkey_decode(payload, len, &k);
 		return 0;

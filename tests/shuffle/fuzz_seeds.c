@@ -24,7 +24,8 @@ int main(int argc, char **argv)
 	                      .job = 1,
 	                      .length = SW_SHUFFLE_TO_END};
 	struct proto_zctx *z = proto_zctx_new();
-	int err = argc != 2 || z == NULL;
+	struct proto_gmac *g = proto_gmac_new();
+	int err = argc != 2 || z == NULL || g == NULL;
 
 	for (size_t i = 0; i < sizeof(raw); i++)
 		raw[i] = (uint8_t)(i / 16);
@@ -42,6 +43,9 @@ int main(int argc, char **argv)
 		h.codec =
 		        (uint8_t)proto_pack(z, codec, raw, sizeof(raw), buf + PROTO_CHUNK_LEN, &wl);
 		h.len = (uint32_t)wl;
+		/* tagged as fuzz_frames checks, so that the fuzzer starts from a valid tag */
+		err |= proto_chunk_seal(g, (const uint8_t *)"fuzz-answer-key", 1, &h,
+		                        buf + PROTO_CHUNK_LEN, wl);
 		proto_chunk_encode(&h, buf);
 		char name[16];
 		snprintf(name, sizeof(name), "chunk%d", codec);
@@ -58,6 +62,9 @@ int main(int argc, char **argv)
 	h.data_crc = proto_crc32c(buf + PROTO_CHUNK_LEN, n);
 	proto_chunk_encode(&h, buf);
 	err |= put(argv[1], "rkey", buf, PROTO_CHUNK_LEN + n);
+	proto_hello_encode((const uint8_t *)"challenge-of-cn", buf);
+	err |= put(argv[1], "hello", buf, PROTO_HELLO_LEN);
 	proto_zctx_free(z);
+	proto_gmac_free(g);
 	return err ? 1 : 0;
 }
