@@ -262,6 +262,9 @@ struct sw_dp_counters {
 	uint64_t rx_msgs;       /* messages received */
 	uint64_t get_bytes;     /* of rx_bytes, bytes read one-sided by sw_dp_get() */
 	uint64_t credit_stalls; /* sends refused with -EAGAIN */
+	/* context only: connections accepted and closed at once because the process had no
+	 * descriptor left for them (EMFILE/ENFILE), rather than left pending to spin on */
+	uint64_t accepts_dropped;
 };
 
 /* Counters of one endpoint, since it was made. */

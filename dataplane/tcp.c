@@ -7,6 +7,7 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,7 @@ struct tcp_ctx {
 	struct sw_dp_ctx base;
 	int epfd;
 	int lfd;
+	int spare; /* kept open for EMFILE: closed to accept and drop one connection */
 };
 
 static struct tcp_ctx *tctx(struct sw_dp_ctx *c)
@@ -78,6 +80,7 @@ static int tcp_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 
 	(void)cfg;
 	t->lfd = -1;
+	t->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	t->epfd = epoll_create1(EPOLL_CLOEXEC);
 	return t->epfd < 0 ? -errno : 0;
 }
@@ -88,6 +91,8 @@ static void tcp_close(struct sw_dp_ctx *c)
 
 	if (t->lfd >= 0)
 		close(t->lfd);
+	if (t->spare >= 0)
+		close(t->spare);
 	close(t->epfd);
 }
 
@@ -462,6 +467,21 @@ static void accept_all(struct tcp_ctx *t)
 		struct sw_dp_ep *ep;
 		int fd = accept4(t->lfd, (struct sockaddr *)&sa, &l, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE) && t->spare >= 0) {
+			/* Out of descriptors: left pending, the connection would keep the
+			 * level-triggered listener readable and every wait returning at once. Take
+			 * it with the spare descriptor and drop it (libuv's way); established
+			 * connections go on being served. */
+			close(t->spare);
+			fd = accept4(t->lfd, NULL, NULL, SOCK_CLOEXEC);
+			if (fd >= 0) {
+				close(fd);
+				t->base.closed.accepts_dropped++;
+			}
+			t->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+			if (fd >= 0)
+				continue;
+		}
 		if (fd < 0)
 			return;
 		ep = dp_ep_new(&t->base);

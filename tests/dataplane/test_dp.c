@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -747,6 +748,64 @@ static void a_peer_granting_credits_it_never_received_loses_the_endpoint(void **
 	sw_dp_close(ctx);
 }
 
+/* A listener in a child that has used up its descriptors; returns 0 once it dropped one. */
+static void emfile_child(int wfd)
+{
+	struct sw_dp_config cfg = config(0);
+	struct sw_dp_ctx *ctx;
+	struct sw_dp_counters cnt = {0};
+	char addr[SW_DP_ADDRSTRLEN] = {0};
+	int64_t end = now_ms() + WAIT_MS;
+
+	if (sw_dp_open(&cfg, &ctx) < 0 || sw_dp_listen(ctx, "127.0.0.1:0") < 0 ||
+	    sw_dp_listen_addr(ctx, addr, sizeof(addr)) < 0)
+		_exit(10);
+	while (dup(0) >= 0) /* every descriptor taken */
+		;
+	if (write(wfd, addr, sizeof(addr)) != (ssize_t)sizeof(addr))
+		_exit(11);
+	while (cnt.accepts_dropped == 0 && now_ms() < end) {
+		sw_dp_poll(ctx, NULL, 0);
+		sw_dp_wait(ctx, 100);
+		sw_dp_counters(ctx, &cnt);
+	}
+	_exit(cnt.accepts_dropped == 1 ? 0 : 12);
+}
+
+static void out_of_descriptors_a_listener_drops_the_connection_instead_of_spinning(void **state)
+{
+	char addr[SW_DP_ADDRSTRLEN];
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	struct timeval tv = {.tv_sec = WAIT_MS / 1000};
+	int fds[2], fd, st;
+	char b;
+
+	(void)state;
+	if (strcmp(backend, "tcp") != 0) { /* UCX's listener is UCX's */
+		printf("# EMFILE: tcp only\n");
+		return;
+	}
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		emfile_child(fds[1]);
+	assert_int_equal(read(fds[0], addr, sizeof(addr)), sizeof(addr));
+	sa.sin_port = htons((uint16_t)atoi(strchr(addr, ':') + 1));
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	ssize_t n = read(fd, &b, 1); /* closed by the listener, not left pending */
+	assert_true(n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK));
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	close(fd);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 static void connecting_to_a_closed_port_reports_ECONNREFUSED(void **state)
 {
 	struct sw_dp_config cfg = config(0);
@@ -828,6 +887,8 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(
 	                a_peer_over_max_recv_or_its_credits_loses_the_endpoint_unallocated),
 	        cmocka_unit_test(a_peer_granting_credits_it_never_received_loses_the_endpoint),
+	        cmocka_unit_test(
+	                out_of_descriptors_a_listener_drops_the_connection_instead_of_spinning),
 	        cmocka_unit_test(connecting_to_a_closed_port_reports_ECONNREFUSED),
 	        cmocka_unit_test(bad_arguments_get_clear_error_codes),
 	        cmocka_unit_test(device_discovery_answers_no_rdma_devices_without_an_rdma_nic),
