@@ -387,19 +387,15 @@ int sw_agent_task_kill(struct sw_agent *ag, uint64_t job, uint32_t task, enum sw
 	return 0;
 }
 
-int sw_agent_job_sources(struct sw_agent *ag, uint64_t job, const struct sw_agent_source *src,
-                         uint32_t n)
+int sw_agent_task_sources(struct sw_agent *ag, uint64_t job, uint32_t task, uint32_t attempt,
+                          const struct sw_agent_source *src, uint32_t n)
 {
-	int rc = -ESRCH;
-	for (struct sw_agent_task *t = ag->tasks; t; t = t->next) {
-		if (t->spec.job != job || t->spec.kind != SW_AGENT_REDUCE)
-			continue;
-		rc = task_add_sources(t, src, n);
-		if (rc)
-			return rc;
-		if (t->runner->sources)
-			t->runner->sources(t);
-	}
+	struct sw_agent_task *t = task_find(ag, job, task, SW_AGENT_REDUCE, attempt);
+	if (!t)
+		return -ESRCH;
+	int rc = task_add_sources(t, src, n);
+	if (!rc && t->runner->sources)
+		t->runner->sources(t);
 	return rc;
 }
 

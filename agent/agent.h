@@ -171,11 +171,10 @@ int sw_agent_task_start(struct sw_agent *ag, const struct sw_agent_task_spec *sp
 /* -ESRCH when no such task runs. */
 int sw_agent_task_kill(struct sw_agent *ag, uint64_t job, uint32_t task, enum sw_agent_kind kind,
                        uint32_t attempt);
-/* Tells every running reduce of job where more map outputs are (a later location of a map
- * replaces an earlier one). -ESRCH when no reduce of the job runs here, -EINVAL for a map
- * outside the job. */
-int sw_agent_job_sources(struct sw_agent *ag, uint64_t job, const struct sw_agent_source *src,
-                         uint32_t n);
+/* Tells a running reduce where more map outputs are (a later location of a map replaces an
+ * earlier one). -ESRCH when no such reduce runs here, -EINVAL for a map outside the job. */
+int sw_agent_task_sources(struct sw_agent *ag, uint64_t job, uint32_t task, uint32_t attempt,
+                          const struct sw_agent_source *src, uint32_t n);
 /* The job ended: drops its map output. -ESRCH when the store has nothing of it. */
 int sw_agent_job_done(struct sw_agent *ag, uint64_t job);
 

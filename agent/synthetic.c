@@ -149,16 +149,17 @@ static int fetch_one(struct synth *x, const struct sw_agent_source *src)
 	return 0;
 }
 
+/* Fetches one partition not fetched yet, then comes back through the timer: the loop runs
+ * (heartbeats, other tasks) between fetches, since each one blocks it while it lasts. */
 static void reduce_fetch(struct synth *x)
 {
 	struct sw_agent_task *t = x->t;
 	struct sw_agent *ag = t->ag;
-	for (uint32_t i = 0; i < t->n_sources;) {
+	uint32_t i = 0;
+	while (i < t->n_sources && x->fetched[t->sources[i].map])
+		i++;
+	if (i < t->n_sources) {
 		struct sw_agent_source src = t->sources[i];
-		if (x->fetched[src.map]) {
-			i++;
-			continue;
-		}
 		int rc = fetch_one(x, &src);
 		if (rc == -EILSEQ) {
 			sw_agent_task_end(t, SW_AGENT_FAILED, NULL,
@@ -175,13 +176,12 @@ static void reduce_fetch(struct synth *x)
 			             src.addr, sw_shuffle_strerror(rc));
 			t->sources[i] = t->sources[--t->n_sources];
 			t->spec.n_sources = t->n_sources;
-			continue;
+		} else {
+			x->fetched[src.map] = 1;
+			x->n_fetched++;
 		}
-		x->fetched[src.map] = 1;
-		x->n_fetched++;
-		i++;
-	}
-	if (x->n_fetched == t->spec.maps) {
+		sw_agent_timer_start(ag, &x->timer, 0);
+	} else if (x->n_fetched == t->spec.maps) {
 		x->phase = COMPUTE;
 		sw_agent_timer_start(ag, &x->timer, compute_ms(x->fetched_bytes, t->spec.rate));
 	}

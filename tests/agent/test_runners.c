@@ -372,26 +372,26 @@ static void test_a_reduce_waits_for_map_outputs_that_become_known_later(void **s
 
 	run_map(&a, 0, 2, 5000);
 	struct sw_agent_source src = source(&a, 0);
-	assert_int_equal(sw_agent_job_sources(b.ag, JOB, &src, 1), 0);
+	assert_int_equal(sw_agent_task_sources(b.ag, JOB, 1, 0, &src, 1), 0);
 	for (int i = 0; i < 5; i++)
 		sw_agent_run_once(b.ag, 10);
 	assert_int_equal(b.end.n, 0); /* one of two */
 	/* a location on a server that is gone: the reduce keeps waiting for a new one */
 	src.map = 1;
 	snprintf(src.addr, sizeof(src.addr), "127.0.0.1:1");
-	assert_int_equal(sw_agent_job_sources(b.ag, JOB, &src, 1), 0);
+	assert_int_equal(sw_agent_task_sources(b.ag, JOB, 1, 0, &src, 1), 0);
 	while (sw_agent_counters(b.ag)->fetch_failures == 0)
 		sw_agent_run_once(b.ag, 10);
 	assert_int_equal(b.end.n, 0);
 
 	run_map(&a, 1, 2, 5000);
 	src = source(&a, 1);
-	assert_int_equal(sw_agent_job_sources(b.ag, JOB, &src, 1), 0);
+	assert_int_equal(sw_agent_task_sources(b.ag, JOB, 1, 0, &src, 1), 0);
 	run_until(all, 2, &b, 1);
 	assert_int_equal(b.end.r.state, SW_AGENT_SUCCEEDED);
 	assert_int_equal(b.end.r.fetched_bytes, 5000);
-	/* the reduce is over: later locations find no reduce of the job */
-	assert_int_equal(sw_agent_job_sources(b.ag, JOB, &src, 1), -ESRCH);
+	/* the reduce is over: later locations find no such reduce */
+	assert_int_equal(sw_agent_task_sources(b.ag, JOB, 1, 0, &src, 1), -ESRCH);
 	node_stop(&a);
 	node_stop(&b);
 }
