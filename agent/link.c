@@ -271,6 +271,12 @@ static void assign_task(struct sw_agent_link *l, const SwWire__Task *t)
 	}
 	int rc = s.runner ? sw_agent_task_start(l->ag, &s) : -EINVAL;
 	free(src);
+	if (rc == -EEXIST) { /* sent again (a restarted controller): it runs, and says so */
+		sw_agent_log(l->ag, "job %llu %s %u attempt %u: assigned again; already running",
+		             (unsigned long long)ref->job, kind == SW_AGENT_MAP ? "map" : "reduce",
+		             ref->task, ref->attempt);
+		return;
+	}
 	if (rc) {
 		char why[160];
 		snprintf(why, sizeof(why), "agent could not start it: %s",

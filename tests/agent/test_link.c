@@ -424,7 +424,8 @@ static void test_assigned_maps_and_a_reduce_report_their_events_and_netsat_bytes
 	stop(&c);
 }
 
-static void test_a_killed_task_frees_its_slot_and_gives_no_event(void **state)
+static void
+test_a_task_assigned_twice_runs_once_and_a_kill_frees_its_slot_without_event(void **state)
 {
 	(void)state;
 	struct ctl c;
@@ -440,9 +441,13 @@ static void test_a_killed_task_frees_its_slot_and_gives_no_event(void **state)
 	ctl_send(&c, SW_WIRE_ASSIGN, &a.base);
 	wait_events(&c, 1);
 	assert_int_equal(c.ev[0].type, SW_WIRE__TASK_EVENT__TYPE__STARTED);
-	while (c.free_maps != 1)
+	/* the same attempt assigned again changes nothing: no event, one task */
+	int beats = c.heartbeats;
+	ctl_send(&c, SW_WIRE_ASSIGN, &a.base);
+	while (c.heartbeats < beats + 2 || c.free_maps != 1)
 		pump(&c);
 	assert_int_equal(c.running, 1);
+	assert_int_equal(c.n_ev, 1);
 	SwWire__KillTask k = SW_WIRE__KILL_TASK__INIT;
 	k.task = t->ref;
 	k.reason = "speculative copy won";
@@ -525,7 +530,8 @@ int main(void)
 	        cmocka_unit_test(test_a_refused_agent_tries_again_later),
 	        cmocka_unit_test(
 	                test_assigned_maps_and_a_reduce_report_their_events_and_netsat_bytes),
-	        cmocka_unit_test(test_a_killed_task_frees_its_slot_and_gives_no_event),
+	        cmocka_unit_test(
+	                test_a_task_assigned_twice_runs_once_and_a_kill_frees_its_slot_without_event),
 	        cmocka_unit_test(test_a_task_the_agent_cannot_start_is_reported_failed),
 	        cmocka_unit_test(
 	                test_events_of_tasks_ending_while_the_controller_is_away_arrive_after_it),
