@@ -22,7 +22,7 @@
 #include "metrics.h"
 
 #define JOB    9
-#define SECRET "secret-of-job-9"
+#define SECRET "secret-of-job-9-in-the-test"
 
 struct event {
 	SwWire__TaskEvent__Type type;
