@@ -174,6 +174,7 @@ int sw_agent_create(const struct sw_agent_conf *conf, const uint8_t *key, size_t
 		ag->hooks = *hooks;
 	ag->dp_watch.fd = -1;
 	ag->sig_watch.fd = -1;
+	ag->put_idle_ms = SW_AGENT_PUT_IDLE_MS;
 	ag->epfd = epoll_create1(EPOLL_CLOEXEC);
 	int rc = ag->epfd < 0 ? -errno : mkdirs(ag, conf->data_dir);
 	if (rc)

@@ -15,6 +15,11 @@
  * make the agent hold at most credits x max_msg bytes per connection. */
 #define SW_AGENT_MAX_MSG (SW_AGENT_PUT_CHUNK + 4096)
 #define SW_AGENT_CREDITS 8
+/* A fetch without progress for this long fails (the loop is blocked meanwhile): well under
+ * the controller's lost-node timeout, far above any LAN stall. */
+#define SW_AGENT_FETCH_TIMEOUT_MS 5000
+/* A replica put whose target acknowledges nothing for this long fails. */
+#define SW_AGENT_PUT_IDLE_MS 30000
 
 /* Whatever owns an endpoint of the agent's dp context gets its events through this; it is the
  * endpoint's user pointer (sw_dp_ep_set_user). */
@@ -45,6 +50,7 @@ struct sw_agent {
 	struct sw_agent_task *tasks;
 	struct sw_agent_put *puts; /* outgoing replica puts */
 	int replica_conns;         /* accepted replica connections */
+	uint64_t put_idle_ms;      /* a put with no ACK for this long fails (tests shorten it) */
 	struct sw_agent_counters cnt;
 	uint64_t *rx_by_rack; /* cumulative, indexed by the sending node's rack */
 	uint32_t n_racks;

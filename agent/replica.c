@@ -6,8 +6,9 @@
  * HMAC-SHA256 under the cluster key (every agent holds it; job secrets are only given to the
  * agents running the job). The target writes each chunk at its offset into
  * data_dir/replicas/job-J.reduce-T.attempt-A.part, and on the last one fsyncs it and renames it
- * to job-J.reduce-T; it answers the last chunk, and any chunk it refuses, with an ACK. The
- * target keeps no state per put in memory: all of it is in the file. Byte layout in
+ * to job-J.reduce-T; it answers every chunk with an ACK (its status), so the sender sees
+ * progress and gives up on a target silent for put_idle_ms. The target keeps no state per put
+ * in memory: all of it is in the file. Byte layout in
  * agent/README.md.
  */
 #include <errno.h>
@@ -126,8 +127,7 @@ static void serve_put(struct sw_agent *ag, struct sw_dp_event *ev)
 		ag->cnt.replica_bytes_in += h.len;
 		sw_agent_rx_add(ag, h.rack, h.len);
 	}
-	if (rc || h.last)
-		send_ack(ag, ev->ep, &h, rc);
+	send_ack(ag, ev->ep, &h, rc);
 	sw_dp_release(ag->dp, ev);
 }
 
@@ -169,7 +169,8 @@ struct sw_agent_put {
 	struct sw_agent_put_hdr h; /* of the next chunk */
 	const uint8_t *data;
 	uint8_t (*hdrs)[SW_AGENT_PUT_HDR_LEN]; /* one per chunk, kept until sent */
-	uint64_t nchunks, next_chunk;
+	uint64_t nchunks, next_chunk, acked;
+	struct sw_agent_watch idle; /* fails the put when no ACK comes for put_idle_ms */
 	sw_agent_put_done_fn done;
 	void *arg;
 	char addr[SW_DP_ADDRSTRLEN];
@@ -183,6 +184,7 @@ static void put_unlink(struct sw_agent_put *put)
 		pp = &(*pp)->next;
 	*pp = put->next;
 	sw_dp_ep_close(put->ep); /* drops unsent chunks: their buffers are not touched again */
+	sw_agent_watch_close(put->ag, &put->idle);
 }
 
 static void put_free(struct sw_agent_put *put)
@@ -214,9 +216,12 @@ static void put_event(struct sw_agent *ag, struct sw_agent_peer *p, struct sw_dp
 		    sw_agent_ack_decode(ev->data, ev->len, &put->h, &status))
 			status = -EPROTO;
 		sw_dp_release(ag->dp, ev);
-		if (status == 0 && put->next_chunk < put->nchunks)
-			status = -EPROTO; /* acknowledged before everything was sent */
-		put_finish(put, status);
+		if (status == 0 && ++put->acked > put->next_chunk)
+			status = -EPROTO; /* acknowledges a chunk not sent */
+		if (status || put->acked == put->nchunks)
+			put_finish(put, status);
+		else
+			sw_agent_timer_start(ag, &put->idle, ag->put_idle_ms);
 		break;
 	case SW_DP_EV_CLOSED:
 		put_finish(put, ev->status ? ev->status : -ECONNRESET);
@@ -224,6 +229,12 @@ static void put_event(struct sw_agent *ag, struct sw_agent_peer *p, struct sw_dp
 	default:
 		break;
 	}
+}
+
+static void put_idle(struct sw_agent_watch *w, uint32_t events)
+{
+	(void)events;
+	put_finish(container_of(w, struct sw_agent_put, idle), -ETIMEDOUT);
 }
 
 int sw_agent_put_start(struct sw_agent *ag, const char *addr, uint64_t job, uint32_t task,
@@ -244,6 +255,15 @@ int sw_agent_put_start(struct sw_agent *ag, const char *addr, uint64_t job, uint
 		return rc;
 	}
 	put->peer.on_event = put_event;
+	put->idle.fd = -1;
+	put->idle.fn = put_idle;
+	rc = sw_agent_timer_start(ag, &put->idle, ag->put_idle_ms);
+	if (rc) {
+		sw_dp_ep_close(put->ep);
+		free(put->hdrs);
+		free(put);
+		return rc;
+	}
 	put->ag = ag;
 	put->data = data;
 	put->done = done;

@@ -104,8 +104,10 @@ static int fetch_one(struct synth *x, const struct sw_agent_source *src)
 {
 	struct sw_agent_task *t = x->t;
 	struct sw_agent *ag = t->ag;
-	struct sw_shuffle_client_conf cc = {
-	        .backend = ag->conf.transport, .server_addr = src->addr, .log = {fetch_log, ag}};
+	struct sw_shuffle_client_conf cc = {.backend = ag->conf.transport,
+	                                    .server_addr = src->addr,
+	                                    .timeout_ms = SW_AGENT_FETCH_TIMEOUT_MS,
+	                                    .log = {fetch_log, ag}};
 	struct sw_shuffle_client *cl;
 	int rc = sw_shuffle_client_create(&cc, &cl);
 	if (rc)

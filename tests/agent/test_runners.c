@@ -437,6 +437,32 @@ static void test_a_replica_put_without_the_cluster_key_is_refused_and_nothing_wr
 	node_stop(&b);
 }
 
+static void test_a_replica_put_to_a_silent_target_fails_instead_of_hanging(void **state)
+{
+	(void)state;
+	struct node b, *all[] = {&b};
+	node_start(&b, "r1n0", 1, key);
+	/* a target that accepts connections (the kernel does) and never answers */
+	struct sw_dp_ctx *silent;
+	char addr[SW_DP_ADDRSTRLEN];
+	struct sw_dp_config dc;
+	sw_dp_config_init(&dc);
+	dc.backend = "tcp";
+	assert_int_equal(sw_dp_open(&dc, &silent), 0);
+	assert_int_equal(sw_dp_listen(silent, "127.0.0.1:0"), 0);
+	sw_dp_listen_addr(silent, addr, sizeof(addr));
+	b.ag->put_idle_ms = 100;
+	const char *replicas[] = {addr};
+	struct sw_agent_task_spec s = reduce_spec(1, 0, NULL, 0, replicas, 1);
+	assert_int_equal(sw_agent_task_start(b.ag, &s), 0);
+	run_until(all, 1, &b, 1);
+	assert_int_equal(b.end.r.state, SW_AGENT_FAILED);
+	assert_non_null(strstr(b.end.reason, "output replica to"));
+	assert_non_null(strstr(b.end.reason, sw_dp_strerror(-ETIMEDOUT)));
+	sw_dp_close(silent);
+	node_stop(&b);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -453,6 +479,7 @@ int main(void)
 	                test_a_reduce_fails_when_a_partition_does_not_match_the_maps_checksum),
 	        cmocka_unit_test(
 	                test_a_replica_put_without_the_cluster_key_is_refused_and_nothing_written),
+	        cmocka_unit_test(test_a_replica_put_to_a_silent_target_fails_instead_of_hanging),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
