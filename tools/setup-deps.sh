@@ -18,4 +18,4 @@ apt-get install -y -qq --no-install-recommends \
 	liburing-dev libisal-dev libssl-dev liblz4-dev libzstd-dev \
 	libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev libsqlite3-dev libsystemd-dev \
 	libmnl-dev libdpdk-dev prometheus systemd \
-	iperf3 valgrind iproute2 procps >/dev/null
+	iperf3 valgrind iproute2 procps curl >/dev/null
