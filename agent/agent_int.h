@@ -15,6 +15,8 @@
  * make the agent hold at most credits x max_msg bytes per connection. */
 #define SW_AGENT_MAX_MSG (SW_AGENT_PUT_CHUNK + 4096)
 #define SW_AGENT_CREDITS 8
+/* Replica chunks a put has unacknowledged at once (below the credits: see put_pump). */
+#define SW_AGENT_PUT_WINDOW 4
 /* A fetch without progress for this long fails (the loop is blocked meanwhile): well under
  * the controller's lost-node timeout, far above any LAN stall. */
 #define SW_AGENT_FETCH_TIMEOUT_MS 5000

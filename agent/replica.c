@@ -288,7 +288,10 @@ void sw_agent_put_cancel(struct sw_agent_put *put)
 static int put_pump(struct sw_agent_put *put)
 {
 	struct sw_agent *ag = put->ag;
-	while (put->next_chunk < put->nchunks) {
+	/* a window below the credits: the target's ACKs then always find a credit, even while
+	 * this agent's loop is busy and releases them late */
+	while (put->next_chunk < put->nchunks &&
+	       put->next_chunk - put->acked < SW_AGENT_PUT_WINDOW) {
 		struct sw_agent_put_hdr *h = &put->h;
 		uint8_t *hb = put->hdrs[put->next_chunk];
 		h->offset = put->next_chunk * SW_AGENT_PUT_CHUNK;
