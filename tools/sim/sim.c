@@ -16,7 +16,7 @@
 
 #include "sim_engine.h"
 
-enum { EV_ARRIVAL, EV_COMPUTE, EV_SAMPLE, EV_NETSAT };
+enum { EV_ARRIVAL, EV_COMPUTE, EV_SAMPLE, EV_NETSAT, EV_NODE_DOWN, EV_NODE_UP };
 
 /* With tasks pending but none running, the scheduler must launch something within its
  * locality waits; an hour of simulated time without any is a scheduler that never will. */
@@ -31,6 +31,7 @@ void sw_sim_config_default(struct sw_sim_config *c)
 	c->sample_interval = 10;
 	c->parallel_copies = 5;
 	c->netsat_interval = 3;
+	c->max_attempts = SW_SCHED_MAX_ATTEMPTS;
 }
 
 int sim_fail(struct sim *s, int rc, const char *fmt, ...)
@@ -45,7 +46,8 @@ int sim_fail(struct sim *s, int rc, const char *fmt, ...)
 
 /* ---- timed events ---- */
 
-static int schedule(struct sim *s, double t, uint32_t type, uint32_t arg, struct sim_task *task)
+/* Queues an event; @return its id (an index into s->events) or a negative errno. */
+static int64_t schedule(struct sim *s, double t, uint32_t type, uint32_t arg, struct sim_task *task)
 {
 	struct sim_event *e;
 	uint32_t id;
@@ -71,12 +73,40 @@ static int schedule(struct sim *s, double t, uint32_t type, uint32_t arg, struct
 	s->free_event = e->arg;
 	*e = (struct sim_event){.t = t, .seq = s->seq++, .type = type, .arg = arg, .task = task};
 	sim_heap_push(&s->ev_heap, id, t, e->seq); /* cannot fail: reserved above */
-	return 0;
+	return id;
+}
+
+/* Queues an event whose id nobody keeps; @return 0 or a negative errno. */
+static int post(struct sim *s, double t, uint32_t type, uint32_t arg)
+{
+	int64_t id = schedule(s, t, type, arg, NULL);
+
+	return id < 0 ? (int)id : 0;
+}
+
+static void event_free(struct sim *s, uint32_t id)
+{
+	sim_heap_remove(&s->ev_heap, id);
+	s->events[id].arg = s->free_event;
+	s->free_event = id;
 }
 
 int sim_schedule_compute(struct sim *s, struct sim_task *task, double t)
 {
-	return schedule(s, t, EV_COMPUTE, 0, task);
+	int64_t id = schedule(s, t, EV_COMPUTE, 0, task);
+
+	if (id < 0)
+		return (int)id;
+	task->ev = (uint32_t)id;
+	return 0;
+}
+
+void sim_cancel_compute(struct sim *s, struct sim_task *task)
+{
+	if (task->ev == SIM_HEAP_NONE)
+		return;
+	event_free(s, task->ev);
+	task->ev = SIM_HEAP_NONE;
 }
 
 /* ---- heartbeats ---- */
@@ -97,7 +127,7 @@ static void hb_wake(struct sim *s, uint32_t node)
 	struct sim_node *n = &s->nodes[node];
 	double k = ceil((s->now - n->hb_base) / s->c->heartbeat);
 
-	if (sim_heap_contains(&s->hb_heap, node))
+	if (n->down || sim_heap_contains(&s->hb_heap, node))
 		return;
 	n->hb_k = k > 0 ? (uint64_t)k : 0;
 	if (n->hb_base + (double)n->hb_k * s->c->heartbeat < s->now)
@@ -109,6 +139,8 @@ void sim_slot_freed(struct sim *s, uint32_t node, enum sw_task_kind kind)
 {
 	struct sim_node *n = &s->nodes[node];
 
+	if (n->down)
+		return; /* it comes back empty */
 	n->free[kind]++;
 	if (!s->c->oob_heartbeat) {
 		hb_wake(s, node);
@@ -149,7 +181,12 @@ static int heartbeat(struct sim *s, uint32_t node)
 		                "heartbeat of node %u at t=%.3f s: sw_sched_heartbeat failed: %s",
 		                node, s->now, strerror(-got));
 	for (i = 0; i < got && i < s->assign_max; i++) {
-		rc = sim_task_launch(s, node, &s->assign[i]);
+		const struct sw_assignment *a = &s->assign[i];
+
+		/* A launch of this heartbeat failed a job (its input was lost): drop its others. */
+		if (a->job < s->w->n_jobs && s->r->jobs[a->job].failed)
+			continue;
+		rc = sim_task_launch(s, node, a);
 		if (rc)
 			return rc;
 	}
@@ -179,7 +216,7 @@ static int arrivals(struct sim *s)
 			hb_wake(s, i);
 	}
 	if (s->next_arrival < s->w->n_jobs)
-		return schedule(s, s->w->jobs[s->next_arrival].arrival, EV_ARRIVAL, 0, NULL);
+		return post(s, s->w->jobs[s->next_arrival].arrival, EV_ARRIVAL, 0);
 	return 0;
 }
 
@@ -283,7 +320,7 @@ static int sample_tick(struct sim *s)
 		s->sample_parked = 1;
 		return 0;
 	}
-	return schedule(s, s->last_sample + s->r->sample_interval, EV_SAMPLE, 0, NULL);
+	return post(s, s->last_sample + s->r->sample_interval, EV_SAMPLE, 0);
 }
 
 /* An idle cluster moves no byte: the samples of an idle gap are zero rows, written at once
@@ -315,7 +352,7 @@ static int sample_wake(struct sim *s)
 		if (r->n_samples == s->samples_max)
 			coarsen(s);
 	}
-	return schedule(s, s->last_sample + r->sample_interval, EV_SAMPLE, 0, NULL);
+	return post(s, s->last_sample + r->sample_interval, EV_SAMPLE, 0);
 }
 
 /*
@@ -351,7 +388,66 @@ static int netsat(struct sim *s)
 		s->netsat_parked = 1;
 		return 0;
 	}
-	return schedule(s, s->now + s->c->netsat_interval, EV_NETSAT, 0, NULL);
+	return post(s, s->now + s->c->netsat_interval, EV_NETSAT, 0);
+}
+
+/* ---- injected node failures ---- */
+
+static uint32_t fault_node(const struct sim *s, const struct sw_sim_fault *f)
+{
+	return s->rack_nodes[s->rack_first[f->rack] + f->node];
+}
+
+/* The fault names a node of the topology. */
+static int fault_check(struct sim *s, uint32_t i)
+{
+	const struct sw_sim_fault *f = &s->c->faults[i];
+	uint32_t n;
+
+	if (f->rack >= s->cluster.n_racks)
+		return sim_fail(s, -EINVAL,
+		                "fault %u (node %u.%u at %g s): the cluster has racks 0-%u", i + 1,
+		                f->rack, f->node, f->at, s->cluster.n_racks - 1);
+	n = s->rack_first[f->rack + 1] - s->rack_first[f->rack];
+	if (f->node >= n)
+		return sim_fail(s, -EINVAL, "fault %u (node %u.%u at %g s): rack %u has nodes 0-%u",
+		                i + 1, f->rack, f->node, f->at, f->rack, n - 1);
+	return 0;
+}
+
+/* The node stops heartbeating; its tasks are lost (fault.c) and no flow may use its NIC. */
+static int node_down(struct sim *s, uint32_t node)
+{
+	int rc;
+
+	s->nodes[node].down = 1;
+	if (sim_heap_contains(&s->hb_heap, node))
+		sim_heap_remove(&s->hb_heap, node);
+	rc = sim_node_lost(s, node);
+	if (rc)
+		return rc;
+	sim_net_update(s->net, s->now);
+	if (sim_net_link_load(s->net, sim_net_link(s->net, SIM_LINK_NIC_TX, node)) > 0 ||
+	    sim_net_link_load(s->net, sim_net_link(s->net, SIM_LINK_NIC_RX, node)) > 0)
+		return sim_fail(s, -EPROTO, "node %u lost at t=%.3f s: flows still use its NIC",
+		                node, s->now);
+	return 0;
+}
+
+/* The node is back, empty, on its grid of heartbeats. */
+static int node_up(struct sim *s, uint32_t node)
+{
+	struct sim_node *n = &s->nodes[node];
+	int rc = sw_sched_node_up(s->sched, node, s->now);
+
+	if (rc < 0)
+		return sim_fail(s, rc, "node %u back at t=%.3f s: sw_sched_node_up failed: %s",
+		                node, s->now, strerror(-rc));
+	n->down = 0;
+	n->free[SW_MAP] = s->cluster.nodes[node].map_slots;
+	n->free[SW_REDUCE] = s->cluster.nodes[node].reduce_slots;
+	hb_wake(s, node);
+	return 0;
 }
 
 /* The run's byte totals: per node by source rack, and per uplink. */
@@ -407,7 +503,7 @@ static int netsat_wake(struct sim *s)
 		if (rc)
 			return rc;
 	}
-	return schedule(s, s->last_netsat + s->c->netsat_interval, EV_NETSAT, 0, NULL);
+	return post(s, s->last_netsat + s->c->netsat_interval, EV_NETSAT, 0);
 }
 
 /* A job arrives at an idle cluster: the periodic events catch up with the gap and restart. */
@@ -427,11 +523,10 @@ static void progress(struct sim *s)
 static int event(struct sim *s, uint32_t id)
 {
 	struct sim_event e = s->events[id];
+	const struct sw_sim_fault *f;
 	int rc;
 
-	sim_heap_remove(&s->ev_heap, id);
-	s->events[id].arg = s->free_event;
-	s->free_event = id;
+	event_free(s, id);
 	switch (e.type) {
 	case EV_ARRIVAL:
 		return arrivals(s);
@@ -439,6 +534,16 @@ static int event(struct sim *s, uint32_t id)
 		return sim_task_compute_done(s, e.task);
 	case EV_NETSAT:
 		return netsat(s);
+	case EV_NODE_DOWN:
+		f = &s->c->faults[e.arg];
+		if (s->nodes[fault_node(s, f)].down)
+			return 0;
+		rc = node_down(s, fault_node(s, f));
+		if (rc || !(f->down_for > 0))
+			return rc;
+		return post(s, s->now + f->down_for, EV_NODE_UP, fault_node(s, f));
+	case EV_NODE_UP:
+		return node_up(s, e.arg);
 	default:
 		rc = sample_tick(s);
 		progress(s);
@@ -509,11 +614,37 @@ static int loop(struct sim *s)
 
 /* ---- setup ---- */
 
+static int check_faults(const struct sw_sim_config *c, struct sw_input_error *err)
+{
+	if (!(c->task_failure_rate >= 0 && c->task_failure_rate <= 1) || !c->max_attempts ||
+	    c->n_faults > SW_SIM_MAX_FAULTS) {
+		snprintf(err->msg, sizeof(err->msg),
+		         "simulator config: task_failure_rate (%g) must be in [0, 1], "
+		         "max_attempts (%u) >= 1 and n_faults (%u) <= %d",
+		         c->task_failure_rate, c->max_attempts, c->n_faults, SW_SIM_MAX_FAULTS);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < c->n_faults; i++) {
+		const struct sw_sim_fault *f = &c->faults[i];
+
+		if (!(f->at >= 0) || !isfinite(f->at) || !(f->down_for >= 0) ||
+		    !isfinite(f->down_for)) {
+			snprintf(err->msg, sizeof(err->msg),
+			         "simulator config: fault %u (node %u.%u): time (%g s) and down "
+			         "time (%g s) must be finite and >= 0",
+			         i + 1, f->rack, f->node, f->at, f->down_for);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int check(const struct sw_workload *w, const struct sw_sim_config *c,
                  struct sw_input_error *err)
 {
 	unsigned n_bench, b;
 	size_t i;
+	int rc;
 
 	if (!(c->heartbeat > 0) || !isfinite(c->heartbeat) || !(c->sample_interval > 0) ||
 	    !isfinite(c->sample_interval) || !(c->netsat_interval > 0) ||
@@ -525,6 +656,9 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 		         c->heartbeat, c->sample_interval, c->netsat_interval, c->parallel_copies);
 		return -EINVAL;
 	}
+	rc = check_faults(c, err);
+	if (rc)
+		return rc;
 	sw_bench_table(&n_bench);
 	for (b = 0; b < n_bench; b++) {
 		const struct sw_bench *bench = &sw_bench_table(NULL)[b];
@@ -643,7 +777,14 @@ static int setup(struct sim *s)
 		s->samples_max = 2;
 	/* Samples and NetSat start with the first arrival (and stop while the cluster is idle). */
 	s->sample_parked = s->netsat_parked = 1;
-	return w->n_jobs ? schedule(s, w->jobs[0].arrival, EV_ARRIVAL, 0, NULL) : 0;
+	for (i = 0; i < s->c->n_faults; i++) {
+		rc = fault_check(s, i);
+		if (!rc)
+			rc = post(s, s->c->faults[i].at, EV_NODE_DOWN, i);
+		if (rc)
+			return rc;
+	}
+	return w->n_jobs ? post(s, w->jobs[0].arrival, EV_ARRIVAL, 0) : 0;
 }
 
 static void teardown(struct sim *s)

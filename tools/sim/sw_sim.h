@@ -27,6 +27,16 @@ enum sw_traffic {
 	SW_TRAFFICS = 3,
 };
 
+#define SW_SIM_MAX_FAULTS 64
+
+/** A node failure to inject: node @p node (its index within rack @p rack) goes down at @p at
+ *  seconds and, when @p down_for > 0, comes back empty @p down_for seconds later. */
+struct sw_sim_fault {
+	uint32_t rack, node;
+	double at;
+	double down_for; /**< 0: the node stays down */
+};
+
 struct sw_sim_config {
 	struct sw_sched_config sched;
 	double heartbeat;         /**< seconds between a node's heartbeats: 3 */
@@ -36,6 +46,15 @@ struct sw_sim_config {
 	/** Seconds between the cross-rack counters the simulator hands the scheduler's NetSat
 	 *  (sw_sched_net_sample), as agents would report them: 3, one heartbeat. */
 	double netsat_interval;
+	/** Node failures (tools/sim/README.md "Failures"); a failure of a node already down is
+	 *  ignored. */
+	struct sw_sim_fault faults[SW_SIM_MAX_FAULTS];
+	uint32_t n_faults;
+	/** Probability that a task attempt fails, halfway through its compute, in [0, 1]: 0.
+	 *  Drawn per (workload seed, job, task, attempt): the same run gives the same failures. */
+	double task_failure_rate;
+	/** Failed attempts of one task that fail its job: SW_SCHED_MAX_ATTEMPTS (Hadoop's 4). */
+	uint32_t max_attempts;
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
 	void *progress_arg;
@@ -62,6 +81,11 @@ struct sw_job_record {
 	/** sw-* policies with SAMP: racks in its PreferredMapRacks (0 otherwise), and how many
 	 *  of its maps ran on a node of those racks. */
 	uint32_t map_racks, maps_in_map_racks;
+	uint32_t failed_attempts; /**< task attempts that failed (task_failure_rate) */
+	uint32_t lost_attempts;   /**< running task attempts lost with their node */
+	uint32_t maps_rerun;      /**< finished maps run again: their output's node was lost */
+	/** A task failed max_attempts times: the job was killed at finish and did not complete. */
+	int failed;
 };
 
 struct sw_sim_result {
@@ -82,6 +106,9 @@ struct sw_sim_result {
 	/** sw-* policies: tasks NASS launched per Figure 3 line (has_nass set). */
 	struct sw_nass_stats nass;
 	int has_nass;
+	/** Failures, summed over the jobs' records; nodes_lost counts the failures injected. */
+	uint64_t failed_attempts, lost_attempts, maps_rerun;
+	uint32_t jobs_failed, nodes_lost;
 };
 
 void sw_sim_config_default(struct sw_sim_config *c);

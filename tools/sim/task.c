@@ -49,6 +49,7 @@ static int xfer_start(struct sim *s, struct sim_xfer *x, uint32_t src, uint32_t 
 		                (unsigned long long)job_id(x->task), (unsigned long long)bytes,
 		                s->now);
 	x->src = src;
+	x->dst = dst;
 	return 0;
 }
 
@@ -61,21 +62,24 @@ static uint64_t share(uint64_t total, uint32_t r, uint32_t n)
 
 /* ---- jobs ---- */
 
+static void shuffle_free(struct sim_task *t)
+{
+	if (!t->shf)
+		return;
+	free(t->shf->src);
+	free(t->shf->queue);
+	free(t->shf);
+	t->shf = NULL;
+}
+
 void sim_job_free(struct sim_job *j)
 {
 	uint32_t i;
 
 	if (!j)
 		return;
-	for (i = 0; i < j->n_reduces; i++) {
-		struct sim_shuffle *shf = j->tasks[j->n_maps + i].shf;
-
-		if (shf) {
-			free(shf->src);
-			free(shf->queue);
-			free(shf);
-		}
-	}
+	for (i = 0; i < j->n_reduces; i++)
+		shuffle_free(&j->tasks[j->n_maps + i]);
 	free(j->maps);
 	free(j->tasks);
 	free(j->outputs);
@@ -104,7 +108,7 @@ static int note_map_racks(struct sim *s, struct sim_job *j)
 	return rc;
 }
 
-static void job_end(struct sim *s, struct sim_job *j)
+void sim_job_end(struct sim *s, struct sim_job *j)
 {
 	j->rec->finish = s->now;
 	s->live[j->idx] = NULL;
@@ -147,6 +151,7 @@ int sim_job_arrive(struct sim *s, size_t idx)
 		t->kind = i < j->n_maps ? SW_MAP : SW_REDUCE;
 		t->idx = i < j->n_maps ? i : i - j->n_maps;
 		t->io[0] = t->io[1] = (struct sim_xfer){.task = t, .flow = SIM_FLOW_NONE};
+		t->ev = SIM_HEAP_NONE;
 	}
 	sw_workload_expand(s->w, d, j->maps, &spec);
 	sw_workload_profile(s->w, d, &profile);
@@ -166,7 +171,7 @@ int sim_job_arrive(struct sim *s, size_t idx)
 	if (rc == -ETIME) {
 		/* A deadline policy refused it: the job ends at its arrival, having run nothing. */
 		j->rec->refused = 1;
-		job_end(s, j);
+		sim_job_end(s, j);
 		return 0;
 	}
 	if (rc < 0) {
@@ -195,10 +200,15 @@ static int task_end(struct sim *s, struct sim_task *t)
 	return 0;
 }
 
+/* A failing attempt fails halfway through its compute: where a uniform failure time falls
+ * on average. */
 static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rate)
 {
+	double d = (double)bytes / rate;
+
 	t->phase = SIM_COMPUTE;
-	return sim_schedule_compute(s, t, s->now + (double)bytes / rate);
+	t->failing = (uint8_t)sim_attempt_fails(s, t);
+	return sim_schedule_compute(s, t, s->now + (t->failing ? d / 2 : d));
 }
 
 /* ---- reduce: shuffle ---- */
@@ -361,12 +371,9 @@ static int reduce_done(struct sim *s, struct sim_task *t)
 
 	if (rc)
 		return rc;
-	free(t->shf->src);
-	free(t->shf->queue);
-	free(t->shf);
-	t->shf = NULL;
+	shuffle_free(t);
 	if (++j->reduces_done == j->n_reduces && j->maps_done == j->n_maps)
-		job_end(s, j);
+		sim_job_end(s, j);
 	return 0;
 }
 
@@ -433,7 +440,7 @@ static int map_done(struct sim *s, struct sim_task *t)
 			return rc;
 	}
 	if (j->maps_done == j->n_maps && j->reduces_done == j->n_reduces)
-		job_end(s, j);
+		sim_job_end(s, j);
 	return 0;
 }
 
@@ -443,6 +450,9 @@ int sim_task_compute_done(struct sim *s, struct sim_task *t)
 {
 	struct sim_job *j = t->job;
 
+	t->ev = SIM_HEAP_NONE;
+	if (t->failing)
+		return sim_attempt_failed(s, t);
 	if (t->kind == SW_REDUCE)
 		return write_output(s, t, share(j->desc->output_bytes, t->idx, j->n_reduces));
 	if (!j->n_reduces)
@@ -475,21 +485,51 @@ static enum sw_locality locality(const struct sim *s, uint32_t node, const struc
 	return rack_of(s, a->src_node) == rack_of(s, node) ? SW_LOCALITY_RACK : SW_LOCALITY_REMOTE;
 }
 
-static int map_launch(struct sim *s, struct sim_task *t, const struct sw_assignment *a)
+/* The replica of map @p m's split to read, @p want if it is up: a node up, or SW_NO_NODE. */
+static uint32_t input_source(const struct sim *s, const struct sim_job *j, uint32_t m,
+                             uint32_t want)
+{
+	const struct sw_map_spec *map = &j->maps[m];
+
+	if (want == SW_NO_NODE || !s->nodes[want].down)
+		return want;
+	/* An HDFS client skips a dead datanode for the split's next replica. */
+	for (int r = 0; r < map->n_replicas; r++)
+		if (!s->nodes[map->replicas[r]].down)
+			return map->replicas[r];
+	return SW_NO_NODE;
+}
+
+/* Reads map @p t's split from @p src (SW_NO_NODE or its own node: locally), then computes. */
+static int map_read(struct sim *s, struct sim_task *t, uint32_t src)
 {
 	struct sim_job *j = t->job;
 	uint64_t in = j->maps[t->idx].input_bytes;
 
-	j->rec->maps_at[locality(s, t->node, a)]++;
-	if (j->map_rack && j->map_rack[rack_of(s, t->node)])
-		j->rec->maps_in_map_racks++;
-	if (a->src_node == SW_NO_NODE || a->src_node == t->node || !in) {
+	if (src == SW_NO_NODE || src == t->node || !in) {
 		j->rec->bytes[SW_TRAFFIC_MAP_INPUT] += in;
 		return compute(s, t, in, j->bench->map_rate);
 	}
-	account(s, j, SW_TRAFFIC_MAP_INPUT, a->src_node, t->node, in);
+	account(s, j, SW_TRAFFIC_MAP_INPUT, src, t->node, in);
 	t->phase = SIM_INPUT;
-	return xfer_start(s, &t->io[0], a->src_node, t->node, in);
+	return xfer_start(s, &t->io[0], src, t->node, in);
+}
+
+static int map_launch(struct sim *s, struct sim_task *t, const struct sw_assignment *a)
+{
+	struct sim_job *j = t->job;
+	struct sw_assignment at = *a;
+
+	at.src_node = input_source(s, j, t->idx, a->src_node);
+	if (a->src_node != SW_NO_NODE && at.src_node == SW_NO_NODE) {
+		/* Every replica of the split is on a lost node: the read fails at once. */
+		t->phase = SIM_INPUT;
+		return sim_attempt_failed(s, t);
+	}
+	j->rec->maps_at[locality(s, t->node, &at)]++;
+	if (j->map_rack && j->map_rack[rack_of(s, t->node)])
+		j->rec->maps_in_map_racks++;
+	return map_read(s, t, at.src_node);
 }
 
 static int reduce_launch(struct sim *s, struct sim_task *t)
@@ -529,10 +569,97 @@ int sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment *a)
 		                                : "does not fit a free slot");
 	s->nodes[node].free[a->kind]--;
 	t->node = node;
+	t->attempts++;
 	s->running++;
 	s->last_progress = s->now;
 	rc = sw_sched_task_started(s->sched, j->idx, t->kind, t->idx, s->now);
 	if (rc < 0)
 		return sched_fail(s, rc, "sw_sched_task_started", t);
 	return t->kind == SW_MAP ? map_launch(s, t, a) : reduce_launch(s, t);
+}
+
+/* ---- failures (fault.c decides, these undo a task's phases) ---- */
+
+static void xfer_end(struct sim *s, struct sim_xfer *x)
+{
+	if (x->flow == SIM_FLOW_NONE)
+		return;
+	sim_net_flow_end(s->net, x->flow, s->now);
+	x->flow = SIM_FLOW_NONE;
+}
+
+void sim_task_abort(struct sim *s, struct sim_task *t)
+{
+	sim_cancel_compute(s, t);
+	xfer_end(s, &t->io[0]);
+	xfer_end(s, &t->io[1]);
+	if (t->shf) {
+		for (uint32_t i = 0; i < t->shf->n_xfers; i++)
+			xfer_end(s, &t->shf->xfers[i]);
+		if (t->phase == SIM_SHUFFLE)
+			running_remove(t->job, t);
+		shuffle_free(t);
+	}
+	t->phase = SIM_PENDING;
+	t->failing = 0;
+	t->waits = 0;
+	t->shuffled = 0;
+	s->running--;
+}
+
+/* Takes node @p src out of reducer @p t's queue of sources to fetch from. */
+static void queue_drop(struct sim *s, struct sim_shuffle *shf, uint32_t src)
+{
+	uint32_t n = s->cluster.n_nodes, kept = 0;
+
+	for (uint32_t i = 0; i < shf->q_len; i++) {
+		uint32_t node = shf->queue[(shf->q_head + i) % n];
+
+		if (node != src)
+			shf->queue[(shf->q_head + kept++) % n] = node;
+	}
+	shf->q_len = kept;
+}
+
+int sim_shuffle_forget(struct sim *s, struct sim_task *t, uint32_t src)
+{
+	struct sim_job *j = t->job;
+	struct sim_shuffle *shf = t->shf;
+	struct sim_src *sp = &shf->src[src];
+
+	for (uint32_t i = 0; i < j->n_outputs; i++) {
+		uint32_t m = j->outputs[i];
+
+		if (j->tasks[m].phase == SIM_PENDING)
+			t->shuffled -= share(j->maps[m].output_bytes, t->idx, j->n_reduces);
+	}
+	if (sp->slot) {
+		xfer_end(s, &shf->xfers[sp->slot - 1]);
+		shf->active--;
+		sp->slot = 0;
+	}
+	if (sp->queued) {
+		queue_drop(s, shf, src);
+		sp->queued = 0;
+	}
+	sp->pending = 0;
+	return shuffle_pump(s, t);
+}
+
+int sim_write_flow_lost(struct sim *s, struct sim_xfer *x)
+{
+	struct sim_task *t = x->task;
+
+	xfer_end(s, x);
+	/* HDFS's pipeline recovery goes on with the replicas left. */
+	return --t->waits ? 0 : written(s, t);
+}
+
+int sim_map_source_lost(struct sim *s, struct sim_task *t)
+{
+	uint32_t src = input_source(s, t->job, t->idx, t->io[0].src);
+
+	xfer_end(s, &t->io[0]);
+	/* The read starts over from the next replica; with none left the attempt fails. */
+	return src == SW_NO_NODE ? sim_attempt_failed(s, t) : map_read(s, t, src);
 }

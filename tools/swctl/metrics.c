@@ -99,6 +99,10 @@ int metrics_compute(const struct sw_sim_result *r, double start, double end, str
 		for (int k = 0; k < 2; k++) {
 			struct metrics_group *g = &m->group[groups[k]];
 
+			if (j->failed) {
+				g->failed += j->arrival >= start && j->arrival < end;
+				continue;
+			}
 			if (j->finish >= start && j->finish < end && !j->refused)
 				g->completed++;
 			if (j->arrival < start || j->arrival >= end || !add_deadline(g, j))

@@ -12,7 +12,8 @@
 #define METRICS_GROUPS (SW_CLASSES + 1)
 
 struct metrics_group {
-	uint32_t jobs;        /* arrived within the window */
+	uint32_t jobs;        /* arrived within the window, and did not fail */
+	uint32_t failed;      /* arrived within the window and failed: counted nowhere else */
 	uint32_t completed;   /* finished within the window */
 	double jobs_per_hour; /* completed / window hours */
 	double turnaround_mean, turnaround_p50, turnaround_p90, turnaround_p99;

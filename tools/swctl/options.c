@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -46,6 +47,14 @@ const char options_help[] =
         "  --starvation-window SEC\n"
         "                      sw-*: a user's jobs of an earlier window of this many\n"
         "                      seconds go first (default 600; 0 turns it off)\n"
+        "  --fail-node RACK.NODE@SEC[+DOWN]\n"
+        "                      node NODE of rack RACK (both from 0) fails at SEC seconds\n"
+        "                      and, with +DOWN, comes back empty DOWN seconds later;\n"
+        "                      repeatable (at most 64)\n"
+        "  --task-failure-rate P\n"
+        "                      probability in [0, 1] that a task attempt fails, drawn per\n"
+        "                      attempt from --seed (default 0); a job fails when one of\n"
+        "                      its tasks has failed 4 times, as in Hadoop\n"
         "  --out DIR           where results go (default: see above)\n"
         "  --jobs N            simulations run at once, at most 256 (default: number of\n"
         "                      cores)\n"
@@ -73,6 +82,8 @@ static const struct option longopts[] = {
         {"saturation-threshold", required_argument, NULL, 't'},
         {"map-completion-threshold", required_argument, NULL, 'M'},
         {"starvation-window", required_argument, NULL, 'W'},
+        {"fail-node", required_argument, NULL, 'F'},
+        {"task-failure-rate", required_argument, NULL, 'R'},
         {"out", required_argument, NULL, 'o'},
         {"jobs", required_argument, NULL, 'j'},
         {"no-plot", no_argument, NULL, 'P'},
@@ -137,6 +148,55 @@ static int parse_fraction(const struct options_ctx *ctx, const char *opt, const 
 	}
 	*out = v;
 	return 0;
+}
+
+/* The digits at *@p p as a rack or node number; moves *@p p past them. @return 0 or -1. */
+static int parse_index(const char **p, uint32_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	for (; isdigit((unsigned char)*s); s++)
+		if ((v = v * 10 + (uint64_t)(*s - '0')) > UINT32_MAX)
+			return -1;
+	*out = (uint32_t)v;
+	*p = s;
+	return 0;
+}
+
+/* A time in seconds at @p p, finite and >= 0 (> 0 when @p open). */
+static int parse_seconds(const char *p, char **end, int open, double *out)
+{
+	*out = strtod(p, end);
+	return *end == p || !isfinite(*out) || *out < 0 || (open && *out == 0) ? -1 : 0;
+}
+
+/* RACK.NODE@SECONDS[+DOWN_SECONDS], appended to the run's faults. */
+static int parse_fault(const struct options_ctx *ctx, const char *arg, struct sw_sim_config *c)
+{
+	struct sw_sim_fault f = {0};
+	const char *p = arg;
+	char *end;
+
+	if (parse_index(&p, &f.rack) || *p++ != '.' || parse_index(&p, &f.node) || *p++ != '@' ||
+	    parse_seconds(p, &end, 0, &f.at) ||
+	    (*end == '+' && parse_seconds(end + 1, &end, 1, &f.down_for)) || *end)
+		goto bad;
+	if (c->n_faults == SW_SIM_MAX_FAULTS) {
+		fprintf(stderr, "%s: --fail-node %s: at most %d node failures\n", ctx->prefix, arg,
+		        SW_SIM_MAX_FAULTS);
+		return -EINVAL;
+	}
+	c->faults[c->n_faults++] = f;
+	return 0;
+bad:
+	fprintf(stderr,
+	        "%s: --fail-node %s: expected RACK.NODE@SECONDS or RACK.NODE@SECONDS+DOWN_SECONDS "
+	        "(rack and node numbered from 0, times >= 0 and finite, e.g. 2.3@3600+600)\n",
+	        ctx->prefix, arg);
+	return -EINVAL;
 }
 
 static void set_defaults(struct replay_opts *o)
@@ -209,6 +269,11 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 	case 'W':
 		return parse_double(ctx, "--starvation-window", arg, 0,
 		                    &o->sim.sched.starvation_window);
+	case 'F':
+		return parse_fault(ctx, arg, &o->sim);
+	case 'R':
+		return parse_fraction(ctx, "--task-failure-rate", arg, 0,
+		                      &o->sim.task_failure_rate);
 	case 'o':
 		o->out = arg;
 		break;

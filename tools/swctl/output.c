@@ -25,13 +25,14 @@ static json_t *traffic_json(const uint64_t v[SW_TRAFFICS])
 static json_t *group_json(const struct metrics_group *g, const struct metrics_group *base)
 {
 	return json_pack(
-	        "{s:i, s:i, s:f, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:{s:f, s:f, s:f}, "
+	        "{s:i, s:i, s:i, s:f, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:{s:f, s:f, s:f}, "
 	        "s:{s:i, s:i, s:i, s:f}}",
-	        "jobs", (json_int_t)g->jobs, "completed", (json_int_t)g->completed, "jobs_per_hour",
-	        g->jobs_per_hour, "turnaround_s", "mean", g->turnaround_mean, "p50",
-	        g->turnaround_p50, "p90", g->turnaround_p90, "p99", g->turnaround_p99, "bytes",
-	        traffic_json(g->bytes), "xrack_bytes", traffic_json(g->xrack), "vs_baseline",
-	        "throughput", report_ratio(g->jobs_per_hour, base->jobs_per_hour), "turnaround",
+	        "jobs", (json_int_t)g->jobs, "completed", (json_int_t)g->completed, "failed",
+	        (json_int_t)g->failed, "jobs_per_hour", g->jobs_per_hour, "turnaround_s", "mean",
+	        g->turnaround_mean, "p50", g->turnaround_p50, "p90", g->turnaround_p90, "p99",
+	        g->turnaround_p99, "bytes", traffic_json(g->bytes), "xrack_bytes",
+	        traffic_json(g->xrack), "vs_baseline", "throughput",
+	        report_ratio(g->jobs_per_hour, base->jobs_per_hour), "turnaround",
 	        report_ratio(g->turnaround_mean, base->turnaround_mean), "xrack",
 	        report_ratio((double)g->xrack_total, (double)base->xrack_total), "deadlines",
 	        "jobs", (json_int_t)g->deadline_jobs, "missed", (json_int_t)g->missed, "refused",
@@ -72,6 +73,14 @@ static json_t *jobs_vs_json(const struct report *rep, int i)
 	                 "worst_slowdown", v.worst_slowdown, "worst_job", (json_int_t)v.worst_job);
 }
 
+static json_t *failures_json(const struct sw_sim_result *r)
+{
+	return json_pack("{s:i, s:i, s:i, s:i, s:i}", "nodes_lost", (json_int_t)r->nodes_lost,
+	                 "attempts_lost", (json_int_t)r->lost_attempts, "maps_rerun",
+	                 (json_int_t)r->maps_rerun, "attempts_failed",
+	                 (json_int_t)r->failed_attempts, "jobs_failed", (json_int_t)r->jobs_failed);
+}
+
 static json_t *results_json(const struct report *rep)
 {
 	const struct sw_topology *t = &rep->w->topo;
@@ -86,11 +95,12 @@ static json_t *results_json(const struct report *rep)
 			        groups, metrics_group_name(g),
 			        group_json(&rep->m[i].group[g], &rep->m[rep->baseline].group[g]));
 		json_array_append_new(
-		        runs, json_pack("{s:s, s:f, s:i, s:f, s:o, s:o, s:o}", "scheduler",
-		                        r->cfg.sched.policy, "simulated_s", r->result.end, "events",
-		                        (json_int_t)r->result.events, "wall_s", r->wall, "classes",
-		                        groups, "jobs_vs_baseline", jobs_vs_json(rep, i),
-		                        "nass_launches", nass_json(&r->result)));
+		        runs,
+		        json_pack("{s:s, s:f, s:i, s:f, s:o, s:o, s:o, s:o}", "scheduler",
+		                  r->cfg.sched.policy, "simulated_s", r->result.end, "events",
+		                  (json_int_t)r->result.events, "wall_s", r->wall, "classes",
+		                  groups, "jobs_vs_baseline", jobs_vs_json(rep, i), "nass_launches",
+		                  nass_json(&r->result), "failures", failures_json(&r->result)));
 	}
 	root = json_pack("{s:s, s:i, s:i, s:{s:i, s:i, s:f, s:f, s:f}, s:s, s:[f, f], s:b, s:o}",
 	                 "mix", rep->mix, "jobs", (json_int_t)rep->w->n_jobs, "users",
@@ -166,7 +176,7 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 	fprintf(f, "scheduler,job,user,class,bench,arrival_s,finish_s,turnaround_s,maps,reduces,"
 	           "maps_node_local,maps_rack_local,maps_remote,map_output_bytes,shuffle_bytes,"
 	           "xrack_shuffle_bytes,xrack_map_input_bytes,xrack_output_bytes,map_racks,"
-	           "maps_in_map_racks\n");
+	           "maps_in_map_racks,failed,attempts_failed,attempts_lost,maps_rerun\n");
 	for (int i = 0; i < rep->n; i++) {
 		const struct sw_sim_result *r = &rep->runs[i].result;
 
@@ -175,7 +185,7 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 
 			fprintf(f,
 			        "%s,%llu,%u,%s,%s,%.3f,%.3f,%.3f,%u,%u,%u,%u,%u,%llu,%llu,%llu,"
-			        "%llu,%llu,%u,%u\n",
+			        "%llu,%llu,%u,%u,%d,%u,%u,%u\n",
 			        rep->runs[i].cfg.sched.policy, (unsigned long long)j->id, j->user,
 			        metrics_group_name(j->cls),
 			        j->bench < n_bench ? bench[j->bench].name : "?", j->arrival,
@@ -186,7 +196,8 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 			        (unsigned long long)j->xrack[SW_TRAFFIC_SHUFFLE],
 			        (unsigned long long)j->xrack[SW_TRAFFIC_MAP_INPUT],
 			        (unsigned long long)j->xrack[SW_TRAFFIC_OUTPUT], j->map_racks,
-			        j->maps_in_map_racks);
+			        j->maps_in_map_racks, j->failed, j->failed_attempts,
+			        j->lost_attempts, j->maps_rerun);
 		}
 	}
 	return fclose(f) == 0 ? 0 : -EIO;

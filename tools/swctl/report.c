@@ -81,6 +81,27 @@ static void print_deadlines(FILE *f, const struct report *rep)
 	}
 }
 
+/* What injected failures cost each scheduler (only when the runs had any). */
+static void print_failures(FILE *f, const struct report *rep)
+{
+	const struct sw_sim_config *c = &rep->runs[0].cfg;
+
+	if (!c->n_faults && !(c->task_failure_rate > 0))
+		return;
+	fprintf(f, "\nfailures: %u node failures injected, task failure rate %g\n", c->n_faults,
+	        c->task_failure_rate);
+	fprintf(f, "%-12s %10s %13s %11s %15s %11s\n", "scheduler", "nodes lost", "attempts lost",
+	        "maps re-run", "attempts failed", "jobs failed");
+	for (int i = 0; i < rep->n; i++) {
+		const struct sw_sim_result *r = &rep->runs[i].result;
+
+		fprintf(f, "%-12s %10u %13llu %11llu %15llu %11u\n", rep->runs[i].cfg.sched.policy,
+		        r->nodes_lost, (unsigned long long)r->lost_attempts,
+		        (unsigned long long)r->maps_rerun, (unsigned long long)r->failed_attempts,
+		        r->jobs_failed);
+	}
+}
+
 void report_print(FILE *f, const struct report *rep)
 {
 	const struct sw_topology *t = &rep->w->topo;
@@ -111,6 +132,7 @@ void report_print(FILE *f, const struct report *rep)
 		print_group(f, rep, g);
 	print_jobs_vs(f, rep);
 	print_deadlines(f, rep);
+	print_failures(f, rep);
 	fprintf(f, "\n");
 	for (int i = 0; i < rep->n; i++) {
 		const struct runner_job *r = &rep->runs[i];
