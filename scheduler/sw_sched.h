@@ -181,7 +181,9 @@ struct sw_assignment {
 	enum sw_task_kind kind;
 	uint32_t task; /**< map index or reduce index within the job */
 	enum sw_locality locality;
-	uint32_t src_node; /**< maps: the replica to read, SW_NO_NODE for reduces */
+	/** maps: the replica to read, SW_NO_NODE for reduces. Chosen by locality alone: it may
+	 *  be a node that is down, and the driver then reads another replica of the split. */
+	uint32_t src_node;
 };
 
 /** What a node reports on a heartbeat. */
