@@ -2,7 +2,8 @@
 /*
  * Deadlines in the simulator: the paper mixes get ARIA's U[1, 3] x T rule, a job whose
  * deadline the cluster cannot meet is refused and recorded as such, and MinEDF lets a small
- * job with a deadline through a large one that FIFO makes it wait behind.
+ * job with a deadline through a large one that FIFO makes it wait behind; ShuffleWatcher
+ * combined with a deadline policy holds a heavy job's reduces back only while its maps wait.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -198,6 +199,94 @@ static void map_only_and_generator_jobs_have_finite_profiles(void **state)
 	assert_true(isfinite(t_whole_cluster(&m.w, &m.jobs[1])));
 }
 
+/*
+ * The combined policies against their deadline policy alone (scheduler/README.md, "Why
+ * sw-minedf and sw-adaptive replayed as minedf and adaptive"). Two selfjoins (heavy shuffle)
+ * without deadlines, so EDF ranks them by arrival, on two racks of two nodes behind 20:1 uplinks:
+ * job 0 (8 maps) shuffles 4 GB across the uplinks, which saturates them, and job 1 arrives at 120 s
+ * into that with @p maps maps (64: perf/mixes/shuffle-gate.jsonl).
+ */
+static void make_shuffle_mix(struct mix *m, uint32_t maps)
+{
+	make_mix(m);
+	m->w.topo.n_racks = 2;
+	m->w.topo.nodes_per_rack = 2;
+	m->w.topo.oversub = 20;
+	for (int i = 0; i < 2; i++) {
+		struct sw_job_desc *j = &m->jobs[i];
+
+		j->bench = (uint16_t)sw_bench_find("selfjoin");
+		j->arrival = 120.0 * i;
+		j->deadline = 0;
+		j->n_reduces = 4;
+		j->output_bytes = 256 * MB;
+	}
+	m->jobs[0].input_bytes = 8 * 64 * MB;
+	m->jobs[0].shuffle_bytes = 4096 * MB;
+	m->jobs[1].input_bytes = maps * 64 * MB;
+	m->jobs[1].shuffle_bytes = 2 * m->jobs[1].input_bytes;
+}
+
+/* Replays @p m under each deadline policy and its ShuffleWatcher combination, and hands both
+ * results to @p check. */
+static void compare_pairs(const struct mix *m, void (*check)(const struct sw_sim_result *alone,
+                                                             const struct sw_sim_result *sw))
+{
+	static const char *const pairs[][2] = {{"minedf", "sw-minedf"},
+	                                       {"adaptive", "sw-adaptive"}};
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		struct sw_sim_result alone, sw;
+
+		run(m, pairs[i][0], &alone);
+		run(m, pairs[i][1], &sw);
+		check(&alone, &sw);
+		sw_sim_result_free(&alone);
+		sw_sim_result_free(&sw);
+	}
+}
+
+static void reduces_held_back(const struct sw_sim_result *alone, const struct sw_sim_result *sw)
+{
+	assert_true(sw->has_nass);
+	assert_true(sw->jobs[1].finish > alone->jobs[1].finish);
+	assert_int_not_equal(sw->events, alone->events);
+}
+
+static void same_decisions(const struct sw_sim_result *alone, const struct sw_sim_result *sw)
+{
+	assert_int_equal(sw->events, alone->events);
+	for (int k = 0; k < 2; k++) {
+		assert_float_equal(sw->jobs[k].finish, alone->jobs[k].finish, 0);
+		assert_int_equal(sw->jobs[k].map_racks, 1);
+	}
+}
+
+/* Job 1 (64 maps, 8 map slots) reaches slow start with maps still pending while the uplinks
+ * are saturated: NASS's line 9 holds its reduces back, so it finishes later than under the
+ * deadline policy alone, which starts them at once. */
+static void combined_policy_holds_back_a_heavy_jobs_reduces_while_its_maps_wait(void **state)
+{
+	struct mix m;
+
+	(void)state;
+	make_shuffle_mix(&m, 64);
+	compare_pairs(&m, reduces_held_back);
+}
+
+/* Job 1 with 8 maps gets every one of them in its first wave (a pool per job, first in the
+ * deadline order), so it has no map pending when its reduces become runnable: NASS has nothing
+ * to hold back, SAMP chose one rack, and the combined policy decides exactly as the deadline
+ * policy alone, as in the mix2 replays. */
+static void combined_policy_decides_as_deadline_policy_when_no_map_waits_at_slow_start(void **state)
+{
+	struct mix m;
+
+	(void)state;
+	make_shuffle_mix(&m, 8);
+	compare_pairs(&m, same_decisions);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +295,10 @@ int main(void)
 	        cmocka_unit_test(paper_mix_deadlines_follow_arias_rule),
 	        cmocka_unit_test(profile_is_the_job_run_alone),
 	        cmocka_unit_test(map_only_and_generator_jobs_have_finite_profiles),
+	        cmocka_unit_test(
+	                combined_policy_holds_back_a_heavy_jobs_reduces_while_its_maps_wait),
+	        cmocka_unit_test(
+	                combined_policy_decides_as_deadline_policy_when_no_map_waits_at_slow_start),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
