@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,6 +75,7 @@ struct peer_state {
 	unsigned char reply[512]; /* TAG_RKEY answer: region address, then packed key */
 	size_t reply_len;
 	int echoing; /* echoes sent whose completion has not arrived */
+	bool go;     /* TAG_GO seen: holds are over */
 };
 
 /* Echoes each message from its receive buffer and releases it once the echo is sent. */
@@ -83,11 +85,14 @@ static void peer_on_recv(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, struct p
 	struct iovec iov = {ev->data, ev->len};
 	int rc;
 
-	if (ev->tag == TAG_HOLD && ps->nheld < 256) {
+	/* TAG_GO comes over a second connection and may overtake holds still in flight on a
+	 * loaded machine: holds arriving after it are not kept, or their credits never return */
+	if (ev->tag == TAG_HOLD && !ps->go && ps->nheld < 256) {
 		ps->held[ps->nheld++] = *ev;
 		return;
 	}
 	if (ev->tag == TAG_GO) {
+		ps->go = true;
 		for (int i = 0; i < ps->nheld; i++)
 			sw_dp_release(ctx, &ps->held[i]);
 		ps->nheld = 0;
