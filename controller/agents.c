@@ -42,6 +42,8 @@ void sw_ctl_agent_drop(struct ctl *c, struct ctl_conn *conn, const char *why)
 	if (conn->next)
 		conn->next->prev = conn->prev;
 	sw_ctl_forget(c, conn);
+	if (c->n_closed < sizeof(c->closed) / sizeof(c->closed[0]))
+		c->closed[c->n_closed++] = conn->ep;
 	sw_dp_ep_close(conn->ep);
 	free(conn);
 }

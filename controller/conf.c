@@ -97,6 +97,11 @@ static const char *set(struct ctl_conf *c, const char *key, char *v)
 				return copy(c->policy, sizeof(c->policy), v);
 		return "unknown policy (see swctl replay --help)";
 	}
+	if (!strcmp(key, "state_sync")) {
+		if (strcmp(v, "normal") && strcmp(v, "off"))
+			return "expected normal or off";
+		return copy(c->state_sync, sizeof(c->state_sync), v);
+	}
 	if (!strcmp(key, "node"))
 		return node_line(c, v);
 	struct {
@@ -155,6 +160,7 @@ static char *trim(char *s)
 int sw_ctl_conf_load(const char *path, struct ctl_conf *c, char *err, size_t errlen)
 {
 	*c = (struct ctl_conf){.policy = "sw-fair",
+	                       .state_sync = "normal",
 	                       .users = 16,
 	                       .heartbeat_ms = 3000,
 	                       .lost_after_ms = 30000,

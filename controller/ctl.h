@@ -40,6 +40,7 @@ struct ctl_conf {
 	char state_db[PATH_MAX];
 	char trace_file[PATH_MAX]; /* "" = no JSONL copy of the trace */
 	char policy[32];
+	char state_sync[8]; /* SQLite's synchronous: "normal" or "off" */
 	uint32_t users, heartbeat_ms, lost_after_ms;
 	double uplink_bps, nic_bps;
 	uint16_t map_slots, reduce_slots; /* for node lines that give none */
@@ -79,6 +80,7 @@ struct ctl_node {
 	char shuffle_addr[SW_DP_ADDRSTRLEN];
 	char replica_addr[SW_DP_ADDRSTRLEN];
 	uint64_t heartbeats;
+	uint32_t running; /* tasks the controller has running there */
 };
 
 enum ctl_task_state { TASK_PENDING, TASK_RUNNING, TASK_DONE };
@@ -135,6 +137,9 @@ struct ctl {
 	size_t n_jobs, cap_jobs;
 	struct ctl_out *out;
 	size_t n_out, cap_out;
+	/* endpoints closed while a batch of events is handled (main.c poll_agents) */
+	struct sw_dp_ep *closed[64];
+	size_t n_closed;
 	bool stop;
 	int exit_code;
 	bool store_failed; /* a write of this turn failed: the commit fails */
@@ -173,6 +178,8 @@ void sw_ctl_net_samples(struct ctl *c);
 int sw_ctl_job_submit(struct ctl *c, const char *json, size_t len, uint64_t *id, char *err,
                       size_t errlen);
 struct ctl_job *sw_ctl_job(struct ctl *c, uint64_t id);
+/* Every change of a task's state goes through here: it keeps each node's running count. */
+void sw_ctl_task_state(struct ctl *c, struct ctl_task *t, enum ctl_task_state st);
 void sw_ctl_job_free(struct ctl_job *j);
 /* Fills a wire Task for an assignment; the strings point into the job; free with
  * sw_ctl_task_msg_free. Returns 0 or -ENOMEM. */

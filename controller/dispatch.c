@@ -48,7 +48,7 @@ static void task_failed(struct ctl *c, struct ctl_job *j, enum sw_task_kind kind
 {
 	struct ctl_task *t = &j->tasks[kind][idx];
 	int n = sw_ctl_rec_task_failed(&c->rec, j->id, kind, idx, c->now);
-	t->state = TASK_PENDING;
+	sw_ctl_task_state(c, t, TASK_PENDING);
 	t->failures++;
 	sw_ctl_store_task(c, j, kind, idx);
 	sw_ctl_log(c, "job %llu %s %u attempt %u failed on %s: %s", (unsigned long long)j->id,
@@ -77,7 +77,7 @@ static void task_finished(struct ctl *c, struct ctl_job *j, enum sw_task_kind ki
 		sw_ctl_store_parts(c, j, idx);
 	}
 	sw_ctl_rec_task_finished(&c->rec, j->id, kind, idx, c->now);
-	t->state = TASK_DONE;
+	sw_ctl_task_state(c, t, TASK_DONE);
 	j->done[kind]++;
 	sw_ctl_store_task(c, j, kind, idx);
 	if (kind == SW_MAP)
@@ -137,7 +137,7 @@ static void assign(struct ctl *c, struct ctl_conn *conn, const SwWire__Heartbeat
 		struct ctl_task *t = &j->tasks[a[i].kind][a[i].task];
 		t->attempt++;
 		t->node = conn->node;
-		t->state = TASK_RUNNING;
+		sw_ctl_task_state(c, t, TASK_RUNNING);
 		sw_ctl_store_task(c, j, a[i].kind, a[i].task);
 		if (sw_ctl_task_msg(c, j, a[i].kind, a[i].task, &tasks[i]) == 0)
 			ptrs[msg.n_tasks++] = &tasks[i];
@@ -202,7 +202,9 @@ static bool listed(const SwWire__Heartbeat *hb, uint64_t job, int kind, uint32_t
  * does list get every map location again, in case a MapOutputs was lost the same way. */
 static void reconcile(struct ctl *c, uint32_t node, const SwWire__Heartbeat *hb)
 {
-	for (size_t i = 0; i < c->n_jobs; i++) {
+	/* A walk over every task: only when the node has some (the usual first registration
+	 * has none; after a restart each node with tasks costs one walk). */
+	for (size_t i = 0; c->nodes[node].running > 0 && i < c->n_jobs; i++) {
 		struct ctl_job *j = c->jobs[i];
 		for (int k = 0; k < SW_KINDS && j->state == JOB_RUNNING; k++) {
 			uint32_t n = k == SW_MAP ? j->n_maps : j->n_reduces;

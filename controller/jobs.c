@@ -28,6 +28,15 @@ void sw_ctl_job_free(struct ctl_job *j)
 	free(j);
 }
 
+void sw_ctl_task_state(struct ctl *c, struct ctl_task *t, enum ctl_task_state st)
+{
+	if (t->state == TASK_RUNNING)
+		c->nodes[t->node].running--;
+	if (st == TASK_RUNNING)
+		c->nodes[t->node].running++;
+	t->state = (uint8_t)st;
+}
+
 struct ctl_job *sw_ctl_job(struct ctl *c, uint64_t id)
 {
 	return id >= 1 && id <= c->n_jobs ? c->jobs[id - 1] : NULL;
@@ -404,7 +413,7 @@ void sw_ctl_jobs_node_lost(struct ctl *c, uint32_t node)
 					continue;
 				if (ct->state == TASK_DONE)
 					j->done[k]--;
-				ct->state = TASK_PENDING;
+				sw_ctl_task_state(c, ct, TASK_PENDING);
 				sw_ctl_store_task(c, j, (enum sw_task_kind)k, t);
 			}
 		}
@@ -420,7 +429,7 @@ void sw_ctl_job_kill_tasks(struct ctl *c, struct ctl_job *j, const char *why)
 			struct ctl_conn *conn = c->nodes[ct->node].conn;
 			if (ct->state != TASK_RUNNING)
 				continue;
-			ct->state = TASK_PENDING;
+			sw_ctl_task_state(c, ct, TASK_PENDING);
 			sw_ctl_store_task(c, j, (enum sw_task_kind)k, t);
 			if (conn == NULL)
 				continue;

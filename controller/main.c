@@ -141,13 +141,28 @@ static int watch(int ep, int fd, uint64_t tag)
 
 enum { W_DP, W_TIMER, W_SIGNAL, W_HTTP };
 
-/* One event at a time: handling one may close an endpoint that a later event of the same
- * batch would still name. */
+/* Events come in batches (every sw_dp_poll walks all endpoints for credit grants, so one at a
+ * time would cost O(agents) each). Handling one event may close an endpoint that a later
+ * event of the batch still names: those are only released or freed. */
 static void poll_agents(struct ctl *c)
 {
-	struct sw_dp_event ev;
-	while (sw_dp_poll(c->dp, &ev, 1) > 0)
-		sw_ctl_agent_event(c, &ev);
+	struct sw_dp_event ev[64];
+	int n;
+	while ((n = sw_dp_poll(c->dp, ev, 64)) > 0) {
+		c->n_closed = 0;
+		for (int i = 0; i < n; i++) {
+			bool gone = false;
+			for (size_t k = 0; k < c->n_closed && ev[i].ep; k++)
+				gone |= c->closed[k] == ev[i].ep;
+			if (!gone)
+				sw_ctl_agent_event(c, &ev[i]);
+			else if (ev[i].type == SW_DP_EV_RECV)
+				sw_dp_release(c->dp, &ev[i]);
+			else if (ev[i].type == SW_DP_EV_SEND)
+				sw_wire_sent(&ev[i]);
+		}
+		c->n_closed = 0;
+	}
 }
 
 static int run(struct ctl *c)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The controller's state in SQLite (WAL mode): every recorded scheduler call (calls), jobs
- * with their specs and shuffle secrets, each task's latest attempt, finished maps' partition
- * checksums, and what each node's agent registered with. A restart replays the calls into a
- * fresh scheduler (the replay checks every assignment against the record) and reloads the
- * rest. One transaction per turn of the event loop; see main.c for why messages wait for it.
+ * The controller's state in SQLite (WAL mode, synchronous as state_sync says): every recorded
+ * scheduler call (calls), jobs with their specs and shuffle secrets, each task's latest attempt,
+ * finished maps' partition checksums, and what each node's agent registered with. A restart replays
+ * the calls into a fresh scheduler (the replay checks every assignment against the record) and
+ * reloads the rest. One transaction per turn of the event loop; see main.c for why messages wait
+ * for it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,7 +33,6 @@ static const char *const sql[ST_N] = {
 
 static const char schema[] =
         "PRAGMA journal_mode=WAL;"
-        "PRAGMA synchronous=NORMAL;"
         "CREATE TABLE IF NOT EXISTS calls(seq INTEGER PRIMARY KEY, line TEXT NOT NULL);"
         "CREATE TABLE IF NOT EXISTS jobs(id INTEGER PRIMARY KEY, spec TEXT NOT NULL,"
         " secret BLOB NOT NULL, state INTEGER NOT NULL, error TEXT, submitted REAL,"
@@ -50,8 +50,11 @@ static sqlite3_stmt *stmts[ST_N];
 int sw_ctl_store_open(struct ctl *c, char *err, size_t errlen)
 {
 	char *msg = NULL;
+	char sync[64];
+	snprintf(sync, sizeof(sync), "PRAGMA synchronous=%s;", c->conf.state_sync);
 	if (sqlite3_open(c->conf.state_db, &c->db) != SQLITE_OK ||
-	    sqlite3_exec(c->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+	    sqlite3_exec(c->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
+	    sqlite3_exec(c->db, sync, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, errlen, "state database %s: %s", c->conf.state_db,
 		         msg ? msg : sqlite3_errmsg(c->db));
 		sqlite3_free(msg);
@@ -283,10 +286,10 @@ static int load_tasks(struct ctl *c)
 		struct ctl_task *t = &j->tasks[kind][task];
 		t->attempt = (uint32_t)sqlite3_column_int64(q, 3);
 		t->node = (uint32_t)sqlite3_column_int64(q, 4);
-		t->state = (uint8_t)sqlite3_column_int(q, 5);
 		t->failures = (uint8_t)sqlite3_column_int(q, 6);
 		if (t->node >= c->conf.n_nodes)
 			t->node = 0;
+		sw_ctl_task_state(c, t, (enum ctl_task_state)sqlite3_column_int(q, 5));
 		if (t->state == TASK_DONE)
 			j->done[kind]++;
 	}
