@@ -1,9 +1,11 @@
 #!/bin/sh
 # Controller benchmark: N agents (default 10,000) speaking the real wire protocol heartbeat
 # every PERIOD_MS (3000) at a real swcontroller for SECS (30) seconds, RUNS (3) times, while
-# jobs of 100,000 maps keep every slot busy. Prints per run the heartbeats per second sustained
-# against those offered, the heartbeat-to-assignment latency p50/p99 against the 5 ms target,
-# and the controller's CPU as a fraction of one core; then the medians.
+# JOBS (40) map-only jobs of MAPS (5000) maps keep every map slot busy. Prints per run the
+# heartbeats per second sustained against those offered, the heartbeat-to-assignment latency
+# p50/p99 against the 5 ms target, the controller's CPU as a fraction of one core and the load
+# generator's CPU; then the medians. STATE_SYNC sets the controller's state_sync, TRACE=1
+# keeps a scheduler-call trace, KEEP=1 keeps the work directory (logs, traces) for a look.
 # usage: perf/bench-controller.sh [BUILD_DIR]   (default build)
 set -eu
 cd "$(dirname "$0")/.."
@@ -36,8 +38,8 @@ for run in $(seq "$runs"); do
 	while ! grep -q "listening for agents" "$work/log$run"; do sleep 0.1; done
 	agents=$(sed -n 's/.*listening for agents on \([0-9.:]*\), HTTP on \([0-9.:]*\);.*/\1/p' "$work/log$run")
 	http=$(sed -n 's/.*listening for agents on \([0-9.:]*\), HTTP on \([0-9.:]*\);.*/\2/p' "$work/log$run")
-	for j in $(seq "${JOBS:-4}"); do
-		"$build/tools/swctl/swctl" submit --controller "$http" --maps "${MAPS:-100000}" --reduces 0 \
+	for j in $(seq "${JOBS:-40}"); do
+		"$build/tools/swctl/swctl" submit --controller "$http" --maps "${MAPS:-5000}" --reduces 0 \
 			--input-bytes 1000 --user $(((j - 1) % 16)) >/dev/null
 	done
 	cpu0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
