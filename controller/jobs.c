@@ -279,6 +279,7 @@ static SwWire__MapLocation *location(struct ctl *c, const struct ctl_job *j, uin
 	l->server = c->nodes[t->node].shuffle_addr;
 	l->bytes = p->bytes;
 	l->crc32c = p->crc32c;
+	l->rack = c->conf.nodes[t->node].rack;
 	return l;
 }
 
