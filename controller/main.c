@@ -205,6 +205,8 @@ static int run(struct ctl *c)
 			case W_TIMER:
 				if (read(tfd, &x, sizeof(x)) < 0 && errno != EAGAIN)
 					sw_ctl_log(c, "timerfd: %s", strerror(errno));
+				/* Heartbeats already here count before anyone is declared lost. */
+				poll_agents(c);
 				sw_ctl_agents_tick(c);
 				sw_ctl_net_samples(c);
 				if (wd && c->now - last_wd > wd_usec / 2e6) {
