@@ -50,6 +50,7 @@ static uint64_t compute_ms(uint64_t bytes, double rate)
 
 static uint64_t part_len(const struct sw_agent_task_spec *s, uint32_t p)
 {
+	/* only called for p < partitions, so partitions > 0 here */
 	return s->output_bytes / s->partitions + (p < s->output_bytes % s->partitions);
 }
 
@@ -281,9 +282,8 @@ static int synth_start(struct sw_agent_task *t)
 	if (s->kind == SW_AGENT_MAP) {
 		x->part_bytes = calloc(s->partitions + 1, sizeof(*x->part_bytes));
 		x->part_crc = calloc(s->partitions + 1, sizeof(*x->part_crc));
+		/* no partitions: a map-only job, whose map computes and writes nothing here */
 		rc = !x->part_bytes || !x->part_crc ? -ENOMEM : 0;
-		if (!rc && s->partitions == 0)
-			rc = -EINVAL;
 		if (!rc) {
 			rc = sw_shuffle_job_add(ag->store, s->job, s->secret, s->secret_len);
 			rc = rc == -EEXIST ? 0 : rc;

@@ -268,6 +268,10 @@ static void test_a_synthetic_map_stores_its_output_split_over_the_partitions(voi
 		assert_int_equal(a.end.part_crc[p], sw_agent_crc32c(buf, len));
 	}
 	assert_int_equal(sw_agent_counters(a.ag)->map_output_bytes, 1000);
+	/* a map of a map-only job (no reduces) computes and stores nothing */
+	run_map(&a, 5, 0, 1000);
+	assert_int_equal(a.end.r.partitions, 0);
+	assert_int_equal(sw_agent_counters(a.ag)->map_output_bytes, 1000);
 	/* the job ends: its output goes */
 	assert_int_equal(sw_agent_job_done(a.ag, JOB), 0);
 	uint64_t len;
