@@ -13,20 +13,7 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
-passed=0
-failed=0
-check() { # NAME COMMAND...: one result line per check
-	name=$1
-	shift
-	if "$@"; then
-		echo "ok: $name"
-		passed=$((passed + 1))
-	else
-		echo "FAILED: $name"
-		failed=$((failed + 1))
-	fi
-}
-has() { grep -qF -- "$2" "$1" || { echo "  '$2' not in $1:"; sed 's/^/  | /' "$1"; false; }; }
+. "$(dirname "$0")/../check.sh"
 
 "$swctl" keygen "$dir/key" >/dev/null
 cat >"$dir/conf" <<CONF

@@ -16,20 +16,7 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
-passed=0
-failed=0
-check() { # NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then
-		echo "ok: $name"
-		passed=$((passed + 1))
-	else
-		echo "FAILED: $name"
-		failed=$((failed + 1))
-	fi
-}
-has() { grep -qF -- "$2" "$1" || { echo "  '$2' not in $1:"; tail -20 "$1" | sed 's/^/  | /'; false; }; }
+. "$(dirname "$0")/../check.sh"
 # waits (bounded by meson's timeout) until FILE has the text
 wait_for() { until grep -qF -- "$2" "$1"; do sleep 0.1; done; }
 
