@@ -178,7 +178,7 @@ class Steady
 	// The newest job, for timing SAMP on it.
 	sched_job *NewestJob()
 	{
-		return job_table_find(&s_->jobs, next_id_ - 1);
+		return sw_sched_job_table_find(&s_->jobs, next_id_ - 1);
 	}
 
 	sw_sched *Sched()
@@ -272,7 +272,7 @@ void BM_Samp(benchmark::State &state)
 	j = c.NewestJob();
 	for (auto _ : state) {
 		auto t0 = Clock::now();
-		racks = samp_choose(c.Sched(), j, 2.0);
+		racks = sw_sched_samp_choose(c.Sched(), j, 2.0);
 		auto t1 = Clock::now();
 		state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
 	}
@@ -445,9 +445,9 @@ void Register()
 	std::vector<benchmark::internal::Benchmark *> all;
 
 	all.push_back(benchmark::RegisterBenchmark("decision/clock-only", BM_ClockOnly));
-	for (const char *p : {"fifo", "fair", "drf", "capacity", "delay", "sw-fair", "sw-drf",
-	                      "sw-relaxed", "sw-nass", "sw-nass-sarp", "minedf", "sw-minedf",
-	                      "adaptive", "sw-adaptive"})
+	for (const char *p :
+	     {"fifo", "fair", "drf", "capacity", "delay", "sw-fair", "sw-drf", "sw-relaxed",
+	      "sw-nass", "sw-nass-sarp", "minedf", "sw-minedf", "adaptive", "sw-adaptive"})
 		all.push_back(benchmark::RegisterBenchmark(("decision/" + std::string(p)).c_str(),
 		                                           BM_Decision, p));
 	for (auto *b : all)

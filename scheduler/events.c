@@ -44,8 +44,8 @@ static void launch(struct sw_sched *s, const struct decision *d, struct sw_assig
 	add_resources(&p->used, &j->demand[d->kind], 1);
 	add_resources(&n->used, &j->demand[d->kind], 1);
 	if (j->pending[d->kind] == 0)
-		pool_list_del(s, p, j, d->kind);
-	pool_refresh(s, p, d->now);
+		sw_sched_pool_list_del(s, p, j, d->kind);
+	sw_sched_pool_refresh(s, p, d->now);
 	*out = (struct sw_assignment){
 	        .job = j->id,
 	        .kind = d->kind,
@@ -75,7 +75,7 @@ int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double
 		if (hb->free_slots[k] < free_slots)
 			free_slots = hb->free_slots[k];
 		for (int i = 0; i < free_slots && n_out < max; i++) {
-			if (!pool_heap_walk(&s->ready[k], try_pool, &d))
+			if (!sw_sched_pool_heap_walk(&s->ready[k], try_pool, &d))
 				break;
 			launch(s, &d, &out[n_out++]);
 		}
@@ -83,8 +83,10 @@ int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double
 	return n_out;
 }
 
-struct sched_job *sched_task_find(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
-                                  uint32_t task, double now, int *rc)
+/* Live job @p job if it has task @p task of @p kind, else NULL with *rc set (-EINVAL bad
+ * argument, -ENOENT). */
+static struct sched_job *task_find(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+                                   uint32_t task, double now, int *rc)
 {
 	struct sched_job *j;
 
@@ -92,17 +94,17 @@ struct sched_job *sched_task_find(struct sw_sched *s, uint64_t job, enum sw_task
 	if (!s || (unsigned)kind >= SW_KINDS || !isfinite(now))
 		return NULL;
 	*rc = -ENOENT;
-	j = job_table_find(&s->jobs, job);
+	j = sw_sched_job_table_find(&s->jobs, job);
 	if (!j || task >= j->n_tasks[kind])
 		return NULL;
 	*rc = 0;
 	return j;
 }
 
-struct sched_task *sched_task_running(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
-                                      uint32_t task, double now, struct sched_job **jp, int *rc)
+struct sched_task *sw_sched_task_running(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+                                         uint32_t task, double now, struct sched_job **jp, int *rc)
 {
-	struct sched_job *j = sched_task_find(s, job, kind, task, now, rc);
+	struct sched_job *j = task_find(s, job, kind, task, now, rc);
 
 	*jp = j;
 	if (!j)
@@ -119,7 +121,7 @@ int sw_sched_task_started(struct sw_sched *s, uint64_t job, enum sw_task_kind ki
 {
 	int rc;
 	struct sched_job *j;
-	struct sched_task *t = sched_task_running(s, job, kind, task, now, &j, &rc);
+	struct sched_task *t = sw_sched_task_running(s, job, kind, task, now, &j, &rc);
 
 	if (!t)
 		return rc;
@@ -136,11 +138,11 @@ static void map_done(struct sw_sched *s, struct sched_pool *p, struct sched_job 
 		return;
 	j->reduces_ready = true;
 	if (j->pending[SW_REDUCE] > 0)
-		pool_list_add(s, p, j, SW_REDUCE);
+		sw_sched_pool_list_add(s, p, j, SW_REDUCE);
 }
 
-void sched_task_release(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
-                        struct sched_task *t)
+void sw_sched_task_release(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+                           struct sched_task *t)
 {
 	struct sched_pool *p = s->pools[j->pool];
 	struct sched_node *n = &s->nodes[t->node];
@@ -162,13 +164,13 @@ int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind k
 {
 	int rc;
 	struct sched_job *j;
-	struct sched_task *t = sched_task_running(s, job, kind, task, now, &j, &rc);
+	struct sched_task *t = sw_sched_task_running(s, job, kind, task, now, &j, &rc);
 	struct sched_pool *p;
 
 	if (!t)
 		return rc;
 	p = s->pools[j->pool];
-	sched_task_release(s, j, kind, t);
+	sw_sched_task_release(s, j, kind, t);
 	t->state = TASK_DONE;
 	t->duration = now - t->started;
 	j->done[kind]++;
@@ -177,9 +179,9 @@ int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind k
 		map_done(s, p, j);
 	if (s->policy->pick->task_finished)
 		s->policy->pick->task_finished(s, j, kind, task, now);
-	pool_refresh(s, p, now);
+	sw_sched_pool_refresh(s, p, now);
 	if (j->done[SW_MAP] + j->done[SW_REDUCE] == j->n_tasks[SW_MAP] + j->n_tasks[SW_REDUCE])
-		sched_job_remove(s, j);
+		sw_sched_job_drop(s, j);
 	return 0;
 }
 
@@ -187,7 +189,7 @@ int sw_sched_map_output(struct sw_sched *s, uint64_t job, uint32_t map, uint32_t
                         uint64_t bytes, double now)
 {
 	int rc;
-	struct sched_job *j = sched_task_find(s, job, SW_MAP, map, now, &rc);
+	struct sched_job *j = task_find(s, job, SW_MAP, map, now, &rc);
 	struct sched_map *m;
 
 	if (!j)

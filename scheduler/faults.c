@@ -33,11 +33,11 @@ static void requeue(struct sw_sched *s, struct sched_job *j, enum sw_task_kind k
 	t->state = TASK_PENDING;
 	t->started_seen = false;
 	j->pending[kind]++;
-	job_rewind(s, j, kind, task);
+	sw_sched_job_rewind(s, j, kind, task);
 	/* A job is on its pool's list of a kind while it has pending tasks of it (reduces:
 	 * once slow-start is reached, which a lost map does not undo). */
 	if (j->pending[kind] == 1 && (kind == SW_MAP || j->reduces_ready))
-		pool_list_add(s, s->pools[j->pool], j, kind);
+		sw_sched_pool_list_add(s, s->pools[j->pool], j, kind);
 	if (s->policy->pick->task_requeued)
 		s->policy->pick->task_requeued(s, j, kind, task);
 }
@@ -46,7 +46,7 @@ static void requeue(struct sw_sched *s, struct sched_job *j, enum sw_task_kind k
 static void attempt_over(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
                          uint32_t task)
 {
-	sched_task_release(s, j, kind, &j->tasks[kind][task]);
+	sw_sched_task_release(s, j, kind, &j->tasks[kind][task]);
 	if (kind == SW_MAP)
 		output_drop(s, j, task);
 	requeue(s, j, kind, task);
@@ -57,7 +57,7 @@ int sw_sched_task_failed(struct sw_sched *s, uint64_t job, enum sw_task_kind kin
 {
 	int rc;
 	struct sched_job *j;
-	struct sched_task *t = sched_task_running(s, job, kind, task, now, &j, &rc);
+	struct sched_task *t = sw_sched_task_running(s, job, kind, task, now, &j, &rc);
 
 	if (!t)
 		return rc;
@@ -65,7 +65,7 @@ int sw_sched_task_failed(struct sw_sched *s, uint64_t job, enum sw_task_kind kin
 	if (t->failures < UINT16_MAX)
 		t->failures++;
 	j->failed[kind]++;
-	pool_refresh(s, s->pools[j->pool], now);
+	sw_sched_pool_refresh(s, s->pools[j->pool], now);
 	return t->failures;
 }
 
@@ -117,7 +117,7 @@ static void node_capacity(struct sw_sched *s, uint32_t node, double now, double 
 	/* Every pool's rank may read the totals (DRF); a rare event may pay for all of them. */
 	for (uint32_t p = 0; p < s->n_pools; p++)
 		if (s->pools[p])
-			pool_refresh(s, s->pools[p], now);
+			sw_sched_pool_refresh(s, s->pools[p], now);
 }
 
 static int check_node(const struct sw_sched *s, uint32_t node, double now, bool down)

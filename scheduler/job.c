@@ -47,16 +47,17 @@ static int build_indexes(const struct sw_sched *s, struct sched_job *j)
 				racks[n_rack++] = (struct loc_pair){rack, i};
 		}
 	}
-	rc = loc_index_build(&j->by_node, nodes, n_node);
+	rc = sw_sched_loc_index_build(&j->by_node, nodes, n_node);
 	if (rc == 0)
-		rc = loc_index_build(&j->by_rack, racks, n_rack);
+		rc = sw_sched_loc_index_build(&j->by_rack, racks, n_rack);
 out:
 	free(nodes);
 	free(racks);
 	return rc;
 }
 
-int job_create(const struct sw_sched *s, const struct sw_job_spec *spec, struct sched_job **out)
+int sw_sched_job_create(const struct sw_sched *s, const struct sw_job_spec *spec,
+                        struct sched_job **out)
 {
 	struct sched_job *j;
 	int rc;
@@ -110,16 +111,16 @@ int job_create(const struct sw_sched *s, const struct sw_job_spec *spec, struct 
 	*out = j;
 	return 0;
 nomem:
-	job_free(j);
+	sw_sched_job_free(j);
 	return -ENOMEM;
 }
 
-void job_free(struct sched_job *j)
+void sw_sched_job_free(struct sched_job *j)
 {
 	if (!j)
 		return;
-	loc_index_free(&j->by_node);
-	loc_index_free(&j->by_rack);
+	sw_sched_loc_index_free(&j->by_node);
+	sw_sched_loc_index_free(&j->by_rack);
 	free(j->tasks[SW_MAP]);
 	free(j->tasks[SW_REDUCE]);
 	free(j->maps);
@@ -135,7 +136,7 @@ static bool map_pending(const struct sched_job *j, uint32_t m)
 /* The first pending map of @p key in @p ix, moving the group's cursor past taken ones. */
 static uint32_t next_pending(const struct sched_job *j, const struct loc_index *ix, uint32_t key)
 {
-	struct loc_bucket *b = loc_index_find(ix, key);
+	struct loc_bucket *b = sw_sched_loc_index_find(ix, key);
 
 	if (!b)
 		return SCHED_NONE;
@@ -144,8 +145,8 @@ static uint32_t next_pending(const struct sched_job *j, const struct loc_index *
 	return b->cur < b->end ? ix->maps[b->cur] : SCHED_NONE;
 }
 
-bool job_map_at(const struct sw_sched *s, struct sched_job *j, uint32_t node,
-                enum sw_locality max_level, struct sched_choice *c)
+bool sw_sched_job_map_at(const struct sw_sched *s, struct sched_job *j, uint32_t node,
+                         enum sw_locality max_level, struct sched_choice *c)
 {
 	uint32_t rack = s->nodes[node].rack, m;
 
@@ -177,7 +178,7 @@ bool job_map_at(const struct sw_sched *s, struct sched_job *j, uint32_t node,
 	return true;
 }
 
-bool job_reduce_next(struct sched_job *j, struct sched_choice *c)
+bool sw_sched_job_reduce_next(struct sched_job *j, struct sched_choice *c)
 {
 	while (j->next_reduce < j->n_tasks[SW_REDUCE] &&
 	       j->tasks[SW_REDUCE][j->next_reduce].state != TASK_PENDING)
@@ -188,14 +189,15 @@ bool job_reduce_next(struct sched_job *j, struct sched_choice *c)
 	return true;
 }
 
-bool job_fits(const struct sched_job *j, enum sw_task_kind kind, const struct sched_node *n)
+bool sw_sched_job_fits(const struct sched_job *j, enum sw_task_kind kind,
+                       const struct sched_node *n)
 {
 	return n->used.cpu + j->demand[kind].cpu <= n->capacity.cpu + FIT_EPS &&
 	       n->used.mem_gb + j->demand[kind].mem_gb <= n->capacity.mem_gb + FIT_EPS;
 }
 
-void job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
-                uint32_t task)
+void sw_sched_job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+                         uint32_t task)
 {
 	const struct sched_map *m = &j->maps[task];
 
@@ -205,8 +207,8 @@ void job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_task_kind
 		return;
 	}
 	for (int r = 0; r < m->n_replicas; r++) {
-		loc_index_rewind(&j->by_node, m->replicas[r], task);
-		loc_index_rewind(&j->by_rack, s->nodes[m->replicas[r]].rack, task);
+		sw_sched_loc_index_rewind(&j->by_node, m->replicas[r], task);
+		sw_sched_loc_index_rewind(&j->by_rack, s->nodes[m->replicas[r]].rack, task);
 	}
 	if (task < j->any_cursor)
 		j->any_cursor = task;

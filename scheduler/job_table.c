@@ -17,20 +17,20 @@ static uint32_t bucket_of(uint64_t id, uint32_t mask)
 	return (uint32_t)id & mask;
 }
 
-int job_table_init(struct job_table *t)
+int sw_sched_job_table_init(struct job_table *t)
 {
 	*t = (struct job_table){.mask = TABLE_MIN - 1};
 	t->buckets = calloc(TABLE_MIN, sizeof(*t->buckets));
 	return t->buckets ? 0 : -ENOMEM;
 }
 
-void job_table_fini(struct job_table *t)
+void sw_sched_job_table_fini(struct job_table *t)
 {
 	free(t->buckets);
 	*t = (struct job_table){0};
 }
 
-struct sched_job *job_table_find(const struct job_table *t, uint64_t id)
+struct sched_job *sw_sched_job_table_find(const struct job_table *t, uint64_t id)
 {
 	struct sched_job *j = t->buckets[bucket_of(id, t->mask)];
 
@@ -62,7 +62,7 @@ static int grow(struct job_table *t)
 	return 0;
 }
 
-int job_table_insert(struct job_table *t, struct sched_job *j)
+int sw_sched_job_table_insert(struct job_table *t, struct sched_job *j)
 {
 	uint32_t k;
 
@@ -75,7 +75,7 @@ int job_table_insert(struct job_table *t, struct sched_job *j)
 	return 0;
 }
 
-void job_table_remove(struct job_table *t, struct sched_job *j)
+void sw_sched_job_table_remove(struct job_table *t, struct sched_job *j)
 {
 	struct sched_job **p = &t->buckets[bucket_of(j->id, t->mask)];
 

@@ -19,7 +19,7 @@ static uint32_t slot_of(uint32_t key, uint32_t mask)
 	return (key * 2654435769u >> 7) & mask;
 }
 
-int loc_index_build(struct loc_index *ix, struct loc_pair *pairs, uint32_t n)
+int sw_sched_loc_index_build(struct loc_index *ix, struct loc_pair *pairs, uint32_t n)
 {
 	uint32_t n_keys = 0, size = 4, b = 0;
 
@@ -34,7 +34,7 @@ int loc_index_build(struct loc_index *ix, struct loc_pair *pairs, uint32_t n)
 	ix->table = calloc(size, sizeof(*ix->table));
 	ix->maps = malloc((n ? n : 1) * sizeof(*ix->maps));
 	if (!ix->buckets || !ix->table || !ix->maps) {
-		loc_index_free(ix);
+		sw_sched_loc_index_free(ix);
 		return -ENOMEM;
 	}
 	ix->mask = size - 1;
@@ -53,7 +53,7 @@ int loc_index_build(struct loc_index *ix, struct loc_pair *pairs, uint32_t n)
 	return 0;
 }
 
-struct loc_bucket *loc_index_find(const struct loc_index *ix, uint32_t key)
+struct loc_bucket *sw_sched_loc_index_find(const struct loc_index *ix, uint32_t key)
 {
 	for (uint32_t slot = slot_of(key, ix->mask); ix->table[slot];
 	     slot = (slot + 1) & ix->mask) {
@@ -65,19 +65,19 @@ struct loc_bucket *loc_index_find(const struct loc_index *ix, uint32_t key)
 	return NULL;
 }
 
-void loc_index_rewind(const struct loc_index *ix, uint32_t key, uint32_t map)
+void sw_sched_loc_index_rewind(const struct loc_index *ix, uint32_t key, uint32_t map)
 {
-	struct loc_bucket *b = loc_index_find(ix, key);
+	struct loc_bucket *b = sw_sched_loc_index_find(ix, key);
 	uint32_t lo;
 
 	if (!b)
 		return;
 	/* Groups are stored in key order, each starting where the previous one ends. */
 	lo = b == ix->buckets ? 0 : b[-1].end;
-	b->cur = loc_lower_bound(ix->maps, lo, b->cur, map);
+	b->cur = sw_sched_loc_lower_bound(ix->maps, lo, b->cur, map);
 }
 
-uint32_t loc_lower_bound(const uint32_t *v, uint32_t lo, uint32_t hi, uint32_t x)
+uint32_t sw_sched_loc_lower_bound(const uint32_t *v, uint32_t lo, uint32_t hi, uint32_t x)
 {
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -90,7 +90,7 @@ uint32_t loc_lower_bound(const uint32_t *v, uint32_t lo, uint32_t hi, uint32_t x
 	return lo;
 }
 
-void loc_index_free(struct loc_index *ix)
+void sw_sched_loc_index_free(struct loc_index *ix)
 {
 	free(ix->buckets);
 	free(ix->table);

@@ -30,18 +30,18 @@ struct loc_index {
 };
 
 /* Sorts @p pairs (by key, then map) and builds @p ix from them. @return 0 or -ENOMEM. */
-int loc_index_build(struct loc_index *ix, struct loc_pair *pairs, uint32_t n);
+int sw_sched_loc_index_build(struct loc_index *ix, struct loc_pair *pairs, uint32_t n);
 
 /* The group of @p key, NULL when no map has that key. */
-struct loc_bucket *loc_index_find(const struct loc_index *ix, uint32_t key);
+struct loc_bucket *sw_sched_loc_index_find(const struct loc_index *ix, uint32_t key);
 
 /* Map @p map of group @p key is pending again: the cursor goes back to it if it had passed
  * it (a binary search: a group's maps are sorted). */
-void loc_index_rewind(const struct loc_index *ix, uint32_t key, uint32_t map);
+void sw_sched_loc_index_rewind(const struct loc_index *ix, uint32_t key, uint32_t map);
 
-void loc_index_free(struct loc_index *ix);
+void sw_sched_loc_index_free(struct loc_index *ix);
 
 /* The first position in ascending v[lo..hi) holding @p x or more; hi when none does. */
-uint32_t loc_lower_bound(const uint32_t *v, uint32_t lo, uint32_t hi, uint32_t x);
+uint32_t sw_sched_loc_lower_bound(const uint32_t *v, uint32_t lo, uint32_t hi, uint32_t x);
 
 #endif /* SW_LOCINDEX_H */

@@ -196,11 +196,11 @@ static int nass_job_added(struct sw_sched *s, struct sched_job *j, double now)
 	if (reserve(ns, j->pool, j->n_tasks[SW_MAP]) < 0)
 		return -ENOMEM;
 	if (ns->mech & SW_MECH_SAMP) {
-		n_racks = samp_choose(s, j, ratio);
+		n_racks = sw_sched_samp_choose(s, j, ratio);
 		n_planned = count_planned(s, j, ns->map_rack, NULL);
 	} else {
 		/* Without SAMP, maps follow their data: the tentative split follows the input. */
-		samp_input_per_rack(s, j);
+		sw_sched_samp_input_per_rack(s, j);
 		memset(ns->map_rack, 0, s->n_racks);
 		memcpy(ns->weight, ns->rack_in, s->n_racks * sizeof(*ns->weight));
 	}
@@ -216,7 +216,7 @@ static int nass_job_added(struct sw_sched *s, struct sched_job *j, double now)
 	if (n_planned)
 		count_planned(s, j, ns->map_rack, nj->planned);
 	memcpy(nj->map_rack, ns->map_rack, s->n_racks);
-	sarp_split(ns, j->n_tasks[SW_REDUCE], ns->weight, s->n_racks, nj->tentative);
+	sw_sched_sarp_split(ns, j->n_tasks[SW_REDUCE], ns->weight, s->n_racks, nj->tentative);
 	memcpy(nj->preferred, nj->tentative, s->n_racks * sizeof(*nj->preferred));
 	for (uint32_t r = 0; r < s->n_racks; r++)
 		ns->rack_jobs[r] += nj->map_rack[r];
@@ -243,7 +243,7 @@ static void enable(struct sw_sched *s, struct sched_job *j)
 	j->nass->enabled = true;
 	changed(s, j);
 	if (ns->mech & SW_MECH_SARP)
-		sarp_run(s, j);
+		sw_sched_sarp_run(s, j);
 }
 
 /* An early SARP used SAMP's estimate: redo it, once, when the outputs are telling. */
@@ -252,8 +252,8 @@ static void sarp_refresh(struct sw_sched *s, struct sched_job *j)
 	struct nass_sched *ns = s->pick_priv;
 
 	if (j->nass->enabled && !j->nass->sarp_outputs && (ns->mech & SW_MECH_SARP) &&
-	    sarp_outputs_ready(s, j))
-		sarp_run(s, j);
+	    sw_sched_sarp_outputs_ready(s, j))
+		sw_sched_sarp_run(s, j);
 }
 
 static void nass_task_finished(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
@@ -317,7 +317,7 @@ static void nass_task_requeued(struct sw_sched *s, struct sched_job *j, enum sw_
 		return;
 	}
 	/* planned[] is in map order: its cursor goes back to the map if it passed it. */
-	pos = loc_lower_bound(nj->planned, 0, nj->planned_cur, task);
+	pos = sw_sched_loc_lower_bound(nj->planned, 0, nj->planned_cur, task);
 	if (pos < nj->planned_cur && nj->planned[pos] == task)
 		nj->planned_cur = pos;
 }
@@ -347,7 +347,7 @@ static bool preferred_map(struct nass_ctx *x, struct sched_job *j)
 
 	if (!nj->map_rack[x->rack])
 		return false;
-	if (job_map_at(x->s, j, x->node, SW_LOCALITY_RACK, x->c))
+	if (sw_sched_job_map_at(x->s, j, x->node, SW_LOCALITY_RACK, x->c))
 		return true;
 	while (nj->planned_cur < nj->n_planned &&
 	       j->tasks[SW_MAP][nj->planned[nj->planned_cur]].state != TASK_PENDING)
@@ -386,11 +386,11 @@ static bool job_at_line(struct nass_ctx *x, struct sched_job *j, enum nass_line 
 	case PREF_MAP:
 		return preferred_map(x, j);
 	case LOCAL_MAP:
-		return job_map_at(x->s, j, x->node, SW_LOCALITY_RACK, x->c);
+		return sw_sched_job_map_at(x->s, j, x->node, SW_LOCALITY_RACK, x->c);
 	case ANY_MAP:
-		return job_map_at(x->s, j, x->node, SW_LOCALITY_REMOTE, x->c);
+		return sw_sched_job_map_at(x->s, j, x->node, SW_LOCALITY_REMOTE, x->c);
 	default:
-		return reduce_matches(x, j, line) && job_reduce_next(j, x->c);
+		return reduce_matches(x, j, line) && sw_sched_job_reduce_next(j, x->c);
 	}
 }
 
@@ -443,7 +443,7 @@ static bool nass_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t node
 	struct sched_job *g, *end;
 	bool held;
 
-	x.saturated = sched_rack_saturated(s, x.rack);
+	x.saturated = sw_sched_rack_saturated(s, x.rack);
 	held = kind == SW_REDUCE && x.saturated;
 	if (held && np->gated == np->version)
 		return false;
@@ -460,7 +460,7 @@ static bool nass_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t node
 			    window_has_maps(pool, g->nass->window))
 				continue;
 			while (j != end &&
-			       !(job_fits(j, kind, x.n) && job_at_line(&x, j, lines[l])))
+			       !(sw_sched_job_fits(j, kind, x.n) && job_at_line(&x, j, lines[l])))
 				j = j->link[kind].next;
 			if (j == end)
 				continue;
@@ -482,7 +482,7 @@ static bool nass_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t node
 	return false;
 }
 
-const struct sched_pick_ops pick_nass = {
+const struct sched_pick_ops sw_sched_pick_nass = {
         .init = nass_init,
         .fini = nass_fini,
         .job_added = nass_job_added,
@@ -499,7 +499,7 @@ int sw_sched_nass_stats(const struct sw_sched *s, struct sw_nass_stats *st)
 {
 	if (!s || !st)
 		return -EINVAL;
-	if (s->policy->pick != &pick_nass)
+	if (s->policy->pick != &sw_sched_pick_nass)
 		return -EOPNOTSUPP;
 	*st = ((const struct nass_sched *)s->pick_priv)->stats;
 	return 0;
@@ -513,9 +513,9 @@ int sw_sched_job_shuffle(const struct sw_sched *s, uint64_t job, struct sw_job_s
 
 	if (!s || !st || ((map_racks || reduces_per_rack) && n_racks != s->n_racks))
 		return -EINVAL;
-	if (s->policy->pick != &pick_nass)
+	if (s->policy->pick != &sw_sched_pick_nass)
 		return -EOPNOTSUPP;
-	j = job_table_find(&s->jobs, job);
+	j = sw_sched_job_table_find(&s->jobs, job);
 	if (!j)
 		return -ENOENT;
 	nj = j->nass;

@@ -59,24 +59,24 @@ struct nass_sched {
 
 /* samp.c: input bytes of @p j held by each rack (a map counts for every rack with one of its
  * replicas) into ns->rack_in; @return the job's input. */
-double samp_input_per_rack(const struct sw_sched *s, const struct sched_job *j);
+double sw_sched_samp_input_per_rack(const struct sw_sched *s, const struct sched_job *j);
 
 /* samp.c: PreferredMapRacks into ns->map_rack and the expected share of the job's map output
  * per rack into ns->weight; @return the number of racks chosen. */
-uint32_t samp_choose(struct sw_sched *s, struct sched_job *j, double ratio);
+uint32_t sw_sched_samp_choose(struct sw_sched *s, struct sched_job *j, double ratio);
 
 /* sarp.c: splits @p n tasks over racks in proportion to @p weight (largest remainder, ties
  * to the lower rack), all to nothing when every weight is zero. */
-void sarp_split(struct nass_sched *ns, uint32_t n, const double *weight, uint32_t n_racks,
-                uint32_t *out);
+void sw_sched_sarp_split(struct nass_sched *ns, uint32_t n, const double *weight, uint32_t n_racks,
+                         uint32_t *out);
 
 /* sarp.c: PreferredReducesPerRack of @p j, from its registered map outputs once
  * map_completion_threshold of its maps are done, else SAMP's tentative split. */
-void sarp_run(struct sw_sched *s, struct sched_job *j);
+void sw_sched_sarp_run(struct sw_sched *s, struct sched_job *j);
 
 /* sarp.c: are map_completion_threshold of @p j's maps done, with some output registered? */
-bool sarp_outputs_ready(const struct sw_sched *s, const struct sched_job *j);
+bool sw_sched_sarp_outputs_ready(const struct sw_sched *s, const struct sched_job *j);
 
-int nass_rank_cmp(const void *a, const void *b);
+int sw_sched_nass_rank_cmp(const void *a, const void *b);
 
 #endif /* SW_NASS_H */

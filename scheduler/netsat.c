@@ -67,7 +67,7 @@ int sw_sched_net_status(const struct sw_sched *s, uint32_t rack, struct sw_net_s
 	return 0;
 }
 
-bool sched_rack_saturated(const struct sw_sched *s, uint32_t rack)
+bool sw_sched_rack_saturated(const struct sw_sched *s, uint32_t rack)
 {
 	return s->netsat[rack].saturated;
 }

@@ -72,8 +72,8 @@ static int adaptive_admit(const struct sw_sched *s, const struct sched_job *j, d
 	return j->deadline >= ORDER_TIER ? -EINVAL : 0;
 }
 
-const struct sched_order_ops order_adaptive = {
-        .pool_of = order_pool_per_job,
+const struct sched_order_ops sw_sched_order_adaptive = {
+        .pool_of = sw_sched_order_pool_per_job,
         .admit = adaptive_admit,
         .update_keys = adaptive_update_keys,
 };

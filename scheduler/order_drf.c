@@ -28,7 +28,7 @@ static void drf_update_keys(const struct sw_sched *s, struct sched_pool *p, doub
 	p->key[SW_MAP] = p->key[SW_REDUCE] = share;
 }
 
-const struct sched_order_ops order_drf = {
+const struct sched_order_ops sw_sched_order_drf = {
         .pool_of = drf_pool_of,
         .update_keys = drf_update_keys,
 };

@@ -19,7 +19,7 @@
 
 /* The first pool that holds no live job: ids are reused, the array stays as small as the
  * most jobs live at once. */
-uint32_t order_pool_per_job(const struct sw_sched *s, const struct sched_job *j)
+uint32_t sw_sched_order_pool_per_job(const struct sw_sched *s, const struct sched_job *j)
 {
 	uint32_t id = 0;
 
@@ -97,8 +97,8 @@ static int edf_admit(const struct sw_sched *s, const struct sched_job *j, double
 	return 0;
 }
 
-const struct sched_order_ops order_edf = {
-        .pool_of = order_pool_per_job,
+const struct sched_order_ops sw_sched_order_edf = {
+        .pool_of = sw_sched_order_pool_per_job,
         .admit = edf_admit,
         .update_keys = edf_update_keys,
 };

@@ -17,7 +17,7 @@ static void fifo_update_keys(const struct sw_sched *s, struct sched_pool *p, dou
 	(void)now;
 }
 
-const struct sched_order_ops order_fifo = {
+const struct sched_order_ops sw_sched_order_fifo = {
         .pool_of = fifo_pool_of,
         .update_keys = fifo_update_keys,
 };

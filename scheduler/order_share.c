@@ -38,12 +38,12 @@ static void capacity_pool_init(const struct sw_sched *s, struct sched_pool *p)
 		p->weight[k] = s->queue_capacity[p->id] * s->total_slots[k];
 }
 
-const struct sched_order_ops order_fair = {
+const struct sched_order_ops sw_sched_order_fair = {
         .pool_of = pool_per_user,
         .update_keys = share_update_keys,
 };
 
-const struct sched_order_ops order_capacity = {
+const struct sched_order_ops sw_sched_order_capacity = {
         .pool_of = pool_per_queue,
         .pool_init = capacity_pool_init,
         .update_keys = share_update_keys,

@@ -117,11 +117,11 @@ static bool delay_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t nod
 
 	(void)now;
 	if (kind == SW_REDUCE)
-		return pick_first_reduce(pool, n, c);
+		return sw_sched_pick_first_reduce(pool, n, c);
 	for (struct sched_job *j = pool->runnable[SW_MAP].head; j; j = j->link[SW_MAP].next) {
-		if (!job_fits(j, SW_MAP, n))
+		if (!sw_sched_job_fits(j, SW_MAP, n))
 			continue;
-		if (job_map_at(s, j, node, allowed_level(s, j), c)) {
+		if (sw_sched_job_map_at(s, j, node, allowed_level(s, j), c)) {
 			j->delay.level = c->locality;
 			j->delay.waited = 0;
 			return true;
@@ -131,7 +131,7 @@ static bool delay_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t nod
 	return false;
 }
 
-const struct sched_pick_ops pick_delay = {
+const struct sched_pick_ops sw_sched_pick_delay = {
         .init = delay_init,
         .fini = delay_fini,
         .heartbeat_begin = delay_heartbeat_begin,

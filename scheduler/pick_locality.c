@@ -5,10 +5,11 @@
  */
 #include "policy.h"
 
-bool pick_first_reduce(struct sched_pool *pool, const struct sched_node *n, struct sched_choice *c)
+bool sw_sched_pick_first_reduce(struct sched_pool *pool, const struct sched_node *n,
+                                struct sched_choice *c)
 {
 	for (struct sched_job *j = pool->runnable[SW_REDUCE].head; j; j = j->link[SW_REDUCE].next)
-		if (job_fits(j, SW_REDUCE, n) && job_reduce_next(j, c))
+		if (sw_sched_job_fits(j, SW_REDUCE, n) && sw_sched_job_reduce_next(j, c))
 			return true;
 	return false;
 }
@@ -20,13 +21,14 @@ static bool locality_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t 
 
 	(void)now;
 	if (kind == SW_REDUCE)
-		return pick_first_reduce(pool, n, c);
+		return sw_sched_pick_first_reduce(pool, n, c);
 	for (struct sched_job *j = pool->runnable[SW_MAP].head; j; j = j->link[SW_MAP].next)
-		if (job_fits(j, SW_MAP, n) && job_map_at(s, j, node, SW_LOCALITY_REMOTE, c))
+		if (sw_sched_job_fits(j, SW_MAP, n) &&
+		    sw_sched_job_map_at(s, j, node, SW_LOCALITY_REMOTE, c))
 			return true;
 	return false;
 }
 
-const struct sched_pick_ops pick_locality = {
+const struct sched_pick_ops sw_sched_pick_locality = {
         .pick = locality_pick,
 };

@@ -9,21 +9,21 @@
  * paper's additive breakdown (Figures 12, 13): SARP needs NASS, SAMP needs both.
  */
 #define SW_FULL (SW_MECH_SAMP | SW_MECH_SARP)
-#define SCHED_POLICIES(X)                                                 \
-	X("fifo", order_fifo, pick_locality, 0)                           \
-	X("fair", order_fair, pick_locality, 0)                           \
-	X("drf", order_drf, pick_locality, 0)                             \
-	X("capacity", order_capacity, pick_locality, 0)                   \
-	X("delay", order_fair, pick_delay, 0)                             \
-	X("sw-fair", order_fair, pick_nass, SW_FULL)                      \
-	X("sw-drf", order_drf, pick_nass, SW_FULL)                        \
-	X("sw-relaxed", order_fair, pick_nass, SW_FULL | SW_MECH_RELAXED) \
-	X("sw-nass", order_fair, pick_nass, 0)                            \
-	X("sw-nass-sarp", order_fair, pick_nass, SW_MECH_SARP)            \
-	X("minedf", order_edf, pick_locality, 0)                          \
-	X("sw-minedf", order_edf, pick_nass, SW_FULL)                     \
-	X("adaptive", order_adaptive, pick_locality, 0)                   \
-	X("sw-adaptive", order_adaptive, pick_nass, SW_FULL)
+#define SCHED_POLICIES(X)                                                                   \
+	X("fifo", sw_sched_order_fifo, sw_sched_pick_locality, 0)                           \
+	X("fair", sw_sched_order_fair, sw_sched_pick_locality, 0)                           \
+	X("drf", sw_sched_order_drf, sw_sched_pick_locality, 0)                             \
+	X("capacity", sw_sched_order_capacity, sw_sched_pick_locality, 0)                   \
+	X("delay", sw_sched_order_fair, sw_sched_pick_delay, 0)                             \
+	X("sw-fair", sw_sched_order_fair, sw_sched_pick_nass, SW_FULL)                      \
+	X("sw-drf", sw_sched_order_drf, sw_sched_pick_nass, SW_FULL)                        \
+	X("sw-relaxed", sw_sched_order_fair, sw_sched_pick_nass, SW_FULL | SW_MECH_RELAXED) \
+	X("sw-nass", sw_sched_order_fair, sw_sched_pick_nass, 0)                            \
+	X("sw-nass-sarp", sw_sched_order_fair, sw_sched_pick_nass, SW_MECH_SARP)            \
+	X("minedf", sw_sched_order_edf, sw_sched_pick_locality, 0)                          \
+	X("sw-minedf", sw_sched_order_edf, sw_sched_pick_nass, SW_FULL)                     \
+	X("adaptive", sw_sched_order_adaptive, sw_sched_pick_locality, 0)                   \
+	X("sw-adaptive", sw_sched_order_adaptive, sw_sched_pick_nass, SW_FULL)
 
 #define AS_POLICY(name, order, pick, mech) {name, &order, &pick, mech},
 #define AS_NAME(name, order, pick, mech)   name,
@@ -36,7 +36,7 @@ const char *const *sw_sched_policy_names(void)
 	return names;
 }
 
-const struct sched_policy *sched_policy_find(const char *name)
+const struct sched_policy *sw_sched_policy_find(const char *name)
 {
 	if (!name)
 		return NULL;

@@ -68,22 +68,23 @@ struct sched_policy {
 	unsigned sw_mechanisms; /* SW_MECH_* the policy uses (NASS picks only) */
 };
 
-extern const struct sched_order_ops order_fifo, order_fair, order_drf, order_capacity, order_edf,
-        order_adaptive;
+extern const struct sched_order_ops sw_sched_order_fifo, sw_sched_order_fair, sw_sched_order_drf,
+        sw_sched_order_capacity, sw_sched_order_edf, sw_sched_order_adaptive;
 
 /*
- * The deadline orders (order_edf.c, order_adaptive.c) give each job a pool of its own
- * (order_pool_per_job) and rank jobs in tiers whose keys lie in [tier * ORDER_TIER,
+ * The deadline orders (sw_sched_order_edf.c, sw_sched_order_adaptive.c) give each job a pool of its
+ * own (sw_sched_order_pool_per_job) and rank jobs in tiers whose keys lie in [tier * ORDER_TIER,
  * (tier + 1) * ORDER_TIER): deadlines and arrivals must stay below ORDER_TIER seconds.
  */
 #define ORDER_TIER 1e12
-uint32_t order_pool_per_job(const struct sw_sched *s, const struct sched_job *j);
-extern const struct sched_pick_ops pick_locality, pick_delay, pick_nass;
+uint32_t sw_sched_order_pool_per_job(const struct sw_sched *s, const struct sched_job *j);
+extern const struct sched_pick_ops sw_sched_pick_locality, sw_sched_pick_delay, sw_sched_pick_nass;
 
 /* The registered policy called @p name, NULL when there is none. */
-const struct sched_policy *sched_policy_find(const char *name);
+const struct sched_policy *sw_sched_policy_find(const char *name);
 
 /* Reduces have no locality: the first job of the pool with a reduce that fits. */
-bool pick_first_reduce(struct sched_pool *pool, const struct sched_node *n, struct sched_choice *c);
+bool sw_sched_pick_first_reduce(struct sched_pool *pool, const struct sched_node *n,
+                                struct sched_choice *c);
 
 #endif /* SW_POLICY_H */

@@ -3,7 +3,7 @@
 
 #include "policy.h"
 
-struct sched_pool *pool_get(struct sw_sched *s, uint32_t id)
+struct sched_pool *sw_sched_pool_get(struct sw_sched *s, uint32_t id)
 {
 	struct sched_pool *p;
 
@@ -12,7 +12,7 @@ struct sched_pool *pool_get(struct sw_sched *s, uint32_t id)
 	if (id >= s->n_pools) {
 		/* 64 bits: doubling a 32-bit count past 2^31 would wrap to 0 and never end. Ids
 		 * are users or queues, below SW_SCHED_MAX_USERS (sw_sched_job_add checks), or
-		 * order_edf's, below the most jobs live at once. */
+		 * sw_sched_order_edf's, below the most jobs live at once. */
 		uint64_t n = s->n_pools ? s->n_pools : 8;
 		struct sched_pool **v;
 
@@ -20,7 +20,7 @@ struct sched_pool *pool_get(struct sw_sched *s, uint32_t id)
 			n *= 2;
 		/* Reserve now so that a pool becoming runnable never has to allocate. */
 		for (int k = 0; k < SW_KINDS; k++)
-			if (pool_heap_reserve(&s->ready[k], (uint32_t)n) < 0)
+			if (sw_sched_pool_heap_reserve(&s->ready[k], (uint32_t)n) < 0)
 				return NULL;
 		v = realloc(s->pools, n * sizeof(*v));
 		if (!v)
@@ -53,8 +53,8 @@ static bool arrives_before(const struct sched_job *a, const struct sched_job *b)
  * Jobs usually become runnable in arrival order (maps at add) or close to it (reduces after
  * slow-start), so the insertion point is found walking back from the tail.
  */
-void pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
-                   enum sw_task_kind kind)
+void sw_sched_pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
+                            enum sw_task_kind kind)
 {
 	struct job_list *l = &p->runnable[kind];
 	struct sched_job *after = l->tail;
@@ -72,11 +72,11 @@ void pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j
 	else
 		l->head = j;
 	if (p->heap_pos[kind] == SCHED_NONE)
-		pool_heap_push(&s->ready[kind], p);
+		sw_sched_pool_heap_push(&s->ready[kind], p);
 }
 
-void pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
-                   enum sw_task_kind kind)
+void sw_sched_pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
+                            enum sw_task_kind kind)
 {
 	struct job_list *l = &p->runnable[kind];
 	struct job_link *k = &j->link[kind];
@@ -91,13 +91,13 @@ void pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j
 		l->tail = k->prev;
 	*k = (struct job_link){0};
 	if (!l->head)
-		pool_heap_remove(&s->ready[kind], p);
+		sw_sched_pool_heap_remove(&s->ready[kind], p);
 }
 
-void pool_refresh(struct sw_sched *s, struct sched_pool *p, double now)
+void sw_sched_pool_refresh(struct sw_sched *s, struct sched_pool *p, double now)
 {
 	s->policy->order->update_keys(s, p, now);
 	for (int k = 0; k < SW_KINDS; k++)
 		if (p->heap_pos[k] != SCHED_NONE)
-			pool_heap_fix(&s->ready[k], p);
+			sw_sched_pool_heap_fix(&s->ready[k], p);
 }

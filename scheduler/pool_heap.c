@@ -48,19 +48,19 @@ static void sift_down(struct pool_heap *h, uint32_t i)
 	place(h, i, p);
 }
 
-void pool_heap_init(struct pool_heap *h, enum sw_task_kind kind)
+void sw_sched_pool_heap_init(struct pool_heap *h, enum sw_task_kind kind)
 {
 	*h = (struct pool_heap){.kind = kind};
 }
 
-void pool_heap_fini(struct pool_heap *h)
+void sw_sched_pool_heap_fini(struct pool_heap *h)
 {
 	free(h->v);
 	free(h->frontier);
 	*h = (struct pool_heap){0};
 }
 
-int pool_heap_reserve(struct pool_heap *h, uint32_t cap)
+int sw_sched_pool_heap_reserve(struct pool_heap *h, uint32_t cap)
 {
 	struct sched_pool **v;
 	uint32_t *f;
@@ -79,13 +79,13 @@ int pool_heap_reserve(struct pool_heap *h, uint32_t cap)
 	return 0;
 }
 
-void pool_heap_push(struct pool_heap *h, struct sched_pool *p)
+void sw_sched_pool_heap_push(struct pool_heap *h, struct sched_pool *p)
 {
 	place(h, h->n++, p);
 	sift_up(h, h->n - 1);
 }
 
-void pool_heap_remove(struct pool_heap *h, struct sched_pool *p)
+void sw_sched_pool_heap_remove(struct pool_heap *h, struct sched_pool *p)
 {
 	uint32_t i = p->heap_pos[h->kind];
 	struct sched_pool *last = h->v[--h->n];
@@ -94,10 +94,10 @@ void pool_heap_remove(struct pool_heap *h, struct sched_pool *p)
 	if (i == h->n)
 		return;
 	place(h, i, last);
-	pool_heap_fix(h, last);
+	sw_sched_pool_heap_fix(h, last);
 }
 
-void pool_heap_fix(struct pool_heap *h, struct sched_pool *p)
+void sw_sched_pool_heap_fix(struct pool_heap *h, struct sched_pool *p)
 {
 	uint32_t i = p->heap_pos[h->kind];
 
@@ -139,7 +139,8 @@ static uint32_t frontier_pop(struct pool_heap *h, uint32_t *n)
 	return top;
 }
 
-bool pool_heap_walk(struct pool_heap *h, bool (*visit)(struct sched_pool *p, void *arg), void *arg)
+bool sw_sched_pool_heap_walk(struct pool_heap *h, bool (*visit)(struct sched_pool *p, void *arg),
+                             void *arg)
 {
 	uint32_t n = 0;
 

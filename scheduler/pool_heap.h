@@ -22,19 +22,20 @@ struct pool_heap {
 	enum sw_task_kind kind;
 };
 
-void pool_heap_init(struct pool_heap *h, enum sw_task_kind kind);
-void pool_heap_fini(struct pool_heap *h);
+void sw_sched_pool_heap_init(struct pool_heap *h, enum sw_task_kind kind);
+void sw_sched_pool_heap_fini(struct pool_heap *h);
 
 /* Makes room for @p cap pools so that push never allocates. @return 0 or -ENOMEM. */
-int pool_heap_reserve(struct pool_heap *h, uint32_t cap);
+int sw_sched_pool_heap_reserve(struct pool_heap *h, uint32_t cap);
 
-void pool_heap_push(struct pool_heap *h, struct sched_pool *p);
-void pool_heap_remove(struct pool_heap *h, struct sched_pool *p);
+void sw_sched_pool_heap_push(struct pool_heap *h, struct sched_pool *p);
+void sw_sched_pool_heap_remove(struct pool_heap *h, struct sched_pool *p);
 
 /* Restores the order after p->key[h->kind] changed. */
-void pool_heap_fix(struct pool_heap *h, struct sched_pool *p);
+void sw_sched_pool_heap_fix(struct pool_heap *h, struct sched_pool *p);
 
 /* Calls @p visit on pools best first until it returns true. @return whether one did. */
-bool pool_heap_walk(struct pool_heap *h, bool (*visit)(struct sched_pool *p, void *arg), void *arg);
+bool sw_sched_pool_heap_walk(struct pool_heap *h, bool (*visit)(struct sched_pool *p, void *arg),
+                             void *arg);
 
 #endif /* SW_POOL_HEAP_H */

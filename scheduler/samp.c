@@ -21,7 +21,7 @@
 
 #include "nass.h"
 
-double samp_input_per_rack(const struct sw_sched *s, const struct sched_job *j)
+double sw_sched_samp_input_per_rack(const struct sw_sched *s, const struct sched_job *j)
 {
 	struct nass_sched *ns = s->pick_priv;
 	double total = 0;
@@ -48,7 +48,7 @@ double samp_input_per_rack(const struct sw_sched *s, const struct sched_job *j)
 static double cover_rack(struct sched_job *j, struct nass_sched *ns, uint32_t rack)
 {
 	/* SAMP runs before any map launches, so every group's cursor is still at its start. */
-	const struct loc_bucket *b = loc_index_find(&j->by_rack, rack);
+	const struct loc_bucket *b = sw_sched_loc_index_find(&j->by_rack, rack);
 	double gained = 0;
 
 	for (uint32_t i = b ? b->cur : 0; b && i < b->end; i++) {
@@ -62,10 +62,10 @@ static double cover_rack(struct sched_job *j, struct nass_sched *ns, uint32_t ra
 	return gained;
 }
 
-uint32_t samp_choose(struct sw_sched *s, struct sched_job *j, double ratio)
+uint32_t sw_sched_samp_choose(struct sw_sched *s, struct sched_job *j, double ratio)
 {
 	struct nass_sched *ns = s->pick_priv;
-	double input = samp_input_per_rack(s, j), shuffle = ratio * input, remote = input;
+	double input = sw_sched_samp_input_per_rack(s, j), shuffle = ratio * input, remote = input;
 	double best = 0, slots = 0, slots_sq = 0;
 	uint32_t n_rank = 0, chosen = 0;
 
@@ -76,7 +76,7 @@ uint32_t samp_choose(struct sw_sched *s, struct sched_job *j, double ratio)
 		if (ns->map_slots[r] > 0) /* a rack without map slots cannot run the maps */
 			ns->rank[n_rank++] =
 			        (struct nass_rank){ns->rack_in[r], ns->rack_jobs[r], r};
-	qsort(ns->rank, n_rank, sizeof(*ns->rank), nass_rank_cmp);
+	qsort(ns->rank, n_rank, sizeof(*ns->rank), sw_sched_nass_rank_cmp);
 	for (uint32_t k = 0; k < n_rank && j->n_tasks[SW_MAP] > 0; k++) {
 		uint32_t r = ns->rank[k].id;
 		double traffic;

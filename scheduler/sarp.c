@@ -14,7 +14,7 @@
 
 #include "nass.h"
 
-int nass_rank_cmp(const void *a, const void *b)
+int sw_sched_nass_rank_cmp(const void *a, const void *b)
 {
 	const struct nass_rank *x = a, *y = b;
 
@@ -25,8 +25,8 @@ int nass_rank_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-void sarp_split(struct nass_sched *ns, uint32_t n, const double *weight, uint32_t n_racks,
-                uint32_t *out)
+void sw_sched_sarp_split(struct nass_sched *ns, uint32_t n, const double *weight, uint32_t n_racks,
+                         uint32_t *out)
 {
 	double sum = 0;
 	uint32_t given = 0, n_rank = 0;
@@ -42,24 +42,24 @@ void sarp_split(struct nass_sched *ns, uint32_t n, const double *weight, uint32_
 			ns->rank[n_rank++] = (struct nass_rank){share - out[r], 0, r};
 	}
 	/* Rounding leaves fewer than n_rank tasks: one more for the largest remainders. */
-	qsort(ns->rank, n_rank, sizeof(*ns->rank), nass_rank_cmp);
+	qsort(ns->rank, n_rank, sizeof(*ns->rank), sw_sched_nass_rank_cmp);
 	for (uint32_t i = 0; given < n && i < n_rank; i++, given++)
 		out[ns->rank[i].id]++;
 }
 
-bool sarp_outputs_ready(const struct sw_sched *s, const struct sched_job *j)
+bool sw_sched_sarp_outputs_ready(const struct sw_sched *s, const struct sched_job *j)
 {
 	double mct = ceil(s->cfg.map_completion_threshold * j->n_tasks[SW_MAP]);
 
 	return j->done[SW_MAP] >= mct && j->output_bytes > 0;
 }
 
-void sarp_run(struct sw_sched *s, struct sched_job *j)
+void sw_sched_sarp_run(struct sw_sched *s, struct sched_job *j)
 {
 	struct nass_sched *ns = s->pick_priv;
 	struct nass_job *nj = j->nass;
 
-	nj->sarp_outputs = sarp_outputs_ready(s, j);
+	nj->sarp_outputs = sw_sched_sarp_outputs_ready(s, j);
 	if (!nj->sarp_outputs) {
 		for (uint32_t r = 0; r < s->n_racks; r++)
 			nj->preferred[r] = nj->tentative[r];
@@ -67,5 +67,5 @@ void sarp_run(struct sw_sched *s, struct sched_job *j)
 	}
 	for (uint32_t r = 0; r < s->n_racks; r++)
 		ns->weight[r] = (double)nj->rack_out[r];
-	sarp_split(ns, j->n_tasks[SW_REDUCE], ns->weight, s->n_racks, nj->preferred);
+	sw_sched_sarp_split(ns, j->n_tasks[SW_REDUCE], ns->weight, s->n_racks, nj->preferred);
 }

@@ -80,7 +80,7 @@ static int check_config(const struct sw_sched_config *cfg)
 {
 	double sum = 0;
 
-	if (!cfg || !sched_policy_find(cfg->policy) || cfg->n_users == 0 || cfg->n_queues == 0 ||
+	if (!cfg || !sw_sched_policy_find(cfg->policy) || cfg->n_users == 0 || cfg->n_queues == 0 ||
 	    cfg->n_users > SW_SCHED_MAX_USERS || cfg->n_queues > SW_SCHED_MAX_QUEUES)
 		return -EINVAL;
 	if (!(cfg->slowstart >= 0 && cfg->slowstart <= 1) || !nonneg(cfg->node_wait) ||
@@ -160,14 +160,14 @@ struct sw_sched *sw_sched_create(const struct sw_cluster_spec *cluster,
 		errno = ENOMEM;
 		return NULL;
 	}
-	s->policy = sched_policy_find(cfg->policy);
+	s->policy = sw_sched_policy_find(cfg->policy);
 	for (int k = 0; k < SW_KINDS; k++)
-		pool_heap_init(&s->ready[k], k);
+		sw_sched_pool_heap_init(&s->ready[k], k);
 	rc = copy_cluster(s, cluster);
 	if (rc == 0)
 		rc = copy_config(s, cfg);
 	if (rc == 0)
-		rc = job_table_init(&s->jobs);
+		rc = sw_sched_job_table_init(&s->jobs);
 	if (rc == 0 && s->policy->pick->init)
 		rc = s->policy->pick->init(s);
 	if (rc < 0) {
@@ -188,18 +188,18 @@ void sw_sched_destroy(struct sw_sched *s)
 				struct sched_job *j = s->jobs.buckets[b];
 
 				s->jobs.buckets[b] = j->hash_next;
-				job_free(j);
+				sw_sched_job_free(j);
 			}
 		}
 	}
 	if (s->policy->pick->fini)
 		s->policy->pick->fini(s);
-	job_table_fini(&s->jobs);
+	sw_sched_job_table_fini(&s->jobs);
 	for (uint32_t i = 0; i < s->n_pools; i++)
 		free(s->pools[i]);
 	free(s->pools);
 	for (int k = 0; k < SW_KINDS; k++)
-		pool_heap_fini(&s->ready[k]);
+		sw_sched_pool_heap_fini(&s->ready[k]);
 	free(s->nodes);
 	free(s->rack_uplink_bps);
 	free(s->netsat);
@@ -235,7 +235,7 @@ static int check_job(const struct sw_sched *s, const struct sw_job_spec *job, do
 	if (!demand_ok(s, &job->map_demand, job->n_maps) ||
 	    !demand_ok(s, &job->reduce_demand, job->n_reduces) || !nonneg(job->deadline))
 		return -EINVAL;
-	return job_table_find(&s->jobs, job->id) ? -EEXIST : 0;
+	return sw_sched_job_table_find(&s->jobs, job->id) ? -EEXIST : 0;
 }
 
 int sw_sched_job_add(struct sw_sched *s, const struct sw_job_spec *job, double now)
@@ -247,43 +247,43 @@ int sw_sched_job_add(struct sw_sched *s, const struct sw_job_spec *job, double n
 
 	if (rc < 0)
 		return rc;
-	rc = job_create(s, job, &j);
+	rc = sw_sched_job_create(s, job, &j);
 	if (rc < 0)
 		return rc;
 	rc = s->policy->order->admit ? s->policy->order->admit(s, j, now) : 0;
 	if (rc < 0) {
-		job_free(j);
+		sw_sched_job_free(j);
 		return rc;
 	}
 	j->seq = s->next_seq++;
 	j->pool = s->policy->order->pool_of(s, j);
-	p = pool_get(s, j->pool);
+	p = sw_sched_pool_get(s, j->pool);
 	pick = s->policy->pick;
-	if (!p || job_table_insert(&s->jobs, j) < 0) {
-		job_free(j);
+	if (!p || sw_sched_job_table_insert(&s->jobs, j) < 0) {
+		sw_sched_job_free(j);
 		return -ENOMEM;
 	}
 	if (pick->job_added && pick->job_added(s, j, now) < 0) {
-		job_table_remove(&s->jobs, j);
-		job_free(j);
+		sw_sched_job_table_remove(&s->jobs, j);
+		sw_sched_job_free(j);
 		return -ENOMEM;
 	}
 	p->jobs++;
 	if (j->pending[SW_MAP] > 0)
-		pool_list_add(s, p, j, SW_MAP);
+		sw_sched_pool_list_add(s, p, j, SW_MAP);
 	if (j->reduces_ready && j->pending[SW_REDUCE] > 0)
-		pool_list_add(s, p, j, SW_REDUCE);
-	pool_refresh(s, p, now);
+		sw_sched_pool_list_add(s, p, j, SW_REDUCE);
+	sw_sched_pool_refresh(s, p, now);
 	return 0;
 }
 
-void sched_job_remove(struct sw_sched *s, struct sched_job *j)
+void sw_sched_job_drop(struct sw_sched *s, struct sched_job *j)
 {
 	if (s->policy->pick->job_removed)
 		s->policy->pick->job_removed(s, j);
 	s->pools[j->pool]->jobs--;
-	job_table_remove(&s->jobs, j);
-	job_free(j);
+	sw_sched_job_table_remove(&s->jobs, j);
+	sw_sched_job_free(j);
 }
 
 int sw_sched_job_remove(struct sw_sched *s, uint64_t job, double now)
@@ -293,20 +293,20 @@ int sw_sched_job_remove(struct sw_sched *s, uint64_t job, double now)
 
 	if (!s || !isfinite(now))
 		return -EINVAL;
-	j = job_table_find(&s->jobs, job);
+	j = sw_sched_job_table_find(&s->jobs, job);
 	if (!j)
 		return -ENOENT;
 	p = s->pools[j->pool];
 	for (int k = 0; k < SW_KINDS; k++)
 		for (uint32_t i = 0; i < j->n_tasks[k]; i++)
 			if (j->tasks[k][i].state == TASK_RUNNING)
-				sched_task_release(s, j, k, &j->tasks[k][i]);
+				sw_sched_task_release(s, j, k, &j->tasks[k][i]);
 	if (j->pending[SW_MAP] > 0)
-		pool_list_del(s, p, j, SW_MAP);
+		sw_sched_pool_list_del(s, p, j, SW_MAP);
 	if (j->reduces_ready && j->pending[SW_REDUCE] > 0)
-		pool_list_del(s, p, j, SW_REDUCE);
-	sched_job_remove(s, j);
-	pool_refresh(s, p, now);
+		sw_sched_pool_list_del(s, p, j, SW_REDUCE);
+	sw_sched_job_drop(s, j);
+	sw_sched_pool_refresh(s, p, now);
 	return 0;
 }
 
@@ -316,7 +316,7 @@ int sw_sched_job_status(const struct sw_sched *s, uint64_t job, struct sw_job_st
 
 	if (!s || !st)
 		return -EINVAL;
-	j = job_table_find(&s->jobs, job);
+	j = sw_sched_job_table_find(&s->jobs, job);
 	if (!j)
 		return -ENOENT;
 	*st = (struct sw_job_status){

@@ -168,49 +168,46 @@ struct sw_sched {
 };
 
 /* job.c: building jobs and finding their runnable tasks. */
-int job_create(const struct sw_sched *s, const struct sw_job_spec *spec, struct sched_job **out);
-void job_free(struct sched_job *j);
-bool job_map_at(const struct sw_sched *s, struct sched_job *j, uint32_t node,
-                enum sw_locality max_level, struct sched_choice *c);
-bool job_reduce_next(struct sched_job *j, struct sched_choice *c);
-bool job_fits(const struct sched_job *j, enum sw_task_kind kind, const struct sched_node *n);
+int sw_sched_job_create(const struct sw_sched *s, const struct sw_job_spec *spec,
+                        struct sched_job **out);
+void sw_sched_job_free(struct sched_job *j);
+bool sw_sched_job_map_at(const struct sw_sched *s, struct sched_job *j, uint32_t node,
+                         enum sw_locality max_level, struct sched_choice *c);
+bool sw_sched_job_reduce_next(struct sched_job *j, struct sched_choice *c);
+bool sw_sched_job_fits(const struct sched_job *j, enum sw_task_kind kind,
+                       const struct sched_node *n);
 /* Task @p task is pending again: moves the cursors that passed it back to it. */
-void job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
-                uint32_t task);
+void sw_sched_job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+                         uint32_t task);
 
 /* pool.c: pools, their runnable-job lists and their place in the ready heaps. */
-struct sched_pool *pool_get(struct sw_sched *s, uint32_t id);
-void pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
-                   enum sw_task_kind kind);
-void pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
-                   enum sw_task_kind kind);
-void pool_refresh(struct sw_sched *s, struct sched_pool *p, double now);
+struct sched_pool *sw_sched_pool_get(struct sw_sched *s, uint32_t id);
+void sw_sched_pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
+                            enum sw_task_kind kind);
+void sw_sched_pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
+                            enum sw_task_kind kind);
+void sw_sched_pool_refresh(struct sw_sched *s, struct sched_pool *p, double now);
 
 /* netsat.c: NetworkSaturated of a rack. */
-bool sched_rack_saturated(const struct sw_sched *s, uint32_t rack);
+bool sw_sched_rack_saturated(const struct sw_sched *s, uint32_t rack);
 
-/* sched.c */
-void sched_job_remove(struct sw_sched *s, struct sched_job *j);
+/* sched.c: frees live job @p j, whose running tasks and ready-list entries are already gone. */
+void sw_sched_job_drop(struct sw_sched *s, struct sched_job *j);
 
-/* events.c: live job @p job if it has task @p task of @p kind, else NULL with *rc set
- * (-EINVAL bad argument, -ENOENT). */
-struct sched_job *sched_task_find(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
-                                  uint32_t task, double now, int *rc);
-
-/* events.c: running task @p task of live job @p job (*jp), or NULL with *rc set (as
- * sched_task_find, or -EALREADY when the task is not running). */
-struct sched_task *sched_task_running(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
-                                      uint32_t task, double now, struct sched_job **jp, int *rc);
+/* events.c: running task @p task of live job @p job (*jp), or NULL with *rc set (-EINVAL bad
+ * argument, -ENOENT no such job or task, -EALREADY the task is not running). */
+struct sched_task *sw_sched_task_running(struct sw_sched *s, uint64_t job, enum sw_task_kind kind,
+                                         uint32_t task, double now, struct sched_job **jp, int *rc);
 
 /* events.c: gives back the slot and resources running task @p t of @p j holds. */
-void sched_task_release(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
-                        struct sched_task *t);
+void sw_sched_task_release(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
+                           struct sched_task *t);
 
 /* job_table.c */
-int job_table_init(struct job_table *t);
-void job_table_fini(struct job_table *t);
-struct sched_job *job_table_find(const struct job_table *t, uint64_t id);
-int job_table_insert(struct job_table *t, struct sched_job *j);
-void job_table_remove(struct job_table *t, struct sched_job *j);
+int sw_sched_job_table_init(struct job_table *t);
+void sw_sched_job_table_fini(struct job_table *t);
+struct sched_job *sw_sched_job_table_find(const struct job_table *t, uint64_t id);
+int sw_sched_job_table_insert(struct job_table *t, struct sched_job *j);
+void sw_sched_job_table_remove(struct job_table *t, struct sched_job *j);
 
 #endif /* SW_SCHED_INT_H */

@@ -22,7 +22,7 @@ static void assert_walk_sorted(struct pool_heap *h, uint32_t expect)
 {
 	struct walk w = {.stop_after = 0};
 
-	assert_false(pool_heap_walk(h, record, &w));
+	assert_false(sw_sched_pool_heap_walk(h, record, &w));
 	assert_int_equal(w.n, expect);
 	for (uint32_t i = 1; i < w.n; i++) {
 		const struct sched_pool *a = w.seen[i - 1], *b = w.seen[i];
@@ -40,29 +40,29 @@ static void walk_visits_pools_in_key_then_id_order(void **state)
 	uint32_t live = N_POOLS;
 
 	(void)state;
-	pool_heap_init(&h, SW_MAP);
-	assert_int_equal(pool_heap_reserve(&h, N_POOLS), 0);
+	sw_sched_pool_heap_init(&h, SW_MAP);
+	assert_int_equal(sw_sched_pool_heap_reserve(&h, N_POOLS), 0);
 	for (uint32_t i = 0; i < N_POOLS; i++) {
 		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
 		pools[i] = (struct sched_pool){.id = i, .heap_pos = {SCHED_NONE, SCHED_NONE}};
 		pools[i].key[SW_MAP] = (double)(rng >> 60); /* 16 values: many ties */
-		pool_heap_push(&h, &pools[i]);
+		sw_sched_pool_heap_push(&h, &pools[i]);
 	}
 	assert_walk_sorted(&h, live);
 	/* Re-key every third pool, remove every seventh: the order must hold throughout. */
 	for (uint32_t i = 0; i < N_POOLS; i++) {
 		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
 		if (i % 7 == 0) {
-			pool_heap_remove(&h, &pools[i]);
+			sw_sched_pool_heap_remove(&h, &pools[i]);
 			assert_int_equal(pools[i].heap_pos[SW_MAP], SCHED_NONE);
 			live--;
 		} else if (i % 3 == 0) {
 			pools[i].key[SW_MAP] = (double)(rng >> 60);
-			pool_heap_fix(&h, &pools[i]);
+			sw_sched_pool_heap_fix(&h, &pools[i]);
 		}
 	}
 	assert_walk_sorted(&h, live);
-	pool_heap_fini(&h);
+	sw_sched_pool_heap_fini(&h);
 }
 
 static void walk_stops_at_the_first_pool_that_accepts(void **state)
@@ -72,18 +72,18 @@ static void walk_stops_at_the_first_pool_that_accepts(void **state)
 	struct walk w = {.stop_after = 3};
 
 	(void)state;
-	pool_heap_init(&h, SW_REDUCE);
-	assert_int_equal(pool_heap_reserve(&h, 8), 0);
+	sw_sched_pool_heap_init(&h, SW_REDUCE);
+	assert_int_equal(sw_sched_pool_heap_reserve(&h, 8), 0);
 	for (uint32_t i = 0; i < 8; i++) {
 		pools[i] = (struct sched_pool){.id = i, .heap_pos = {SCHED_NONE, SCHED_NONE}};
 		pools[i].key[SW_REDUCE] = 8 - i;
-		pool_heap_push(&h, &pools[i]);
+		sw_sched_pool_heap_push(&h, &pools[i]);
 	}
-	assert_true(pool_heap_walk(&h, record, &w));
+	assert_true(sw_sched_pool_heap_walk(&h, record, &w));
 	assert_int_equal(w.n, 3);
 	assert_int_equal(w.seen[0]->id, 7);
 	assert_int_equal(w.seen[2]->id, 5);
-	pool_heap_fini(&h);
+	sw_sched_pool_heap_fini(&h);
 }
 
 int main(void)
