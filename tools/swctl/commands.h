@@ -12,5 +12,6 @@ int cmd_replay_trace(int argc, char **argv);
 int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
+int cmd_cluster(int argc, char **argv);
 
 #endif

@@ -17,12 +17,12 @@
 #include <jansson.h>
 
 #include "commands.h"
+#include "live.h"
 
 #define MAX_ANSWER (16u << 20)
 
-/* One request; returns the HTTP status and the body (malloc'd) or -1 with a message. */
-static int http(const char *addr, const char *method, const char *path, const char *body,
-                char **answer)
+int live_http(const char *addr, const char *method, const char *path, const char *body,
+              char **answer)
 {
 	char ip[64];
 	const char *colon = strrchr(addr, ':');
@@ -196,7 +196,7 @@ int cmd_submit(int argc, char **argv)
 	if (body == NULL)
 		return 1;
 	char *answer;
-	int status = http(controller_addr(addr), "POST", "/jobs", body, &answer);
+	int status = live_http(controller_addr(addr), "POST", "/jobs", body, &answer);
 	free(body);
 	if (status < 0)
 		return 1;
@@ -229,7 +229,7 @@ static json_t *get(const char *what, int argc, char **argv, const char *path)
 		return NULL;
 	}
 	char *answer;
-	int status = http(controller_addr(addr), "GET", path, NULL, &answer);
+	int status = live_http(controller_addr(addr), "GET", path, NULL, &answer);
 	if (status < 0)
 		return NULL;
 	json_t *o = status == 200 ? json_loads(answer, 0, NULL) : NULL;

@@ -19,6 +19,7 @@ static const struct command {
         {"submit", cmd_submit, "submit a job to the live controller"},
         {"status", cmd_status, "the live controller's nodes, racks and job counts"},
         {"jobs", cmd_jobs, "the live controller's jobs and their progress"},
+        {"cluster", cmd_cluster, "emulated racks of namespaces running the live service"},
         {"replay-trace", cmd_replay_trace,
          "replay a controller's scheduler-call trace and check it"},
 };

@@ -1,0 +1,116 @@
+#!/bin/sh
+# swctl cluster on this machine, as root: a 2 x 2 cluster of network namespaces (100 Mbit/s
+# uplinks, 1 Gbit/s node links) with real swcontroller and swagent processes. Checks the
+# shaping with iperf3, the registrations, a job whose cross-rack bytes the uplinks and the
+# agents both count, that down leaves nothing behind (also after a killed up), and that a
+# non-root user gets a clear refusal. Argument: the swctl binary (daemons are found beside
+# it in the build tree).
+set -u
+swctl=$(realpath "$1")
+if [ "$(id -u)" != 0 ]; then
+	echo "swctl cluster needs root: skipped"
+	exit 77
+fi
+tmp=$(mktemp -d /tmp/sw-cluster-test-XXXXXX)
+cl=t$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+dir=$tmp/c
+cleanup() {
+	"$swctl" cluster down --name "$cl" --dir "$dir" >/dev/null 2>&1
+	"$swctl" cluster down --name "${cl}k" --dir "$tmp/k" >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+. "$(dirname "$0")/../check.sh"
+in_ns() { n=$1; shift; ip netns exec "$cl-$n" "$@"; }
+ctl() { in_ns spine "$swctl" "$@" --controller 10.255.255.1:7080; }
+
+not_root() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$swctl" cluster up --name "$cl" \
+		--dir "$tmp/nobody" 2>"$tmp/nobody.err"
+	[ $? = 1 ] && has "$tmp/nobody.err" "swctl cluster up: needs root" && [ ! -e "$tmp/nobody" ] &&
+		[ -z "$(ls /run/netns 2>/dev/null | grep "^$cl-")" ]
+}
+check "a user other than root is told that root is needed, and nothing is made" not_root
+
+up() {
+	"$swctl" cluster up --racks 2 --nodes-per-rack 2 --nic 1gbit --uplink 100mbit \
+		--name "$cl" --dir "$dir" >"$tmp/up.out" 2>&1 || { cat "$tmp/up.out"; return 1; }
+	has "$tmp/up.out" "cluster $cl up: 2 racks x 2 nodes" &&
+		[ "$(ls /run/netns | grep -c "^$cl-")" = 7 ] && has "$dir/cluster.state" "up"
+}
+check "cluster up makes 7 namespaces (spine, 2 ToRs, 4 nodes) and waits for the agents" up
+
+registered() {
+	ctl status >"$tmp/status" && [ "$(grep -cE '^r[01]n[01] +[01] +up +yes' "$tmp/status")" = 4 ]
+}
+check "all 4 agents registered with the controller in the spine" registered
+
+# iperf3 CLIENT SERVER: receiver's Mbit/s from node CLIENT to node SERVER (rRnN)
+iperf() {
+	ip=$(awk -v n="$2" '$1 == n {print $NF}' "$tmp/status" | cut -d: -f1)
+	in_ns "$2" iperf3 -s -1 -B "$ip" >/dev/null 2>&1 &
+	until in_ns "$2" ss -ltn | grep -q ":5201"; do sleep 0.1; done
+	in_ns "$1" iperf3 -c "$ip" -t 2 -f m | awk '/receiver/ {print $7}'
+	wait
+}
+shaped() {
+	intra=$(iperf r0n0 r0n1) && cross=$(iperf r0n0 r1n1) || return 1
+	echo "  intra-rack $intra Mbit/s, cross-rack $cross Mbit/s (uplink 100)"
+	awk -v i="$intra" -v c="$cross" 'BEGIN { exit !(i > 400 && c > 80 && c < 105) }'
+}
+check "intra-rack traffic runs far above the 100 Mbit/s uplink, cross-rack near it" shaped
+
+# sum of the agents' NetSat bytes from other racks, and of the ToR uplinks' received bytes
+agents_xrack() {
+	for n in r0n0 r0n1 r1n0 r1n1; do
+		ip=$(awk -v n="$n" '$1 == n {print $NF}' "$tmp/status" | cut -d: -f1)
+		in_ns "$n" curl -sf "http://$ip:7003/metrics" |
+			awk -v r="${n#r}" 'BEGIN {sub(/n.*/, "", r)}
+				/^swagent_rx_bytes_total/ && $1 !~ "rack=\"" r "\"" {s += $2}
+				END {print s + 0}'
+	done | awk '{s += $1} END {print s}'
+}
+uplinks_in() {
+	for r in 0 1; do in_ns tor$r cat /sys/class/net/uplink/statistics/rx_bytes; done |
+		awk '{s += $1} END {print s}'
+}
+job() {
+	u0=$(uplinks_in) && a0=$(agents_xrack) &&
+		ctl submit --name sort --maps 8 --reduces 4 --input-bytes 4000000 --rate 1e9 \
+			>/dev/null || return 1
+	until ctl jobs >"$tmp/jobs" && grep -qE " done | failed " "$tmp/jobs"; do sleep 0.2; done
+	has "$tmp/jobs" " done " || return 1
+	u=$(($(uplinks_in) - u0)) a=$(($(agents_xrack) - a0))
+	echo "  cross-rack bytes: uplinks $u, agents (NetSat) $a"
+	awk -v u="$u" -v a="$a" 'BEGIN { exit !(a > 4000000 && u >= a && u < a * 1.05) }'
+}
+check "a job completes; its cross-rack bytes on the uplinks are within 5% above the agents' count" job
+
+# gone PID: it has exited (a zombie until whoever adopted it reaps it counts as gone)
+gone() { [ ! -e "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+down() {
+	pids=$(awk '$1 == "pid" {print $2}' "$dir/cluster.state")
+	"$swctl" cluster down --dir "$dir" >"$tmp/down.out" || return 1
+	has "$tmp/down.out" "cluster $cl down: 5 processes stopped, 7 namespaces deleted" &&
+		[ ! -e "$dir" ] && [ -z "$(ls /run/netns | grep "^$cl-")" ] &&
+		for p in $pids; do gone "$p" || return 1; done &&
+		! pgrep -f "$dir/" >/dev/null
+}
+check "cluster down stops every process, deletes every namespace and the directory" down
+
+killed_up() {
+	"$swctl" cluster up --name "${cl}k" --dir "$tmp/k" >/dev/null 2>&1 &
+	up_pid=$!
+	until grep -q "^pid .* swagent" "$tmp/k/cluster.state" 2>/dev/null; do sleep 0.05; done
+	kill -9 $up_pid
+	wait $up_pid
+	[ -n "$(ls /run/netns | grep "^${cl}k-")" ] || return 1
+	"$swctl" cluster down --name "${cl}k" --dir "$tmp/k" >/dev/null &&
+		[ ! -e "$tmp/k" ] && [ -z "$(ls /run/netns | grep "^${cl}k-")" ] &&
+		! pgrep -f "$tmp/k/" >/dev/null
+}
+check "cluster down after up was killed with SIGKILL halfway leaves nothing behind" killed_up
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
