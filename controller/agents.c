@@ -17,14 +17,6 @@
 #define CTL_HANDSHAKE_S 10.0
 #define CTL_MAX_PENDING 256
 
-static size_t pending_conns(const struct ctl *c)
-{
-	size_t n = 0;
-	for (const struct ctl_conn *k = c->conns; k; k = k->next)
-		n += k->state != CONN_UP;
-	return n;
-}
-
 static const char *who(const struct ctl *c, const struct ctl_conn *conn)
 {
 	return conn->state == CONN_HELLO ? "?" : c->conf.nodes[conn->node].name;
@@ -35,6 +27,8 @@ void sw_ctl_agent_drop(struct ctl *c, struct ctl_conn *conn, const char *why)
 	sw_ctl_log(c, "agent %s (%s): %s; connection closed", conn->peer, who(c, conn), why);
 	if (conn->state == CONN_UP && c->nodes[conn->node].conn == conn)
 		c->nodes[conn->node].conn = NULL;
+	if (conn->state != CONN_UP)
+		c->n_pending--;
 	if (conn->prev)
 		conn->prev->next = conn->next;
 	else
@@ -132,6 +126,7 @@ static void auth(struct ctl *c, struct ctl_conn *conn, const SwWire__Auth *a)
 	memcpy(n->replica_addr, conn->replica_addr, sizeof(n->replica_addr));
 	sw_ctl_store_node(c, conn->node);
 	conn->state = CONN_UP;
+	c->n_pending--;
 	conn->fresh = true;
 	SwWire__Welcome w = SW_WIRE__WELCOME__INIT;
 	w.heartbeat_ms = c->conf.heartbeat_ms;
@@ -183,12 +178,12 @@ void sw_ctl_agent_event(struct ctl *c, struct sw_dp_event *ev)
 	struct ctl_conn *conn = ev->ep ? sw_dp_ep_user(ev->ep) : NULL;
 	switch (ev->type) {
 	case SW_DP_EV_ACCEPT:
-		if (pending_conns(c) >= CTL_MAX_PENDING ||
-		    (conn = calloc(1, sizeof(*conn))) == NULL) {
+		if (c->n_pending >= CTL_MAX_PENDING || (conn = calloc(1, sizeof(*conn))) == NULL) {
 			c->refused++;
 			sw_dp_ep_close(ev->ep);
 			return;
 		}
+		c->n_pending++;
 		conn->ep = ev->ep;
 		conn->since = c->now;
 		sw_dp_ep_peer(ev->ep, conn->peer, sizeof(conn->peer));
@@ -249,7 +244,7 @@ void sw_ctl_agents_tick(struct ctl *c)
 			sw_ctl_node_lost(c, i, why);
 		}
 	}
-	for (struct ctl_conn *k = c->conns, *next; k; k = next) {
+	for (struct ctl_conn *k = c->n_pending ? c->conns : NULL, *next; k; k = next) {
 		next = k->next;
 		if (k->state != CONN_UP && c->now - k->since > CTL_HANDSHAKE_S)
 			sw_ctl_agent_drop(c, k, "no handshake within 10 s");

@@ -133,6 +133,7 @@ struct ctl {
 	double now, clock_offset;
 	struct ctl_node *nodes;
 	struct ctl_conn *conns;
+	size_t n_pending;      /* conns not yet authenticated (at most CTL_MAX_PENDING) */
 	struct ctl_job **jobs; /* every job since the state was made, by id - 1 */
 	size_t n_jobs, cap_jobs;
 	struct ctl_out *out;
@@ -140,6 +141,7 @@ struct ctl {
 	/* endpoints closed while a batch of events is handled (main.c poll_agents) */
 	struct sw_dp_ep *closed[64];
 	size_t n_closed;
+	bool any_broken; /* some conn is broken: the commit walks the connections */
 	bool stop;
 	int exit_code;
 	bool store_failed; /* a write of this turn failed: the commit fails */

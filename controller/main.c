@@ -45,6 +45,13 @@ void sw_ctl_log(struct ctl *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Closed after this turn's commit. */
+static void broken(struct ctl *c, struct ctl_conn *conn)
+{
+	conn->broken = true;
+	c->any_broken = true;
+}
+
 void sw_ctl_send(struct ctl *c, struct ctl_conn *conn, enum sw_wire_type type,
                  const ProtobufCMessage *msg)
 {
@@ -54,7 +61,7 @@ void sw_ctl_send(struct ctl *c, struct ctl_conn *conn, enum sw_wire_type type,
 		size_t cap = c->cap_out ? 2 * c->cap_out : 256;
 		struct ctl_out *t = realloc(c->out, cap * sizeof(*t));
 		if (t == NULL) {
-			conn->broken = true;
+			broken(c, conn);
 			return;
 		}
 		c->out = t;
@@ -62,7 +69,7 @@ void sw_ctl_send(struct ctl *c, struct ctl_conn *conn, enum sw_wire_type type,
 	}
 	if (sw_wire_encode(type, msg, &o.buf, &o.len, err, sizeof(err)) < 0) {
 		sw_ctl_log(c, "to %s: %s", conn->peer, err);
-		conn->broken = true;
+		broken(c, conn);
 		return;
 	}
 	c->out[c->n_out++] = o;
@@ -98,15 +105,16 @@ void sw_ctl_commit(struct ctl *c)
 		int rc = sw_dp_send(o->conn->ep, o->type, &iov, 1, o->buf);
 		if (rc < 0) {
 			free(o->buf);
-			o->conn->broken = true;
+			broken(c, o->conn);
 		}
 	}
 	c->n_out = 0;
-	for (struct ctl_conn *k = c->conns, *next; k; k = next) {
+	for (struct ctl_conn *k = c->any_broken ? c->conns : NULL, *next; k; k = next) {
 		next = k->next;
 		if (k->broken)
 			sw_ctl_agent_drop(c, k, "does not take its messages (no send credit left)");
 	}
+	c->any_broken = false;
 	sw_ctl_store_begin(c);
 }
 
@@ -141,9 +149,9 @@ static int watch(int ep, int fd, uint64_t tag)
 
 enum { W_DP, W_TIMER, W_SIGNAL, W_HTTP };
 
-/* Events come in batches (every sw_dp_poll walks all endpoints for credit grants, so one at a
- * time would cost O(agents) each). Handling one event may close an endpoint that a later
- * event of the batch still names: those are only released or freed. */
+/* Events come in batches of 64 (one sw_dp_poll, one epoll_wait inside, per batch). Handling
+ * one event may close an endpoint that a later event of the batch still names: those are only
+ * released or freed. */
 static void poll_agents(struct ctl *c)
 {
 	struct sw_dp_event ev[64];

@@ -91,6 +91,7 @@ struct sw_dp_ctx {
 	struct dp_pool pool;
 	struct dp_regcache rc;
 	struct sw_dp_ep *eps;         /* live endpoints, doubly linked */
+	struct sw_dp_ep *owing;       /* endpoints with grant_pending > 0, via owe_next */
 	struct sw_dp_counters closed; /* summed counters of endpoints already closed */
 	bool credit_woke; /* credits came back to a stalled endpoint: wait must not sleep */
 	bool listening;
@@ -100,6 +101,9 @@ struct sw_dp_ctx {
 struct sw_dp_ep {
 	struct sw_dp_ctx *ctx;
 	struct sw_dp_ep *prev, *next;
+	/* On ctx->owing while grant_pending > 0, so a poll visits only the endpoints that owe
+	 * a grant, not every connection of the context. */
+	struct sw_dp_ep *owe_prev, *owe_next;
 	void *user;
 	uint32_t credits;       /* sends we may still make */
 	uint32_t grant_pending; /* credits released locally, not yet sent back */

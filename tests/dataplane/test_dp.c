@@ -693,6 +693,74 @@ static void pair_close(struct pair *p)
 	sw_dp_close(p->rx);
 }
 
+/* Grants go out only from endpoints that owe one (a list, not a walk over every connection):
+ * three senders spend all their credits, the receiver releases everything, then closes the
+ * endpoint that sits in the middle of that list before it polls; the other two get every
+ * credit back and nothing touches the closed one (ASan would see it). */
+static void credits_return_to_every_sender_when_the_receiver_closes_one_owing_a_grant(void **state)
+{
+	enum { SENDERS = 3, CREDITS = 4 };
+	struct sw_dp_config rc = config(CREDITS), tc = config(CREDITS);
+	struct sw_dp_ctx *rx, *tx;
+	struct sw_dp_ep *snd[SENDERS], *owing[SENDERS], *gone = NULL;
+	struct sw_dp_event held[SENDERS * CREDITS], ev;
+	char addr[SW_DP_ADDRSTRLEN];
+	unsigned char msg[16] = {0};
+	struct iovec iov = {msg, sizeof(msg)};
+	int64_t end = now_ms() + WAIT_MS;
+	int nheld = 0, nowing = 0, back = 0;
+
+	(void)state;
+	assert_int_equal(sw_dp_open(&rc, &rx), 0);
+	assert_int_equal(sw_dp_listen(rx, "127.0.0.1:0"), 0);
+	assert_int_equal(sw_dp_listen_addr(rx, addr, sizeof(addr)), 0);
+	assert_int_equal(sw_dp_open(&tc, &tx), 0);
+	for (int i = 0; i < SENDERS; i++) {
+		assert_int_equal(sw_dp_connect(tx, addr, &snd[i]), 0);
+		for (int k = 0; k < CREDITS; k++)
+			assert_int_equal(sw_dp_send(snd[i], (uint64_t)k, &iov, 1, NULL), 0);
+		assert_int_equal(sw_dp_send(snd[i], CREDITS, &iov, 1, NULL), -EAGAIN);
+	}
+	while (nheld < SENDERS * CREDITS) {
+		struct sw_dp_event tev;
+		assert_true(now_ms() < end);
+		while (sw_dp_poll(tx, &tev, 1) == 1)
+			assert_int_equal(tev.type, SW_DP_EV_SEND);
+		if (sw_dp_poll(rx, &ev, 1) != 1)
+			sw_dp_wait(rx, 10);
+		else if (ev.type == SW_DP_EV_RECV)
+			held[nheld++] = ev;
+	}
+	for (int i = 0; i < nheld; i++) {
+		bool seen = false;
+		for (int k = 0; k < nowing; k++)
+			seen |= owing[k] == held[i].ep;
+		if (!seen)
+			owing[nowing++] = held[i].ep;
+		sw_dp_release(rx, &held[i]);
+	}
+	assert_int_equal(nowing, SENDERS);
+	sw_dp_ep_close(owing[1]);
+	while (back < SENDERS - 1) {
+		struct sw_dp_event tev;
+		assert_true(now_ms() < end);
+		assert_true(sw_dp_poll(rx, NULL, 0) >= 0);
+		while (sw_dp_poll(tx, &tev, 1) == 1)
+			if (tev.type == SW_DP_EV_CLOSED)
+				gone = tev.ep; /* the closed one's sender may hear of it */
+		back = 0;
+		for (int i = 0; i < SENDERS; i++)
+			back += sw_dp_ep_credits(snd[i]) == CREDITS;
+		if (back < SENDERS - 1)
+			sw_dp_wait(tx, 10);
+	}
+	for (int i = 0; i < SENDERS; i++)
+		if (snd[i] == gone)
+			assert_int_not_equal(sw_dp_ep_credits(snd[i]), CREDITS);
+	sw_dp_close(tx);
+	sw_dp_close(rx);
+}
+
 static void a_peer_over_max_recv_or_its_credits_loses_the_endpoint_unallocated(void **state)
 {
 	static unsigned char msg[8192];
@@ -889,6 +957,8 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(get_reads_a_registered_remote_region_or_reports_ENOTSUP),
 	        cmocka_unit_test(killed_peer_ends_transfers_with_ECONNRESET_not_a_hang),
 	        cmocka_unit_test(counters_split_by_peer_add_up_to_the_context_total),
+	        cmocka_unit_test(
+	                credits_return_to_every_sender_when_the_receiver_closes_one_owing_a_grant),
 	        cmocka_unit_test(
 	                a_peer_over_max_recv_or_its_credits_loses_the_endpoint_unallocated),
 	        cmocka_unit_test(a_peer_granting_credits_it_never_received_loses_the_endpoint),
