@@ -327,6 +327,7 @@ uint32_t sw_dp_ep_credits(const struct sw_dp_ep *ep)
 int sw_dp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int iovcnt, void *user)
 {
 	uint64_t total = 0;
+	uint32_t grant;
 	int rc;
 
 	if (!ep || iovcnt < 0 || iovcnt > SW_DP_MAX_IOV || (iovcnt && !iov))
@@ -342,9 +343,15 @@ int sw_dp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int i
 		ep->stalled = true;
 		return -EAGAIN;
 	}
-	rc = ep->ctx->ops->send(ep, tag, iov, iovcnt, user);
-	if (rc == 0)
+	/* Credits owed to the peer ride along when the backend can carry them: one write for
+	 * both, instead of a grant of their own at the next poll. */
+	grant = ep->ctx->ops->grant_with_send ? ep->grant_pending : 0;
+	rc = ep->ctx->ops->send(ep, tag, iov, iovcnt, user, grant);
+	if (rc == 0) {
 		ep->credits--;
+		if (grant)
+			owe_clear(ep);
+	}
 	return rc;
 }
 

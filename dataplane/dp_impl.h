@@ -15,14 +15,17 @@ struct dp_ops {
 	unsigned caps;
 	size_t ctx_size;
 	size_t ep_size;
+	bool grant_with_send; /* send() carries owed credits: no control message of their own */
 	int (*open)(struct sw_dp_ctx *ctx, const struct sw_dp_config *cfg);
 	void (*close)(struct sw_dp_ctx *ctx);
 	int (*listen)(struct sw_dp_ctx *ctx, const struct sockaddr_in *sa);
 	int (*connect)(struct sw_dp_ep *ep, const struct sockaddr_in *sa);
 	/* Releases the backend's resources of ep; dp.c frees the memory later. */
 	void (*ep_close)(struct sw_dp_ep *ep);
+	/* grant: credits owed to the peer, to go in the same write as the message; always 0
+	 * unless the backend sets grant_with_send. */
 	int (*send)(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int iovcnt,
-	            void *user);
+	            void *user, uint32_t grant);
 	/* Hands n credits back to the peer. */
 	int (*grant)(struct sw_dp_ep *ep, uint32_t n);
 	int (*mem_reg)(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);

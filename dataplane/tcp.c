@@ -37,8 +37,9 @@ struct frame {
 
 struct tcp_tx {
 	struct tcp_tx *next;
+	struct frame credit; /* credits owed to the peer, sent ahead of hdr (iov[0]) */
 	struct frame hdr;
-	struct iovec iov[1 + SW_DP_MAX_IOV];
+	struct iovec iov[2 + SW_DP_MAX_IOV];
 	int iovcnt, cur; /* iov[cur..iovcnt) still to send; iov[cur] may be partly sent */
 	size_t payload;
 	void *user;
@@ -269,24 +270,32 @@ static int queue(struct tcp_ep *e, struct tcp_tx *tx)
 	return 0; /* the failure reaches the caller as events */
 }
 
-static struct tcp_tx *tx_new(uint32_t type, uint64_t tag, uint32_t len)
+static void frame_set(struct frame *f, uint32_t type, uint64_t tag, uint32_t len)
+{
+	f->len = htole32(len);
+	f->type = htole32(type);
+	f->tag = htole64(tag);
+}
+
+/* A frame to send; with `grant` credits, a credit frame goes ahead of it in the same write. */
+static struct tcp_tx *tx_new(uint32_t type, uint64_t tag, uint32_t len, uint32_t grant)
 {
 	struct tcp_tx *tx = calloc(1, sizeof(*tx));
 
 	if (!tx)
 		return NULL;
-	tx->hdr.len = htole32(len);
-	tx->hdr.type = htole32(type);
-	tx->hdr.tag = htole64(tag);
-	tx->iov[0].iov_base = &tx->hdr;
-	tx->iov[0].iov_len = sizeof(tx->hdr);
-	tx->iovcnt = 1;
+	if (grant) {
+		frame_set(&tx->credit, FRAME_CREDIT, grant, 0);
+		tx->iov[tx->iovcnt++] = (struct iovec){&tx->credit, sizeof(tx->credit)};
+	}
+	frame_set(&tx->hdr, type, tag, len);
+	tx->iov[tx->iovcnt++] = (struct iovec){&tx->hdr, sizeof(tx->hdr)};
 	tx->payload = len;
 	return tx;
 }
 
 static int tcp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int iovcnt,
-                    void *user)
+                    void *user, uint32_t grant)
 {
 	struct tcp_ep *e = tep(ep);
 	size_t len = 0;
@@ -294,7 +303,7 @@ static int tcp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, 
 
 	for (int i = 0; i < iovcnt; i++)
 		len += iov[i].iov_len;
-	tx = tx_new(FRAME_MSG, tag, (uint32_t)len);
+	tx = tx_new(FRAME_MSG, tag, (uint32_t)len, grant);
 	if (!tx)
 		return -ENOMEM;
 	for (int i = 0; i < iovcnt; i++)
@@ -306,7 +315,7 @@ static int tcp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, 
 
 static int tcp_grant(struct sw_dp_ep *ep, uint32_t n)
 {
-	struct tcp_tx *tx = tx_new(FRAME_CREDIT, n, 0);
+	struct tcp_tx *tx = tx_new(FRAME_CREDIT, n, 0, 0);
 
 	if (!tx)
 		return -ENOMEM;
@@ -393,6 +402,7 @@ static void ep_readable(struct tcp_ep *e)
 	size_t budget = RX_BUDGET;
 
 	while (budget && e->fd >= 0) {
+		size_t asked;
 		ssize_t n;
 		int rc = 0;
 
@@ -403,9 +413,11 @@ static void ep_readable(struct tcp_ep *e)
 			        {e->body + e->body_got, e->rxh.len - e->body_got},
 			        {e->stage + e->staged, sizeof(struct frame) - e->staged},
 			};
+			asked = v[0].iov_len + v[1].iov_len;
 			n = readv(e->fd, v, 2);
 		} else {
-			n = recv(e->fd, e->stage + e->staged, STAGE_SIZE - e->staged, 0);
+			asked = STAGE_SIZE - e->staged;
+			n = recv(e->fd, e->stage + e->staged, asked, 0);
 		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
@@ -439,6 +451,10 @@ static void ep_readable(struct tcp_ep *e)
 			ep_fail(e, rc);
 			return;
 		}
+		/* Less than asked for: the socket is empty (a recv more would only say EAGAIN,
+		 * a syscall per message), and level-triggered epoll reports what comes next. */
+		if ((size_t)n < asked)
+			return;
 	}
 }
 
@@ -556,6 +572,7 @@ const struct dp_ops dp_tcp_ops = {
         .caps = SW_DP_CAP_FD,
         .ctx_size = sizeof(struct tcp_ctx),
         .ep_size = sizeof(struct tcp_ep),
+        .grant_with_send = true,
         .open = tcp_open,
         .close = tcp_close,
         .listen = tcp_listen,

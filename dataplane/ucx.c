@@ -69,6 +69,17 @@ struct ucx_ep {
 	struct ucx_rkey *rkeys; /* remote keys unpacked for this peer, reused per get */
 };
 
+/* Our endpoint of each ucp_ep_h: an active message names its sender by the ucp_ep_h only.
+ * Open addressing with linear probing, at most half full, so a message costs O(1) however
+ * many endpoints the context has. */
+struct ucx_epmap {
+	struct ucx_epslot {
+		ucp_ep_h h; /* NULL: free */
+		struct sw_dp_ep *ep;
+	} * slot;
+	size_t mask, n;
+};
+
 struct ucx_ctx {
 	struct sw_dp_ctx base;
 	ucp_context_h uc;
@@ -76,6 +87,7 @@ struct ucx_ctx {
 	ucp_listener_h l;
 	int efd;
 	bool trust_peers; /* sw_dp_config.ucx_trust_peers */
+	struct ucx_epmap eps;
 };
 
 static struct ucx_ctx *uctx(struct sw_dp_ctx *c)
@@ -247,12 +259,70 @@ static int req_started(struct ucx_req *r, ucs_status_ptr_t p, bool report)
 	return 0;
 }
 
+static size_t epmap_home(const struct ucx_epmap *m, ucp_ep_h h)
+{
+	return (size_t)(((uintptr_t)h * 0x9e3779b97f4a7c15ull) >> 32) & m->mask;
+}
+
 static struct sw_dp_ep *ep_of(struct ucx_ctx *u, ucp_ep_h h)
 {
-	for (struct sw_dp_ep *ep = u->base.eps; ep; ep = ep->next)
-		if (uep(ep)->uep == h)
-			return ep;
+	const struct ucx_epmap *m = &u->eps;
+
+	for (size_t i = m->slot ? epmap_home(m, h) : 0; m->slot && m->slot[i].h;
+	     i = (i + 1) & m->mask)
+		if (m->slot[i].h == h)
+			return m->slot[i].ep;
 	return NULL;
+}
+
+static void epmap_place(struct ucx_epmap *m, ucp_ep_h h, struct sw_dp_ep *ep)
+{
+	size_t i = epmap_home(m, h);
+
+	while (m->slot[i].h)
+		i = (i + 1) & m->mask;
+	m->slot[i] = (struct ucx_epslot){h, ep};
+}
+
+static int epmap_put(struct ucx_epmap *m, ucp_ep_h h, struct sw_dp_ep *ep)
+{
+	if (2 * (m->n + 1) > m->mask + 1) {
+		struct ucx_epmap big = {.mask = m->slot ? 2 * m->mask + 1 : 63, .n = m->n};
+
+		big.slot = calloc(big.mask + 1, sizeof(*big.slot));
+		if (!big.slot)
+			return -ENOMEM;
+		for (size_t i = 0; m->slot && i <= m->mask; i++)
+			if (m->slot[i].h)
+				epmap_place(&big, m->slot[i].h, m->slot[i].ep);
+		free(m->slot);
+		*m = big;
+	}
+	epmap_place(m, h, ep);
+	m->n++;
+	return 0;
+}
+
+/* Removes h if present; later entries of its probe run move up, so lookups need no
+ * tombstones. */
+static void epmap_del(struct ucx_epmap *m, ucp_ep_h h)
+{
+	size_t i = m->slot ? epmap_home(m, h) : 0;
+
+	while (m->slot && m->slot[i].h && m->slot[i].h != h)
+		i = (i + 1) & m->mask;
+	if (!m->slot || !m->slot[i].h)
+		return;
+	for (size_t j = (i + 1) & m->mask; m->slot[j].h; j = (j + 1) & m->mask) {
+		size_t home = epmap_home(m, m->slot[j].h);
+		/* j's entry may fill the hole at i unless its home lies in (i, j]. */
+		if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
+			m->slot[i] = m->slot[j];
+			i = j;
+		}
+	}
+	m->slot[i].h = NULL;
+	m->n--;
 }
 
 static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *data, size_t len,
@@ -440,6 +510,7 @@ static void ucx_close(struct sw_dp_ctx *c)
 		ucp_listener_destroy(u->l);
 	ucp_worker_destroy(u->w);
 	ucp_cleanup(u->uc);
+	free(u->eps.slot);
 }
 
 static void on_ep_error(void *arg, ucp_ep_h h, ucs_status_t s)
@@ -475,7 +546,9 @@ static int ep_create(struct sw_dp_ep *ep, ucp_ep_params_t *p)
 	p->err_handler.cb = on_ep_error;
 	p->err_handler.arg = ep;
 	rc = err_of(ucp_ep_create(uctx(ep->ctx)->w, p, &uep(ep)->uep));
-	return rc ? rc : start_flush(ep);
+	if (rc == 0)
+		rc = start_flush(ep);
+	return rc ? rc : epmap_put(&uctx(ep->ctx)->eps, uep(ep)->uep, ep);
 }
 
 static void on_conn(ucp_conn_request_h req, void *arg)
@@ -543,6 +616,7 @@ static void ucx_ep_close(struct sw_dp_ep *ep)
 	                         .flags = UCP_EP_CLOSE_FLAG_FORCE};
 	ucs_status_ptr_t cr;
 
+	epmap_del(&u->eps, e->uep); /* what still arrives for it is dropped */
 	while (e->rkeys) {
 		struct ucx_rkey *k = e->rkeys;
 		e->rkeys = k->next;
@@ -636,11 +710,12 @@ static void ep_up(struct sw_dp_ep *ep)
 }
 
 static int ucx_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int iovcnt,
-                    void *user)
+                    void *user, uint32_t grant)
 {
 	struct ucx_req *r = req_new(ep, REQ_SEND);
 	size_t n = 0;
 
+	(void)grant; /* never set: credits go back in an active message of their own */
 	if (!r)
 		return -ENOMEM;
 	memcpy(r->head, &tag, sizeof(tag));

@@ -425,6 +425,63 @@ static void small_messages_sent_behind_a_large_one_arrive_after_it(void **state)
 	conn_close(&c);
 }
 
+/* Each endpoint's messages reach that endpoint (the ucx backend finds it from UCX's handle
+ * in a table that grows and loses entries), with a hundred to one peer, before and after
+ * every other one closed. */
+static void
+a_hundred_endpoints_to_one_peer_get_their_own_echoes_before_and_after_half_close(void **state)
+{
+	enum { EPS = 100 };
+	static uint64_t vals[EPS];
+	struct sw_dp_ep *ep[EPS];
+	struct conn c;
+
+	(void)state;
+	conn_open(&c, 0);
+	for (int i = 0; i < EPS; i++) {
+		vals[i] = (uint64_t)i * 7919;
+		assert_int_equal(sw_dp_connect(c.ctx, c.peer.addr, &ep[i]), 0);
+	}
+	for (int round = 0; round < 2; round++) {
+		int64_t end = now_ms() + WAIT_MS;
+		int want = 0, got = 0;
+
+		/* Round 0: every endpoint; round 1: the odd ones, after the even ones closed. */
+		for (int i = round; i < EPS; i += 1 + round, want++) {
+			struct iovec iov = {&vals[i], sizeof(vals[i])};
+			send_retrying(c.ctx, ep[i], (uint64_t)i, &iov, 1, NULL);
+		}
+		while (got < want) {
+			struct sw_dp_event ev[16];
+			int n = sw_dp_poll(c.ctx, ev, 16);
+
+			assert_true(n >= 0);
+			for (int k = 0; k < n; k++) {
+				if (ev[k].type == SW_DP_EV_SEND) {
+					assert_int_equal(ev[k].status, 0);
+					continue;
+				}
+				assert_int_equal(ev[k].type, SW_DP_EV_RECV);
+				assert_true(ev[k].tag < EPS);
+				assert_ptr_equal(ev[k].ep, ep[ev[k].tag]);
+				assert_int_equal(ev[k].len, sizeof(vals[0]));
+				assert_memory_equal(ev[k].data, &vals[ev[k].tag], sizeof(vals[0]));
+				sw_dp_release(c.ctx, &ev[k]);
+				got++;
+			}
+			if (n == 0) {
+				assert_true(now_ms() < end);
+				sw_dp_wait(c.ctx, 100);
+			}
+		}
+		for (int i = 0; round == 0 && i < EPS; i += 2)
+			sw_dp_ep_close(ep[i]);
+	}
+	for (int i = 1; i < EPS; i += 2)
+		sw_dp_ep_close(ep[i]);
+	conn_close(&c);
+}
+
 static void sender_gets_EAGAIN_when_credits_run_out_and_resumes_after_release(void **state)
 {
 	enum { CREDITS = 4 };
@@ -952,6 +1009,8 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(round_trip_keeps_every_byte_from_0_bytes_to_64_MiB),
 	        cmocka_unit_test(many_small_messages_arrive_in_order_with_their_tags),
 	        cmocka_unit_test(small_messages_sent_behind_a_large_one_arrive_after_it),
+	        cmocka_unit_test(
+	                a_hundred_endpoints_to_one_peer_get_their_own_echoes_before_and_after_half_close),
 	        cmocka_unit_test(sender_gets_EAGAIN_when_credits_run_out_and_resumes_after_release),
 	        cmocka_unit_test(wait_does_not_sleep_once_credits_come_back_to_a_refused_sender),
 	        cmocka_unit_test(get_reads_a_registered_remote_region_or_reports_ENOTSUP),
