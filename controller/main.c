@@ -149,14 +149,17 @@ static int watch(int ep, int fd, uint64_t tag)
 
 enum { W_DP, W_TIMER, W_SIGNAL, W_HTTP };
 
-/* Events come in batches of 64 (one sw_dp_poll, one epoll_wait inside, per batch). Handling
- * one event may close an endpoint that a later event of the batch still names: those are only
- * released or freed. */
+/* Events come in batches of 64 (one sw_dp_poll, one epoll_wait inside, per batch) until a
+ * batch comes short: what was ready has been read, and the poll that would only say so is
+ * left to after the commit, so that the credits these heartbeats returned go out in the same
+ * writes as their Assigns (a poll sends the credits owed on its way in). Handling one event
+ * may close an endpoint that a later event of the batch still names: those are only released
+ * or freed. */
 static void poll_agents(struct ctl *c)
 {
 	struct sw_dp_event ev[64];
-	int n;
-	while ((n = sw_dp_poll(c->dp, ev, 64)) > 0) {
+	int n = 64;
+	while (n == 64 && (n = sw_dp_poll(c->dp, ev, 64)) > 0) {
 		c->n_closed = 0;
 		for (int i = 0; i < n; i++) {
 			bool gone = false;
