@@ -1,11 +1,14 @@
 #!/bin/sh
 # Controller benchmark: N agents (default 10,000) speaking the real wire protocol heartbeat
 # every PERIOD_MS (3000) at a real swcontroller for SECS (30) seconds, RUNS (3) times, while
-# JOBS (40) map-only jobs of MAPS (5000) maps keep every map slot busy. Prints per run the
-# heartbeats per second sustained against those offered, the heartbeat-to-assignment latency
-# p50/p99 against the 5 ms target, the controller's CPU as a fraction of one core and the load
-# generator's CPU; then the medians. STATE_SYNC sets the controller's state_sync, TRACE=1
-# keeps a scheduler-call trace, KEEP=1 keeps the work directory (logs, traces) for a look.
+# JOBS (40) map-only jobs of MAPS (5000) maps keep every map slot busy. The load generator
+# deals the agents over PROCS (2) processes. Prints per run how late against their schedule
+# the heartbeats left (a generator that falls behind measures itself), the heartbeats per
+# second sustained against those offered, the heartbeat-to-assignment latency p50/p99 against
+# the 5 ms target, the controller's CPU over the heartbeat phase (registration left out) as a
+# fraction of one core and per heartbeat, the load generator's CPU and the load average; then
+# the medians. STATE_SYNC sets the controller's state_sync, TRACE=1 keeps a scheduler-call
+# trace, KEEP=1 keeps the work directory (logs, traces) for a look.
 # usage: perf/bench-controller.sh [BUILD_DIR]   (default build)
 set -eu
 cd "$(dirname "$0")/.."
@@ -42,20 +45,30 @@ for run in $(seq "$runs"); do
 		"$build/tools/swctl/swctl" submit --controller "$http" --maps "${MAPS:-5000}" --reduces 0 \
 			--input-bytes 1000 --user $(((j - 1) % 16)) >/dev/null
 	done
+	command time -f "load generator CPU: %U user + %S system s" -o "$work/gencpu$run" \
+		"$build/perf/bench_controller" "$agents" "$work/key" "$n" "$period" "$secs" "${PROCS:-2}" \
+		>"$work/out$run" &
+	gen=$!
+	# The controller's CPU counts from the end of the registration to the last answer.
+	while ! grep -q "^registered" "$work/out$run" && kill -0 "$gen" 2>/dev/null; do sleep 0.05; done
 	cpu0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
 	t0=$(date +%s.%N)
-	command time -f "load generator CPU: %U user + %S system s" "$build/perf/bench_controller" "$agents" "$work/key" "$n" "$period" "$secs" | tee "$work/out$run"
+	wait "$gen"
 	cpu1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
 	t1=$(date +%s.%N)
 	kill "$pid"
 	wait "$pid" || true
 	pid=
-	awk -v c0="$cpu0" -v c1="$cpu1" -v t0="$t0" -v t1="$t1" -v hz="$ticks" \
-		'BEGIN { printf "controller CPU: %.3f of one core (registration included)\n", (c1 - c0) / hz / (t1 - t0) }' |
-		tee -a "$work/out$run"
+	cat "$work/gencpu$run" >>"$work/out$run"
+	hb=$(sed -n 's/^heartbeats \([0-9]*\) .*/\1/p' "$work/out$run")
+	awk -v c0="$cpu0" -v c1="$cpu1" -v t0="$t0" -v t1="$t1" -v hz="$ticks" -v hb="$hb" \
+		'BEGIN { printf "controller CPU: %.3f of one core, %.1f us per heartbeat (heartbeat phase)\n", (c1 - c0) / hz / (t1 - t0), (c1 - c0) / hz / hb * 1e6 }' \
+		>>"$work/out$run"
+	echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$work/out$run"
+	cat "$work/out$run"
 done
 cat "$work"/out* | awk -v target=5 '
-	BEGIN { n = 0; m = 0 }
+	BEGIN { n = 0; m = 0; k = 0 }
 	/^heartbeats/ {
 		for (i = 1; i <= NF; i++) {
 			if ($i ~ /\/s$/ && $(i - 1) ~ /s:$/) { sub(/\/s/, "", $i); hb[n] = $i }
@@ -64,12 +77,13 @@ cat "$work"/out* | awk -v target=5 '
 		}
 		n++
 	}
-	/^controller CPU/ { cpu[m++] = $3 }
+	/^controller CPU/ { cpu[m] = $3; us[m++] = $7 }
+	/^sent late/ { for (i = 1; i <= NF; i++) if ($i == "p99") late[k++] = $(i + 1) }
 	function median(a, k,   i, j, t) {
 		for (i = 0; i < k; i++) for (j = i + 1; j < k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 		return a[int(k / 2)]
 	}
 	END {
-		printf "median of %d runs: %.0f heartbeats/s, latency p50 %.3f ms, p99 %.3f ms (%.2f of the %d ms target), controller CPU %.3f of one core\n",
-		       n, median(hb, n), median(p50, n), median(p99, n), median(p99, n) / target, target, median(cpu, m)
+		printf "median of %d runs: %.0f heartbeats/s, sent late p99 %.3f ms, latency p50 %.3f ms, p99 %.3f ms (%.2f of the %d ms target), controller CPU %.3f of one core, %.1f us per heartbeat\n",
+		       n, median(hb, n), median(late, k), median(p50, n), median(p99, n), median(p99, n) / target, target, median(cpu, m), median(us, m)
 	}'
