@@ -130,6 +130,8 @@ struct ctl {
 	struct MHD_Daemon *http;
 	struct sqlite3 *db;
 	int trace_fd;
+	char *trace_buf; /* this turn's trace lines, written once committed */
+	size_t trace_len, trace_cap;
 	double now, clock_offset;
 	struct ctl_node *nodes;
 	struct ctl_conn *conns;

@@ -84,6 +84,49 @@ void sw_ctl_forget(struct ctl *c, struct ctl_conn *conn)
 		}
 }
 
+static void trace_off(struct ctl *c, const char *why)
+{
+	sw_ctl_log(c, "trace file %s: %s; trace turned off", c->conf.trace_file, why);
+	close(c->trace_fd);
+	c->trace_fd = -1;
+	c->trace_len = 0;
+}
+
+/* Every recorded call goes to the database and, when configured, the JSONL trace file. The
+ * file gets a turn's lines only once the turn is committed (trace_write): after a kill -9 it
+ * holds the calls the database holds, no more, and replays like the restarted controller. */
+static void sink(void *arg, const char *line, size_t len)
+{
+	struct ctl *c = arg;
+	sw_ctl_store_call(c, line, len);
+	if (c->trace_fd < 0)
+		return;
+	if (c->trace_len + len + 1 > c->trace_cap) {
+		size_t cap = 2 * (c->trace_len + len + 1);
+		char *t = realloc(c->trace_buf, cap);
+		if (t == NULL) {
+			trace_off(c, strerror(ENOMEM));
+			return;
+		}
+		c->trace_buf = t;
+		c->trace_cap = cap;
+	}
+	memcpy(c->trace_buf + c->trace_len, line, len);
+	c->trace_buf[c->trace_len + len] = '\n';
+	c->trace_len += len + 1;
+}
+
+static void trace_write(struct ctl *c)
+{
+	for (size_t done = 0; c->trace_fd >= 0 && done < c->trace_len;) {
+		ssize_t n = write(c->trace_fd, c->trace_buf + done, c->trace_len - done);
+		if (n < 0 && errno != EINTR)
+			trace_off(c, strerror(errno));
+		done += n > 0 ? (size_t)n : 0;
+	}
+	c->trace_len = 0;
+}
+
 void sw_ctl_commit(struct ctl *c)
 {
 	if (sw_ctl_store_commit(c) < 0) {
@@ -95,8 +138,10 @@ void sw_ctl_commit(struct ctl *c)
 			if (c->out[i].conn)
 				free(c->out[i].buf);
 		c->n_out = 0;
+		c->trace_len = 0;
 		return;
 	}
+	trace_write(c);
 	for (size_t i = 0; i < c->n_out; i++) {
 		struct ctl_out *o = &c->out[i];
 		if (o->conn == NULL)
@@ -123,22 +168,6 @@ static double monotonic(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Every recorded call goes to the database and, when configured, the JSONL trace file. */
-static void sink(void *arg, const char *line, size_t len)
-{
-	struct ctl *c = arg;
-	sw_ctl_store_call(c, line, len);
-	if (c->trace_fd >= 0) {
-		struct iovec iov[2] = {{(void *)line, len}, {"\n", 1}};
-		if (writev(c->trace_fd, iov, 2) != (ssize_t)len + 1) {
-			sw_ctl_log(c, "trace file %s: write failed (%s); trace turned off",
-			           c->conf.trace_file, strerror(errno));
-			close(c->trace_fd);
-			c->trace_fd = -1;
-		}
-	}
 }
 
 static int watch(int ep, int fd, uint64_t tag)
@@ -390,6 +419,7 @@ int main(int argc, char **argv)
 		sw_ctl_job_free(c->jobs[i]);
 	free(c->jobs);
 	free(c->out);
+	free(c->trace_buf);
 	free(c->nodes);
 	sw_ctl_rec_fini(&c->rec);
 	sw_netsat_destroy(c->netsat);
