@@ -6,9 +6,10 @@
 # the heartbeats left (a generator that falls behind measures itself), the heartbeats per
 # second sustained against those offered, the heartbeat-to-assignment latency p50/p99 against
 # the 5 ms target, the controller's CPU over the heartbeat phase (registration left out) as a
-# fraction of one core and per heartbeat, the load generator's CPU and the load average; then
-# the medians. STATE_SYNC sets the controller's state_sync, TRACE=1 keeps a scheduler-call
-# trace, KEEP=1 keeps the work directory (logs, traces) for a look.
+# fraction of one core and per heartbeat, how long it waited for a CPU while it was runnable
+# (/proc/PID/schedstat: on a shared machine the latency is mostly that), the load generator's
+# CPU and the load average; then the medians. STATE_SYNC sets the controller's state_sync,
+# TRACE=1 keeps a scheduler-call trace, KEEP=1 keeps the work directory (logs, traces).
 # usage: perf/bench-controller.sh [BUILD_DIR]   (default build)
 set -eu
 cd "$(dirname "$0")/.."
@@ -52,17 +53,21 @@ for run in $(seq "$runs"); do
 	# The controller's CPU counts from the end of the registration to the last answer.
 	while ! grep -q "^registered" "$work/out$run" && kill -0 "$gen" 2>/dev/null; do sleep 0.05; done
 	cpu0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+	rq0=$(cut -d' ' -f2 "/proc/$pid/schedstat")
 	t0=$(date +%s.%N)
 	wait "$gen"
 	cpu1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+	rq1=$(cut -d' ' -f2 "/proc/$pid/schedstat")
 	t1=$(date +%s.%N)
 	kill "$pid"
 	wait "$pid" || true
 	pid=
 	cat "$work/gencpu$run" >>"$work/out$run"
 	hb=$(sed -n 's/^heartbeats \([0-9]*\) .*/\1/p' "$work/out$run")
+	# schedstat's second field: nanoseconds spent runnable but waiting for a CPU.
 	awk -v c0="$cpu0" -v c1="$cpu1" -v t0="$t0" -v t1="$t1" -v hz="$ticks" -v hb="$hb" \
-		'BEGIN { printf "controller CPU: %.3f of one core, %.1f us per heartbeat (heartbeat phase)\n", (c1 - c0) / hz / (t1 - t0), (c1 - c0) / hz / hb * 1e6 }' \
+		-v rq0="$rq0" -v rq1="$rq1" \
+		'BEGIN { printf "controller CPU: %.3f of one core, %.1f us per heartbeat (heartbeat phase); waited for a CPU %.2f s of %.2f s\n", (c1 - c0) / hz / (t1 - t0), (c1 - c0) / hz / hb * 1e6, (rq1 - rq0) / 1e9, t1 - t0 }' \
 		>>"$work/out$run"
 	echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$work/out$run"
 	cat "$work/out$run"
@@ -77,13 +82,13 @@ cat "$work"/out* | awk -v target=5 '
 		}
 		n++
 	}
-	/^controller CPU/ { cpu[m] = $3; us[m++] = $7 }
+	/^controller CPU/ { cpu[m] = $3; us[m] = $7; rq[m++] = $(NF - 4) }
 	/^sent late/ { for (i = 1; i <= NF; i++) if ($i == "p99") late[k++] = $(i + 1) }
 	function median(a, k,   i, j, t) {
 		for (i = 0; i < k; i++) for (j = i + 1; j < k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 		return a[int(k / 2)]
 	}
 	END {
-		printf "median of %d runs: %.0f heartbeats/s, sent late p99 %.3f ms, latency p50 %.3f ms, p99 %.3f ms (%.2f of the %d ms target), controller CPU %.3f of one core, %.1f us per heartbeat\n",
-		       n, median(hb, n), median(late, k), median(p50, n), median(p99, n), median(p99, n) / target, target, median(cpu, m), median(us, m)
+		printf "median of %d runs: %.0f heartbeats/s, sent late p99 %.3f ms, latency p50 %.3f ms, p99 %.3f ms (%.2f of the %d ms target), controller CPU %.3f of one core, %.1f us per heartbeat, waiting for a CPU %.2f s\n",
+		       n, median(hb, n), median(late, k), median(p50, n), median(p99, n), median(p99, n) / target, target, median(cpu, m), median(us, m), median(rq, m)
 	}'
