@@ -15,6 +15,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 # the other files and folders that may use its internals (its tests and benchmark)
 modules='
 scheduler|scheduler/libsw_sched.a|sw_sched_|tests/scheduler perf/bench_sched.cc
+tools/sim|tools/sim/libsw_sim.a|sw_sim_|tests/sim tests/sim_workload
 '
 
 symbols() {

@@ -8,7 +8,7 @@ void make_mix(struct mix *m)
 	unsigned n_bench, i;
 
 	memset(m, 0, sizeof(*m));
-	sw_topology_default(&m->w.topo);
+	sw_sim_topology_default(&m->w.topo);
 	m->w.topo.n_racks = 3;
 	m->w.topo.nodes_per_rack = 4;
 	m->w.topo.nic_bps = 1e9;
@@ -20,7 +20,7 @@ void make_mix(struct mix *m)
 	m->w.seed = 7;
 	m->w.n_jobs = N_JOBS;
 	m->w.jobs = m->jobs;
-	sw_bench_table(&n_bench);
+	sw_sim_bench_table(&n_bench);
 	for (i = 0; i < N_JOBS; i++) {
 		struct sw_job_desc *j = &m->jobs[i];
 		const struct sw_bench *b;
@@ -30,7 +30,7 @@ void make_mix(struct mix *m)
 		j->user = i % 4;
 		j->queue = i % 2;
 		j->bench = (uint16_t)(i % n_bench);
-		b = &sw_bench_table(NULL)[j->bench];
+		b = &sw_sim_bench_table(NULL)[j->bench];
 		j->input_bytes = (1 + (i * 7) % 12) * 50 * MB + i * 12345;
 		j->shuffle_bytes = (uint64_t)(j->input_bytes * b->shuffle_ratio);
 		j->output_bytes = (uint64_t)(j->shuffle_bytes * b->output_ratio) + i;

@@ -34,9 +34,9 @@ static double t_bound(const struct sw_workload *w, const struct sw_job_desc *j,
 	struct sw_job_profile p;
 	struct sw_aria_model m;
 
-	sw_workload_profile(w, j, &p);
-	assert_int_equal(sw_sched_aria_model(&p, sw_workload_n_maps(w, j), j->n_reduces, bound, &m),
-	                 0);
+	sw_sim_workload_profile(w, j, &p);
+	assert_int_equal(
+	        sw_sched_aria_model(&p, sw_sim_workload_n_maps(w, j), j->n_reduces, bound, &m), 0);
 	return sw_sched_aria_time(&m, nodes * w->topo.map_slots, nodes * w->topo.reduce_slots);
 }
 
@@ -50,7 +50,7 @@ static double t_whole_cluster(const struct sw_workload *w, const struct sw_job_d
 static void make_mix(struct mix *m)
 {
 	memset(m, 0, sizeof(*m));
-	sw_topology_default(&m->w.topo);
+	sw_sim_topology_default(&m->w.topo);
 	m->w.topo.n_racks = 2;
 	m->w.topo.nodes_per_rack = 4;
 	strcpy(m->w.name, "deadline-mix");
@@ -65,7 +65,7 @@ static void make_mix(struct mix *m)
 
 		j->id = (uint64_t)i;
 		j->user = (uint32_t)i;
-		j->bench = (uint16_t)sw_bench_find("grep");
+		j->bench = (uint16_t)sw_sim_bench_find("grep");
 		j->arrival = 20.0 * i;
 		j->input_bytes = (i ? 8 : 300) * 64 * MB;
 		j->shuffle_bytes = j->input_bytes / 100;
@@ -139,9 +139,9 @@ static void paper_mix_deadlines_follow_arias_rule(void **state)
 	double lo = INFINITY, hi = 0;
 
 	(void)state;
-	sw_paper_opts_default(&o);
+	sw_sim_paper_opts_default(&o);
 	o.duration = 3600;
-	assert_int_equal(sw_workload_paper(&w, &o), 0);
+	assert_int_equal(sw_sim_workload_paper(&w, &o), 0);
 	assert_true(w.n_jobs > 50);
 	for (size_t i = 0; i < w.n_jobs; i++) {
 		const struct sw_job_desc *j = &w.jobs[i];
@@ -153,7 +153,7 @@ static void paper_mix_deadlines_follow_arias_rule(void **state)
 	/* Factors drawn from U[1, 3]: all inside, and spread over most of the range. */
 	assert_true(lo >= 1 && lo < 1.2);
 	assert_true(hi <= 3 && hi > 2.8);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void profile_is_the_job_run_alone(void **state)
@@ -164,9 +164,9 @@ static void profile_is_the_job_run_alone(void **state)
 
 	(void)state;
 	make_mix(&m);
-	b = &sw_bench_table(NULL)[m.jobs[1].bench];
+	b = &sw_sim_bench_table(NULL)[m.jobs[1].bench];
 	m.jobs[1].input_bytes = 2 * 64 * MB + 16 * MB; /* two full blocks and a short one */
-	sw_workload_profile(&m.w, &m.jobs[1], &p);
+	sw_sim_workload_profile(&m.w, &m.jobs[1], &p);
 	assert_float_equal(p.map_max, 64 * MB / b->map_rate, 1e-9);
 	assert_float_equal(p.map_min, 16 * MB / b->map_rate, 1e-9);
 	assert_float_equal(p.map_avg, (144 * MB / 3.0) / b->map_rate, 1e-9);
@@ -186,14 +186,14 @@ static void map_only_and_generator_jobs_have_finite_profiles(void **state)
 	make_mix(&m);
 	m.jobs[1].shuffle_bytes = 0;
 	m.jobs[1].n_reduces = 0;
-	sw_workload_profile(&m.w, &m.jobs[1], &p);
+	sw_sim_workload_profile(&m.w, &m.jobs[1], &p);
 	assert_float_equal(p.reduce_avg, 0, 0);
 	assert_float_equal(p.shuffle_avg, 0, 0);
 	assert_true(isfinite(t_whole_cluster(&m.w, &m.jobs[1])));
 	m.jobs[1].input_bytes = 0;
 	m.jobs[1].shuffle_bytes = 5 * 64 * MB;
 	m.jobs[1].n_reduces = 2;
-	sw_workload_profile(&m.w, &m.jobs[1], &p);
+	sw_sim_workload_profile(&m.w, &m.jobs[1], &p);
 	assert_float_equal(p.map_min, 0, 0);
 	assert_float_equal(p.map_max, 0, 0);
 	assert_true(isfinite(t_whole_cluster(&m.w, &m.jobs[1])));
@@ -215,7 +215,7 @@ static void make_shuffle_mix(struct mix *m, uint32_t maps)
 	for (int i = 0; i < 2; i++) {
 		struct sw_job_desc *j = &m->jobs[i];
 
-		j->bench = (uint16_t)sw_bench_find("selfjoin");
+		j->bench = (uint16_t)sw_sim_bench_find("selfjoin");
 		j->arrival = 120.0 * i;
 		j->deadline = 0;
 		j->n_reduces = 4;

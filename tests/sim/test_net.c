@@ -43,7 +43,7 @@ static struct sim_net *make(struct fixture *fx, uint32_t n_racks, uint32_t per_r
 	fx->c.n_nodes = n_racks * per_rack;
 	fx->c.racks = fx->racks;
 	fx->c.nodes = fx->nodes;
-	fx->net = sim_net_create(&fx->c);
+	fx->net = sw_sim_net_create(&fx->c);
 	assert_non_null(fx->net);
 	return fx->net;
 }
@@ -52,7 +52,7 @@ static uint32_t start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t by
 {
 	uint32_t id = SIM_FLOW_NONE;
 
-	assert_int_equal(sim_net_flow_start(n, src, dst, bytes, now, NULL, &id), 0);
+	assert_int_equal(sw_sim_net_flow_start(n, src, dst, bytes, now, NULL, &id), 0);
 	return id;
 }
 
@@ -74,13 +74,13 @@ static void single_flow_gets_its_slowest_link(void **state)
 	uint32_t intra = start(n, 0, 1, 1000, 0), cross;
 
 	(void)state;
-	sim_net_update(n, 0);
-	assert_near(sim_net_flow_rate(n, intra), NIC_BS);
-	sim_net_flow_end(n, intra, 0);
+	sw_sim_net_update(n, 0);
+	assert_near(sw_sim_net_flow_rate(n, intra), NIC_BS);
+	sw_sim_net_flow_end(n, intra, 0);
 	cross = start(n, 0, 5, 1000, 0);
-	sim_net_update(n, 0);
-	assert_near(sim_net_flow_rate(n, cross), 200 * MBIT / 8);
-	sim_net_destroy(n);
+	sw_sim_net_update(n, 0);
+	assert_near(sw_sim_net_flow_rate(n, cross), 200 * MBIT / 8);
+	sw_sim_net_destroy(n);
 }
 
 static void two_flows_on_one_link_share_it_equally(void **state)
@@ -90,11 +90,11 @@ static void two_flows_on_one_link_share_it_equally(void **state)
 	uint32_t a = start(n, 0, 1, 1000, 0), b = start(n, 0, 2, 1000, 0);
 
 	(void)state;
-	sim_net_update(n, 0);
-	assert_near(sim_net_flow_rate(n, a), NIC_BS / 2);
-	assert_near(sim_net_flow_rate(n, b), NIC_BS / 2);
-	assert_near(sim_net_link_load(n, sim_net_link(n, SIM_LINK_NIC_TX, 0)), NIC_BS);
-	sim_net_destroy(n);
+	sw_sim_net_update(n, 0);
+	assert_near(sw_sim_net_flow_rate(n, a), NIC_BS / 2);
+	assert_near(sw_sim_net_flow_rate(n, b), NIC_BS / 2);
+	assert_near(sw_sim_net_link_load(n, sw_sim_net_link(n, SIM_LINK_NIC_TX, 0)), NIC_BS);
+	sw_sim_net_destroy(n);
 }
 
 /* Node 0 sends to node 5 across a 200 Mbit/s uplink and to node 1 in its rack: the cross-rack
@@ -106,10 +106,10 @@ static void flow_bottlenecked_elsewhere_leaves_the_rest_to_the_other(void **stat
 	uint32_t cross = start(n, 0, 5, 1000, 0), local = start(n, 0, 1, 1000, 0);
 
 	(void)state;
-	sim_net_update(n, 0);
-	assert_near(sim_net_flow_rate(n, cross), 25e6);
-	assert_near(sim_net_flow_rate(n, local), NIC_BS - 25e6);
-	sim_net_destroy(n);
+	sw_sim_net_update(n, 0);
+	assert_near(sw_sim_net_flow_rate(n, cross), 25e6);
+	assert_near(sw_sim_net_flow_rate(n, local), NIC_BS - 25e6);
+	sw_sim_net_destroy(n);
 }
 
 /* Ten nodes of rack 0 each send to a node of rack 1 over a 500 Mbit/s uplink: 50 Mbit/s each.
@@ -127,14 +127,15 @@ static void cross_rack_flows_share_the_uplink_while_intra_rack_flows_run_at_nic_
 	for (i = 0; i < 5; i++)
 		intra[i] = start(n, 20 + 2 * i, 21 + 2 * i, 1000, 0);
 	beside = start(n, 3, 4, 1000, 0);
-	sim_net_update(n, 0);
+	sw_sim_net_update(n, 0);
 	for (i = 0; i < 10; i++)
-		assert_near(sim_net_flow_rate(n, cross[i]), 50 * MBIT / 8);
+		assert_near(sw_sim_net_flow_rate(n, cross[i]), 50 * MBIT / 8);
 	for (i = 0; i < 5; i++)
-		assert_near(sim_net_flow_rate(n, intra[i]), NIC_BS);
-	assert_near(sim_net_flow_rate(n, beside), NIC_BS - 50 * MBIT / 8);
-	assert_near(sim_net_link_load(n, sim_net_link(n, SIM_LINK_UP_OUT, 0)), 500 * MBIT / 8);
-	sim_net_destroy(n);
+		assert_near(sw_sim_net_flow_rate(n, intra[i]), NIC_BS);
+	assert_near(sw_sim_net_flow_rate(n, beside), NIC_BS - 50 * MBIT / 8);
+	assert_near(sw_sim_net_link_load(n, sw_sim_net_link(n, SIM_LINK_UP_OUT, 0)),
+	            500 * MBIT / 8);
+	sw_sim_net_destroy(n);
 }
 
 /* 62.5 MB and 125 MB leave node 0 together at 62.5 MB/s each: the first is done at 1 s, then
@@ -147,20 +148,20 @@ static void flow_ending_speeds_up_the_flows_it_shared_links_with(void **state)
 	double t;
 
 	(void)state;
-	sim_net_update(n, 0);
-	t = sim_net_next(n, &id);
+	sw_sim_net_update(n, 0);
+	t = sw_sim_net_next(n, &id);
 	assert_int_equal(id, a);
 	assert_near(t, 1.0);
-	sim_net_flow_end(n, a, t);
-	sim_net_update(n, t);
-	assert_near(sim_net_flow_rate(n, b), NIC_BS);
-	t = sim_net_next(n, &id);
+	sw_sim_net_flow_end(n, a, t);
+	sw_sim_net_update(n, t);
+	assert_near(sw_sim_net_flow_rate(n, b), NIC_BS);
+	t = sw_sim_net_next(n, &id);
 	assert_int_equal(id, b);
 	assert_near(t, 1.5);
-	assert_near(sim_net_link_bytes(n, sim_net_link(n, SIM_LINK_NIC_TX, 0), t), 187500000);
-	sim_net_flow_end(n, b, t);
-	assert_true(isinf(sim_net_next(n, &id)));
-	sim_net_destroy(n);
+	assert_near(sw_sim_net_link_bytes(n, sw_sim_net_link(n, SIM_LINK_NIC_TX, 0), t), 187500000);
+	sw_sim_net_flow_end(n, b, t);
+	assert_true(isinf(sw_sim_net_next(n, &id)));
+	sw_sim_net_destroy(n);
 }
 
 static void growing_a_flow_delays_its_completion_by_the_added_bytes(void **state)
@@ -170,28 +171,29 @@ static void growing_a_flow_delays_its_completion_by_the_added_bytes(void **state
 	uint32_t a = start(n, 0, 1, 125000000, 0), id;
 
 	(void)state;
-	sim_net_update(n, 0);
-	sim_net_flow_grow(n, a, 62500000, 0.5);
-	assert_near(sim_net_next(n, &id), 1.5);
+	sw_sim_net_update(n, 0);
+	sw_sim_net_flow_grow(n, a, 62500000, 0.5);
+	assert_near(sw_sim_net_next(n, &id), 1.5);
 	assert_int_equal(id, a);
-	sim_net_destroy(n);
+	sw_sim_net_destroy(n);
 }
 
 static void uplink_bytes_integrate_the_rate_over_time(void **state)
 {
 	struct fixture fx;
 	struct sim_net *n = make(&fx, 2, 2, 200 * MBIT);
-	uint32_t out = sim_net_link(n, SIM_LINK_UP_OUT, 0), in = sim_net_link(n, SIM_LINK_UP_IN, 1);
+	uint32_t out = sw_sim_net_link(n, SIM_LINK_UP_OUT, 0),
+	         in = sw_sim_net_link(n, SIM_LINK_UP_IN, 1);
 	uint32_t a = start(n, 0, 2, 1000000000, 0);
 
 	(void)state;
-	sim_net_update(n, 0);
-	assert_near(sim_net_link_bytes(n, out, 2), 50e6);
-	assert_near(sim_net_link_bytes(n, in, 2), 50e6);
-	sim_net_flow_end(n, a, 2);
-	sim_net_update(n, 2);
-	assert_near(sim_net_link_bytes(n, out, 10), 50e6);
-	sim_net_destroy(n);
+	sw_sim_net_update(n, 0);
+	assert_near(sw_sim_net_link_bytes(n, out, 2), 50e6);
+	assert_near(sw_sim_net_link_bytes(n, in, 2), 50e6);
+	sw_sim_net_flow_end(n, a, 2);
+	sw_sim_net_update(n, 2);
+	assert_near(sw_sim_net_link_bytes(n, out, 10), 50e6);
+	sw_sim_net_destroy(n);
 }
 
 static void bad_flows_are_rejected(void **state)
@@ -201,27 +203,27 @@ static void bad_flows_are_rejected(void **state)
 	uint32_t id;
 
 	(void)state;
-	assert_int_equal(sim_net_flow_start(n, 0, 0, 10, 0, NULL, &id), -EINVAL);
-	assert_int_equal(sim_net_flow_start(n, 0, 2, 10, 0, NULL, &id), -EINVAL);
-	assert_int_equal(sim_net_flow_start(n, 0, 1, 0, 0, NULL, &id), -EINVAL);
-	sim_net_destroy(n);
+	assert_int_equal(sw_sim_net_flow_start(n, 0, 0, 10, 0, NULL, &id), -EINVAL);
+	assert_int_equal(sw_sim_net_flow_start(n, 0, 2, 10, 0, NULL, &id), -EINVAL);
+	assert_int_equal(sw_sim_net_flow_start(n, 0, 1, 0, 0, NULL, &id), -EINVAL);
+	sw_sim_net_destroy(n);
 	fx.racks[0].uplink_bps = 0;
-	assert_null(sim_net_create(&fx.c));
+	assert_null(sw_sim_net_create(&fx.c));
 }
 
 /* Progressive filling written as plainly as possible: the oracle for the randomized test. */
 static void reference_rates(const struct sim_net *n, const uint32_t *ids, unsigned nf, double *rate)
 {
-	uint32_t paths[MAX_FLOWS][SIM_NET_MAX_HOPS], nl = sim_net_n_links(n), l;
+	uint32_t paths[MAX_FLOWS][SIM_NET_MAX_HOPS], nl = sw_sim_net_n_links(n), l;
 	unsigned hops[MAX_FLOWS], f, k, frozen = 0;
 	double left[1024];
 	int done[MAX_FLOWS] = {0};
 
 	assert_true(nl <= 1024);
 	for (l = 0; l < nl; l++)
-		left[l] = sim_net_link_capacity(n, l);
+		left[l] = sw_sim_net_link_capacity(n, l);
 	for (f = 0; f < nf; f++)
-		hops[f] = sim_net_flow_path(n, ids[f], paths[f]);
+		hops[f] = sw_sim_net_flow_path(n, ids[f], paths[f]);
 	while (frozen < nf) {
 		double best = INFINITY;
 		uint32_t best_link = 0;
@@ -260,27 +262,28 @@ static void assert_max_min(const struct sim_net *n, const uint32_t *ids, unsigne
 	unsigned f, k;
 	uint32_t l;
 
-	for (l = 0; l < sim_net_n_links(n); l++)
-		assert_true(sim_net_link_load(n, l) <= sim_net_link_capacity(n, l) * (1 + 1e-12));
+	for (l = 0; l < sw_sim_net_n_links(n); l++)
+		assert_true(sw_sim_net_link_load(n, l) <=
+		            sw_sim_net_link_capacity(n, l) * (1 + 1e-12));
 	for (f = 0; f < nf; f++) {
 		uint32_t path[SIM_NET_MAX_HOPS];
-		unsigned hops = sim_net_flow_path(n, ids[f], path), g;
+		unsigned hops = sw_sim_net_flow_path(n, ids[f], path), g;
 		int bottleneck = 0;
 
 		for (k = 0; k < hops; k++) {
 			int fastest = 1;
 
-			if (sim_net_link_load(n, path[k]) <
-			    sim_net_link_capacity(n, path[k]) * (1 - 1e-9))
+			if (sw_sim_net_link_load(n, path[k]) <
+			    sw_sim_net_link_capacity(n, path[k]) * (1 - 1e-9))
 				continue;
 			for (g = 0; g < nf; g++) {
 				uint32_t other[SIM_NET_MAX_HOPS];
-				unsigned oh = sim_net_flow_path(n, ids[g], other), j;
+				unsigned oh = sw_sim_net_flow_path(n, ids[g], other), j;
 
 				for (j = 0; j < oh; j++)
 					if (other[j] == path[k] &&
-					    sim_net_flow_rate(n, ids[g]) >
-					            sim_net_flow_rate(n, ids[f]) * (1 + 1e-9))
+					    sw_sim_net_flow_rate(n, ids[g]) >
+					            sw_sim_net_flow_rate(n, ids[f]) * (1 + 1e-9))
 						fastest = 0;
 			}
 			bottleneck |= fastest;
@@ -306,8 +309,8 @@ static void random_churn(uint32_t n_racks, uint32_t per_rack, unsigned max_flows
 
 		for (f = 0; f < fx.c.n_nodes; f++)
 			fx.nodes[f].nic_bps = (100 + rand() % 900) * MBIT;
-		sim_net_destroy(n);
-		n = sim_net_create(&fx.c);
+		sw_sim_net_destroy(n);
+		n = sw_sim_net_create(&fx.c);
 		assert_non_null(n);
 		nf = 0;
 		for (step = 0; step < steps; step++) {
@@ -317,7 +320,7 @@ static void random_churn(uint32_t n_racks, uint32_t per_rack, unsigned max_flows
 				if (nf && (nf == max_flows || rand() % 3 == 0)) {
 					unsigned victim = (unsigned)rand() % nf;
 
-					sim_net_flow_end(n, ids[victim], now);
+					sw_sim_net_flow_end(n, ids[victim], now);
 					ids[victim] = ids[--nf];
 				} else {
 					uint32_t src = (uint32_t)rand() % fx.c.n_nodes;
@@ -328,19 +331,19 @@ static void random_churn(uint32_t n_racks, uint32_t per_rack, unsigned max_flows
 					ids[nf++] = start(n, src, dst, 1 + (uint64_t)rand(), now);
 				}
 			}
-			sim_net_update(n, now);
+			sw_sim_net_update(n, now);
 			for (f = 0; f < nf; f++)
-				before[f] = sim_net_flow_rate(n, ids[f]);
+				before[f] = sw_sim_net_flow_rate(n, ids[f]);
 			assert_max_min(n, ids, nf);
-			sim_net_update_all(n, now);
+			sw_sim_net_update_all(n, now);
 			for (f = 0; f < nf; f++)
-				assert_within(before[f], sim_net_flow_rate(n, ids[f]), 1e-7);
+				assert_within(before[f], sw_sim_net_flow_rate(n, ids[f]), 1e-7);
 			reference_rates(n, ids, nf, ref);
 			for (f = 0; f < nf; f++)
 				assert_within(before[f], ref[f], 1e-7);
 			now += 0.25;
 		}
-		sim_net_destroy(n);
+		sw_sim_net_destroy(n);
 	}
 }
 

@@ -28,9 +28,9 @@ static void per_node_counters_give_back_every_uplinks_bytes(const char *policy)
 	uint64_t xrack = 0;
 	int rc;
 
-	sw_paper_opts_default(&o);
+	sw_sim_paper_opts_default(&o);
 	o.duration = 1800;
-	assert_int_equal(sw_workload_paper(&w, &o), 0);
+	assert_int_equal(sw_sim_workload_paper(&w, &o), 0);
 	sw_sim_config_default(&c);
 	c.sched.policy = policy;
 	rc = sw_sim_run(&w, &c, &r, &err);
@@ -63,7 +63,7 @@ static void per_node_counters_give_back_every_uplinks_bytes(const char *policy)
 	sw_netsat_destroy(ns);
 	free(rack_of);
 	sw_sim_result_free(&r);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void fair_replay_uplink_bytes_equal_the_sum_of_per_node_counters(void **state)

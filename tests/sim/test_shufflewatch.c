@@ -25,7 +25,7 @@ struct mix {
 static uint16_t bench_id(const char *name)
 {
 	unsigned n;
-	const struct sw_bench *t = sw_bench_table(&n);
+	const struct sw_bench *t = sw_sim_bench_table(&n);
 
 	for (unsigned i = 0; i < n; i++)
 		if (!strcmp(t[i].name, name))
@@ -39,7 +39,7 @@ static uint16_t bench_id(const char *name)
 static void make_mix(struct mix *m)
 {
 	memset(m, 0, sizeof(*m));
-	sw_topology_default(&m->w.topo);
+	sw_sim_topology_default(&m->w.topo);
 	m->w.topo.n_racks = 4;
 	m->w.topo.nodes_per_rack = 4;
 	strcpy(m->w.name, "one-user-many-jobs");
@@ -56,7 +56,7 @@ static void make_mix(struct mix *m)
 		j->id = i;
 		j->arrival = i;
 		j->bench = bench_id("selfjoin");
-		b = &sw_bench_table(NULL)[j->bench];
+		b = &sw_sim_bench_table(NULL)[j->bench];
 		j->input_bytes = 2 * GIB;
 		j->shuffle_bytes = (uint64_t)(j->input_bytes * b->shuffle_ratio);
 		j->output_bytes = (uint64_t)(j->shuffle_bytes * b->output_ratio);

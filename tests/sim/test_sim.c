@@ -147,7 +147,7 @@ static void a_map_only_job_writes_its_output_from_every_map(void **state)
 	make_mix(&m);
 	m.w.n_jobs = 1;
 	m.jobs[0] = (struct sw_job_desc){.id = 1,
-	                                 .bench = (uint16_t)sw_bench_find("grep"),
+	                                 .bench = (uint16_t)sw_sim_bench_find("grep"),
 	                                 .input_bytes = 12 * 64 * MB,
 	                                 .output_bytes = 12 * 64 * MB,
 	                                 .n_reduces = 0};

@@ -15,19 +15,19 @@ static void paper_workload(struct sw_workload *w)
 {
 	struct sw_paper_opts o;
 
-	sw_paper_opts_default(&o);
+	sw_sim_paper_opts_default(&o);
 	o.seed = 17;
-	assert_int_equal(sw_workload_paper(w, &o), 0);
+	assert_int_equal(sw_sim_workload_paper(w, &o), 0);
 }
 
 /* One job on the default topology, expanded into freshly allocated maps. */
 static struct sw_map_spec *expand(const struct sw_workload *w, const struct sw_job_desc *j,
                                   struct sw_job_spec *spec)
 {
-	struct sw_map_spec *maps = calloc(sw_workload_n_maps(w, j), sizeof(*maps));
+	struct sw_map_spec *maps = calloc(sw_sim_workload_n_maps(w, j), sizeof(*maps));
 
 	assert_non_null(maps);
-	sw_workload_expand(w, j, maps, spec);
+	sw_sim_workload_expand(w, j, maps, spec);
 	return maps;
 }
 
@@ -37,8 +37,8 @@ static void default_topology_is_the_papers_ten_racks_of_ten_at_five_to_one(void 
 	struct sw_cluster_spec c;
 
 	(void)state;
-	sw_topology_default(&t);
-	assert_int_equal(sw_topology_build(&t, &c), 0);
+	sw_sim_topology_default(&t);
+	assert_int_equal(sw_sim_topology_build(&t, &c), 0);
 	assert_int_equal(c.n_racks, 10);
 	assert_int_equal(c.n_nodes, 100);
 	for (uint32_t r = 0; r < c.n_racks; r++)
@@ -50,7 +50,7 @@ static void default_topology_is_the_papers_ten_racks_of_ten_at_five_to_one(void 
 		assert_true(c.nodes[n].nic_bps == 250e6);
 		assert_true(c.nodes[n].capacity.cpu == 4 && c.nodes[n].capacity.mem_gb == 15);
 	}
-	sw_topology_free(&c);
+	sw_sim_topology_free(&c);
 	assert_null(c.nodes);
 }
 
@@ -60,13 +60,13 @@ static void facebook_topology_has_600_nodes_in_30_racks(void **state)
 	struct sw_cluster_spec c;
 
 	(void)state;
-	sw_topology_facebook(&t);
+	sw_sim_topology_facebook(&t);
 	t.uplink_bps = 3e9;
-	assert_int_equal(sw_topology_build(&t, &c), 0);
+	assert_int_equal(sw_sim_topology_build(&t, &c), 0);
 	assert_int_equal(c.n_nodes, 600);
 	assert_int_equal(c.nodes[599].rack, 29);
 	assert_true(c.racks[0].uplink_bps == 3e9);
-	sw_topology_free(&c);
+	sw_sim_topology_free(&c);
 }
 
 static void topology_without_racks_or_capacity_is_rejected(void **state)
@@ -75,15 +75,15 @@ static void topology_without_racks_or_capacity_is_rejected(void **state)
 	struct sw_cluster_spec c;
 
 	(void)state;
-	sw_topology_default(&t);
+	sw_sim_topology_default(&t);
 	t.n_racks = 0;
-	assert_int_equal(sw_topology_build(&t, &c), -EINVAL);
-	sw_topology_default(&t);
+	assert_int_equal(sw_sim_topology_build(&t, &c), -EINVAL);
+	sw_sim_topology_default(&t);
 	t.nic_bps = 0;
-	assert_int_equal(sw_topology_build(&t, &c), -EINVAL);
-	sw_topology_default(&t);
+	assert_int_equal(sw_sim_topology_build(&t, &c), -EINVAL);
+	sw_sim_topology_default(&t);
 	t.oversub = 0;
-	assert_int_equal(sw_topology_build(&t, &c), -EINVAL);
+	assert_int_equal(sw_sim_topology_build(&t, &c), -EINVAL);
 }
 
 static void one_map_per_block_and_one_for_an_empty_input(void **state)
@@ -96,21 +96,21 @@ static void one_map_per_block_and_one_for_an_empty_input(void **state)
 	(void)state;
 	paper_workload(&w);
 	j.input_bytes = 0;
-	assert_int_equal(sw_workload_n_maps(&w, &j), 1);
+	assert_int_equal(sw_sim_workload_n_maps(&w, &j), 1);
 	maps = expand(&w, &j, &spec);
 	assert_int_equal(maps[0].input_bytes, 0);
 	assert_int_equal(maps[0].output_bytes, 1000);
 	free(maps);
 	j.input_bytes = 64 << 20;
-	assert_int_equal(sw_workload_n_maps(&w, &j), 1);
+	assert_int_equal(sw_sim_workload_n_maps(&w, &j), 1);
 	j.input_bytes = (3ULL << 26) + 5;
-	assert_int_equal(sw_workload_n_maps(&w, &j), 4);
+	assert_int_equal(sw_sim_workload_n_maps(&w, &j), 4);
 	maps = expand(&w, &j, &spec);
 	assert_int_equal(spec.n_maps, 4);
 	assert_int_equal(maps[0].input_bytes, 64 << 20);
 	assert_int_equal(maps[3].input_bytes, 5);
 	free(maps);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 /* A job without input (a generator) has one map per block of what it emits, each emitting
@@ -126,7 +126,7 @@ static void a_job_without_input_has_one_map_per_block_it_emits(void **state)
 
 	(void)state;
 	paper_workload(&w);
-	assert_int_equal(sw_workload_n_maps(&w, &j), 4);
+	assert_int_equal(sw_sim_workload_n_maps(&w, &j), 4);
 	maps = expand(&w, &j, &spec);
 	for (int i = 0; i < 4; i++) {
 		assert_int_equal(maps[i].input_bytes, 0);
@@ -137,8 +137,8 @@ static void a_job_without_input_has_one_map_per_block_it_emits(void **state)
 	assert_int_equal(sum, j.shuffle_bytes);
 	free(maps);
 	j = (struct sw_job_desc){.id = 4, .output_bytes = 2ULL << 26, .n_reduces = 0};
-	assert_int_equal(sw_workload_n_maps(&w, &j), 2);
-	sw_workload_free(&w);
+	assert_int_equal(sw_sim_workload_n_maps(&w, &j), 2);
+	sw_sim_workload_free(&w);
 }
 
 static void map_outputs_split_shuffle_by_input_and_sum_exactly(void **state)
@@ -165,7 +165,7 @@ static void map_outputs_split_shuffle_by_input_and_sum_exactly(void **state)
 		                                               j->input_bytes);
 		free(maps);
 	}
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void replicas_are_one_node_then_two_distinct_nodes_of_another_rack(void **state)
@@ -192,7 +192,7 @@ static void replicas_are_one_node_then_two_distinct_nodes_of_another_rack(void *
 		free(maps);
 	}
 	assert_int_equal(first_rack_seen, (1u << 10) - 1);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void single_rack_still_gets_three_distinct_replicas(void **state)
@@ -203,7 +203,7 @@ static void single_rack_still_gets_three_distinct_replicas(void **state)
 	struct sw_map_spec *maps;
 
 	(void)state;
-	sw_topology_default(&w.topo);
+	sw_sim_topology_default(&w.topo);
 	w.topo.n_racks = 1;
 	w.topo.nodes_per_rack = 3;
 	maps = expand(&w, &j, &spec);
@@ -237,12 +237,12 @@ static void expansion_depends_only_on_seed_and_job_id(void **state)
 	assert_true(sa.n_maps == 1 ? 1 : memcmp(a, a2, sa.n_maps * sizeof(*a)) != 0);
 	free(a2);
 	free(a);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void job_spec_carries_the_benchmarks_class_and_demands(void **state)
 {
-	const struct sw_bench *b = sw_bench_table(NULL);
+	const struct sw_bench *b = sw_sim_bench_table(NULL);
 	struct sw_workload w;
 	struct sw_job_desc j = {.id = 4,
 	                        .arrival = 12.5,
@@ -257,7 +257,7 @@ static void job_spec_carries_the_benchmarks_class_and_demands(void **state)
 
 	(void)state;
 	paper_workload(&w);
-	j.bench = sw_bench_find("classification");
+	j.bench = sw_sim_bench_find("classification");
 	maps = expand(&w, &j, &spec);
 	assert_int_equal(spec.id, 4);
 	assert_true(spec.arrival == 12.5 && spec.deadline == 900);
@@ -271,7 +271,7 @@ static void job_spec_carries_the_benchmarks_class_and_demands(void **state)
 	assert_true(spec.reduce_demand.mem_gb == b[j.bench].reduce_demand.mem_gb);
 	assert_null(spec.profile);
 	free(maps);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void scheduler_accepts_every_expanded_job(void **state)
@@ -283,7 +283,7 @@ static void scheduler_accepts_every_expanded_job(void **state)
 
 	(void)state;
 	paper_workload(&w);
-	assert_int_equal(sw_topology_build(&w.topo, &c), 0);
+	assert_int_equal(sw_sim_topology_build(&w.topo, &c), 0);
 	sw_sched_config_default(&cfg);
 	cfg.n_users = w.n_users;
 	cfg.n_queues = w.n_queues;
@@ -298,20 +298,20 @@ static void scheduler_accepts_every_expanded_job(void **state)
 	}
 	assert_int_equal(sw_sched_jobs_live(s), w.n_jobs);
 	sw_sched_destroy(s);
-	sw_topology_free(&c);
-	sw_workload_free(&w);
+	sw_sim_topology_free(&c);
+	sw_sim_workload_free(&w);
 }
 
 static void benchmarks_are_found_by_name(void **state)
 {
 	unsigned n;
-	const struct sw_bench *b = sw_bench_table(&n);
+	const struct sw_bench *b = sw_sim_bench_table(&n);
 
 	(void)state;
 	assert_int_equal(n, 12);
-	assert_int_equal(sw_bench_find("terasort"), 0);
-	assert_string_equal(b[sw_bench_find("histogram-ratings")].name, "histogram-ratings");
-	assert_int_equal(sw_bench_find("teragen"), -1);
+	assert_int_equal(sw_sim_bench_find("terasort"), 0);
+	assert_string_equal(b[sw_sim_bench_find("histogram-ratings")].name, "histogram-ratings");
+	assert_int_equal(sw_sim_bench_find("teragen"), -1);
 }
 
 int main(void)

@@ -24,13 +24,13 @@
 static void example_mix_in_perf_loads(void **state)
 {
 	const char *path = getenv("SW_EXAMPLE_MIX");
-	const struct sw_bench *b = sw_bench_table(NULL);
+	const struct sw_bench *b = sw_sim_bench_table(NULL);
 	struct sw_workload w;
 	struct sw_input_error err;
 
 	(void)state;
 	assert_non_null(path);
-	if (sw_workload_json(&w, path, &err))
+	if (sw_sim_workload_json(&w, path, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(w.n_jobs, 6);
 	assert_string_equal(w.name, "example.jsonl");
@@ -43,12 +43,12 @@ static void example_mix_in_perf_loads(void **state)
 	assert_int_equal(w.jobs[2].queue, 0);
 	assert_true(w.jobs[3].deadline == 200);
 	assert_string_equal(b[w.jobs[5].bench].name, "histogram-movies");
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void omitted_fields_take_the_documented_defaults(void **state)
 {
-	const struct sw_bench *b = sw_bench_table(NULL);
+	const struct sw_bench *b = sw_sim_bench_table(NULL);
 	struct sw_workload w;
 	struct sw_input_error err;
 	const char *path = tmp_write(
@@ -57,7 +57,7 @@ static void omitted_fields_take_the_documented_defaults(void **state)
 	                 "\"input_bytes\": 10000000000") JOB(GREP(2, 1.5)));
 
 	(void)state;
-	if (sw_workload_json(&w, path, &err))
+	if (sw_sim_workload_json(&w, path, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(w.n_jobs, 2);
 	/* Sorted by arrival; the paper's topology; users from the largest user id. */
@@ -69,10 +69,10 @@ static void omitted_fields_take_the_documented_defaults(void **state)
 	assert_int_equal(w.jobs[1].queue, 4 % 3);
 	assert_int_equal(w.jobs[1].shuffle_bytes, 16000000000ULL);
 	assert_int_equal(w.jobs[1].output_bytes,
-	                 llround(16000000000.0 * b[sw_bench_find("selfjoin")].output_ratio));
+	                 llround(16000000000.0 * b[sw_sim_bench_find("selfjoin")].output_ratio));
 	assert_int_equal(w.jobs[1].n_reduces, 15);
 	assert_true(w.jobs[1].deadline == 0);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void topology_may_come_from_a_sibling_file(void **state)
@@ -85,13 +85,13 @@ static void topology_may_come_from_a_sibling_file(void **state)
 	tmp_write("topo.json",
 	          "{\n  \"racks\": 3,\n  \"nodes_per_rack\": 5,\n  \"uplink_bps\": 1e9\n}\n");
 	path = tmp_write("sibling.jsonl", "{\"topology\": \"topo.json\"}\n" JOB(GREP(1, 0)));
-	if (sw_workload_json(&w, path, &err))
+	if (sw_sim_workload_json(&w, path, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(w.topo.n_racks, 3);
 	assert_int_equal(w.topo.nodes_per_rack, 5);
 	assert_true(w.topo.uplink_bps == 1e9);
 	assert_int_equal(w.topo.map_slots, 2);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 /* A one-job mix whose line 2 is @p bad; the message must start with "path:" @p msg. */
@@ -104,7 +104,7 @@ static void check_bad(const char *bad, int want_rc, const char *msg)
 
 	snprintf(text, sizeof(text), "%s%s", JOB(GREP(1, 0)), bad);
 	path = tmp_write("bad.jsonl", text);
-	tmp_assert_error(sw_workload_json(&w, path, &err), want_rc, &w, &err, path, msg);
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), want_rc, &w, &err, path, msg);
 }
 
 static void unknown_field_is_rejected(void **state)
@@ -189,11 +189,11 @@ static void user_and_queue_must_exist(void **state)
 	                                         "\"bench\": \"grep\", \"input_bytes\": 1"));
 
 	(void)state;
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
 	                 "2: field 'user': must be at most 1");
 	path = tmp_write("queues.jsonl",
 	                 "{\"mix\": {\"queues\": 2}}\n" JOB(GREP(1, 0) ", \"queue\": 2"));
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
 	                 "2: field 'queue': must be at most 1");
 }
 
@@ -207,20 +207,20 @@ static void users_and_queues_beyond_their_bounds_are_refused(void **state)
 	                                     "\"bench\": \"grep\", \"input_bytes\": 1"));
 
 	(void)state;
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
 	                 "1: field 'user': must be at most 1048575");
 	path = tmp_write("bigusers.jsonl", "{\"mix\": {\"users\": 3000000000}}\n" JOB(GREP(1, 0)));
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
 	                 "1: field 'users': must be at most 1048576");
 	path = tmp_write("bigqueues.jsonl", "{\"mix\": {\"queues\": 65537}}\n" JOB(GREP(1, 0)));
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
 	                 "1: field 'queues': must be at most 65536");
 	path = tmp_write("maxuser.jsonl", JOB("\"id\": 1, \"arrival\": 0, \"user\": 1048575, "
 	                                      "\"bench\": \"grep\", \"input_bytes\": 1"));
-	if (sw_workload_json(&w, path, &err))
+	if (sw_sim_workload_json(&w, path, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(w.n_users, SW_SCHED_MAX_USERS);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 /* Times and link speeds bound how long a replay runs; node, task and byte counts its memory. */
@@ -262,7 +262,7 @@ static void times_speeds_sizes_and_task_counts_beyond_their_bounds_are_refused(v
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *path = tmp_write("bounds.jsonl", cases[i].text);
 
-		tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+		tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
 		                 cases[i].msg);
 	}
 }
@@ -276,18 +276,18 @@ static void bad_topology_is_rejected_in_line_or_in_its_file(void **state)
 
 	(void)state;
 	path = tmp_write("topo0.jsonl", "{\"topology\": {\"racks\": 0}}\n" JOB(GREP(1, 0)));
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
 	                 "1: field 'racks': must be positive");
 	path = tmp_write("topo1.jsonl", "{\"topology\": {\"nic_bps\": 0}}\n" JOB(GREP(1, 0)));
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
 	                 "1: field 'nic_bps': must be positive");
 	snprintf(topo, sizeof(topo), "%s",
 	         tmp_write("badtopo.json", "{\"racks\": 2, \"spine\": 1}"));
 	path = tmp_write("topo2.jsonl", "{\"topology\": \"badtopo.json\"}\n" JOB(GREP(1, 0)));
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, topo,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, topo,
 	                 " field 'spine': unknown field");
 	path = tmp_write("topo3.jsonl", "{\"topology\": \"none.json\"}\n" JOB(GREP(1, 0)));
-	tmp_assert_error(sw_workload_json(&w, path, &err), -ENOENT, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -ENOENT, &w, &err, path,
 	                 "1: field 'topology': none.json: No such file or directory");
 }
 
@@ -302,17 +302,17 @@ static void a_topology_file_outside_the_mix_directory_is_refused(void **state)
 
 	(void)state;
 	path = tmp_write("up.jsonl", "{\"topology\": \"../etc.json\"}\n" JOB(GREP(1, 0)));
-	tmp_assert_error(sw_workload_json(&w, path, &err), -ENOENT, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -ENOENT, &w, &err, path,
 	                 "1: field 'topology': ../etc.json: No such file or directory");
 	path = tmp_write("passwd.jsonl", "{\"topology\": \"../../etc/passwd\"}\n" JOB(GREP(1, 0)));
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
 	                 "1: field 'topology': leaves the mix file's directory (give it with "
 	                 "swctl's --topology)");
 	snprintf(link, sizeof(link), "%s", tmp_write("link.jsonl", ""));
 	strcpy(strrchr(link, '/') + 1, "outside.json");
 	assert_int_equal(symlink("/etc/hostname", link), 0);
 	path = tmp_write("viasymlink.jsonl", "{\"topology\": \"outside.json\"}\n" JOB(GREP(1, 0)));
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
 	                 "1: field 'topology': leaves the mix file's directory");
 	unlink(link);
 }
@@ -329,7 +329,7 @@ static void a_last_line_without_a_newline_is_refused(void **state)
 	                                               "\"grep\", \"input_bytes\": 1000}}");
 
 	(void)state;
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
 	                 "2: truncated line (no newline at the end)");
 }
 
@@ -340,8 +340,8 @@ static void mix_without_jobs_or_file_is_an_error(void **state)
 	const char *path = tmp_write("empty.jsonl", "{\"mix\": {\"users\": 2}}\n");
 
 	(void)state;
-	tmp_assert_error(sw_workload_json(&w, path, &err), -EINVAL, &w, &err, path, " no jobs");
-	assert_int_equal(sw_workload_json(&w, "/nonexistent/mix.jsonl", &err), -ENOENT);
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path, " no jobs");
+	assert_int_equal(sw_sim_workload_json(&w, "/nonexistent/mix.jsonl", &err), -ENOENT);
 }
 
 int main(void)

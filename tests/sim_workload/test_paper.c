@@ -18,11 +18,11 @@ static void generate(struct sw_workload *w, enum sw_paper_mix mix, uint64_t seed
 {
 	struct sw_paper_opts o;
 
-	sw_paper_opts_default(&o);
+	sw_sim_paper_opts_default(&o);
 	o.mix = mix;
 	o.seed = seed;
 	o.duration = N_JOBS_WANTED * o.mean_interarrival;
-	assert_int_equal(sw_workload_paper(w, &o), 0);
+	assert_int_equal(sw_sim_workload_paper(w, &o), 0);
 	assert_true(w->n_jobs > N_JOBS_WANTED * 0.95);
 }
 
@@ -36,7 +36,7 @@ static void assert_share(size_t hits, size_t n, double expected)
 
 static void check_class_shares(enum sw_paper_mix mix, const double percent[SW_CLASSES])
 {
-	const struct sw_bench *b = sw_bench_table(NULL);
+	const struct sw_bench *b = sw_sim_bench_table(NULL);
 	struct sw_workload w;
 	size_t count[SW_CLASSES] = {0};
 
@@ -45,7 +45,7 @@ static void check_class_shares(enum sw_paper_mix mix, const double percent[SW_CL
 		count[b[w.jobs[i].bench].cls]++;
 	for (int c = 0; c < SW_CLASSES; c++)
 		assert_share(count[c], w.n_jobs, percent[c] / 100);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void mix1_is_20_light_20_medium_60_heavy(void **state)
@@ -69,7 +69,7 @@ static void mix3_is_60_light_20_medium_20_heavy(void **state)
 static void mix2_matches_table1_benchmark_shares(void **state)
 {
 	unsigned n_bench;
-	const struct sw_bench *b = sw_bench_table(&n_bench);
+	const struct sw_bench *b = sw_sim_bench_table(&n_bench);
 	struct sw_workload w;
 	size_t count[32] = {0};
 
@@ -81,7 +81,7 @@ static void mix2_matches_table1_benchmark_shares(void **state)
 	/* Table 1's own percentages are mix2's shares. */
 	for (unsigned i = 0; i < n_bench; i++)
 		assert_share(count[i], w.n_jobs, b[i].mix_percent / 100);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void interarrival_times_average_40_seconds_and_arrive_in_order(void **state)
@@ -98,7 +98,7 @@ static void interarrival_times_average_40_seconds_and_arrive_in_order(void **sta
 	}
 	/* Exponential gaps: standard deviation of the mean is 40 / sqrt(n). */
 	assert_true(fabs(sum / w.n_jobs - 40) < 5 * 40 / sqrt(w.n_jobs));
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void input_sizes_follow_table2_scaled_by_input_scale(void **state)
@@ -117,12 +117,12 @@ static void input_sizes_follow_table2_scaled_by_input_scale(void **state)
 	}
 	assert_share(small, w.n_jobs, 0.20);
 	assert_share(over_1tb, w.n_jobs, 0.05);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void jobs_have_users_queues_sizes_and_reducers_by_the_rules(void **state)
 {
-	const struct sw_bench *b = sw_bench_table(NULL);
+	const struct sw_bench *b = sw_sim_bench_table(NULL);
 	struct sw_workload w;
 
 	(void)state;
@@ -141,7 +141,7 @@ static void jobs_have_users_queues_sizes_and_reducers_by_the_rules(void **state)
 		assert_int_equal(j->n_reduces, want < 1 ? 1 : want > 200 ? 200 : want);
 		assert_true(j->deadline > j->arrival); /* ARIA's rule: tests/sim/test_deadline.c */
 	}
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void same_seed_gives_same_jobs_and_other_seed_other_jobs(void **state)
@@ -156,9 +156,9 @@ static void same_seed_gives_same_jobs_and_other_seed_other_jobs(void **state)
 	assert_memory_equal(a.jobs, b.jobs, a.n_jobs * sizeof(a.jobs[0]));
 	assert_true(a.n_jobs != c.n_jobs ||
 	            memcmp(a.jobs, c.jobs, a.n_jobs * sizeof(a.jobs[0])) != 0);
-	sw_workload_free(&a);
-	sw_workload_free(&b);
-	sw_workload_free(&c);
+	sw_sim_workload_free(&a);
+	sw_sim_workload_free(&b);
+	sw_sim_workload_free(&c);
 }
 
 static void default_run_is_the_papers_four_hours_of_about_360_jobs(void **state)
@@ -167,13 +167,13 @@ static void default_run_is_the_papers_four_hours_of_about_360_jobs(void **state)
 	struct sw_workload w;
 
 	(void)state;
-	sw_paper_opts_default(&o);
-	assert_int_equal(sw_workload_paper(&w, &o), 0);
+	sw_sim_paper_opts_default(&o);
+	assert_int_equal(sw_sim_workload_paper(&w, &o), 0);
 	assert_string_equal(w.name, "paper-mix2");
 	/* 14400 s / 40 s = 360 jobs, 12 per user; Poisson sd is 19. */
 	assert_true(w.n_jobs > 360 - 5 * 19 && w.n_jobs < 360 + 5 * 19);
 	assert_int_equal(w.topo.n_racks * w.topo.nodes_per_rack, 100);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void out_of_range_options_are_rejected(void **state)
@@ -182,18 +182,18 @@ static void out_of_range_options_are_rejected(void **state)
 	struct sw_workload w;
 
 	(void)state;
-	sw_paper_opts_default(&o);
+	sw_sim_paper_opts_default(&o);
 	o.mix = 4;
-	assert_int_equal(sw_workload_paper(&w, &o), -EINVAL);
-	sw_paper_opts_default(&o);
+	assert_int_equal(sw_sim_workload_paper(&w, &o), -EINVAL);
+	sw_sim_paper_opts_default(&o);
 	o.n_users = 0;
-	assert_int_equal(sw_workload_paper(&w, &o), -EINVAL);
-	sw_paper_opts_default(&o);
+	assert_int_equal(sw_sim_workload_paper(&w, &o), -EINVAL);
+	sw_sim_paper_opts_default(&o);
 	o.mean_interarrival = 0;
-	assert_int_equal(sw_workload_paper(&w, &o), -EINVAL);
-	sw_paper_opts_default(&o);
+	assert_int_equal(sw_sim_workload_paper(&w, &o), -EINVAL);
+	sw_sim_paper_opts_default(&o);
 	o.input_scale = -1;
-	assert_int_equal(sw_workload_paper(&w, &o), -EINVAL);
+	assert_int_equal(sw_sim_workload_paper(&w, &o), -EINVAL);
 	assert_int_equal(w.n_jobs, 0);
 	assert_null(w.jobs);
 }

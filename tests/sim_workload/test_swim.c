@@ -28,8 +28,8 @@ static int load(struct sw_workload *w, const char *path, struct sw_input_error *
 {
 	struct sw_swim_opts o;
 
-	sw_swim_opts_default(&o);
-	return sw_workload_swim(w, path, &o, err);
+	sw_sim_swim_opts_default(&o);
+	return sw_sim_workload_swim(w, path, &o, err);
 }
 
 static void facebook_trace_loads_all_5894_jobs_in_arrival_order(void **state)
@@ -62,12 +62,12 @@ static void facebook_trace_loads_all_5894_jobs_in_arrival_order(void **state)
 	assert_int_equal(out, 6852686303142ULL);
 	assert_int_equal(w.topo.n_racks * w.topo.nodes_per_rack, 600);
 	assert_int_equal(w.n_users, 200);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void benchmark_follows_the_shuffle_input_ratio(void **state)
 {
-	const struct sw_bench *b = sw_bench_table(NULL);
+	const struct sw_bench *b = sw_sim_bench_table(NULL);
 	struct sw_workload w;
 	struct sw_input_error err;
 	const char *path = tmp_write("ratios.tsv", "job0\t1\t1\t1000\t3000\t5\n"
@@ -88,8 +88,8 @@ static void benchmark_follows_the_shuffle_input_ratio(void **state)
 	assert_int_equal(b[w.jobs[5].bench].cls, SW_CLASS_HEAVY);
 	assert_int_equal(w.jobs[4].n_reduces, 0); /* map-only: its maps write the output */
 	/* No input: one map per 64 MiB of shuffle, not the whole shuffle on one node. */
-	assert_int_equal(sw_workload_n_maps(&w, &w.jobs[5]), 1);
-	sw_workload_free(&w);
+	assert_int_equal(sw_sim_workload_n_maps(&w, &w.jobs[5]), 1);
+	sw_sim_workload_free(&w);
 }
 
 static void time_and_size_scales_multiply_the_trace(void **state)
@@ -100,15 +100,15 @@ static void time_and_size_scales_multiply_the_trace(void **state)
 	const char *path = tmp_write("scale.tsv", "job0\t49\t49\t740773\t2339561\t627471\n");
 
 	(void)state;
-	sw_swim_opts_default(&o);
+	sw_sim_swim_opts_default(&o);
 	o.time_scale = 0.5;
 	o.size_scale = 2;
-	assert_int_equal(sw_workload_swim(&w, path, &o, &err), 0);
+	assert_int_equal(sw_sim_workload_swim(&w, path, &o, &err), 0);
 	assert_true(w.jobs[0].arrival == 24.5);
 	assert_int_equal(w.jobs[0].input_bytes, 2 * 740773);
 	assert_int_equal(w.jobs[0].shuffle_bytes, 2 * 2339561);
 	assert_int_equal(w.jobs[0].output_bytes, 2 * 627471);
-	sw_workload_free(&w);
+	sw_sim_workload_free(&w);
 }
 
 static void same_seed_gives_same_users(void **state)
@@ -120,8 +120,8 @@ static void same_seed_gives_same_users(void **state)
 	assert_int_equal(load(&a, trace_path(), &err), 0);
 	assert_int_equal(load(&b, trace_path(), &err), 0);
 	assert_memory_equal(a.jobs, b.jobs, a.n_jobs * sizeof(a.jobs[0]));
-	sw_workload_free(&a);
-	sw_workload_free(&b);
+	sw_sim_workload_free(&a);
+	sw_sim_workload_free(&b);
 }
 
 /* Each bad file is two lines, the second one wrong; the message names file, line and field. */

@@ -40,14 +40,14 @@ static const struct sw_bench benches[] = {
 };
 /* clang-format on */
 
-const struct sw_bench *sw_bench_table(unsigned *count)
+const struct sw_bench *sw_sim_bench_table(unsigned *count)
 {
 	if (count)
 		*count = sizeof(benches) / sizeof(benches[0]);
 	return benches;
 }
 
-int sw_bench_find(const char *name)
+int sw_sim_bench_find(const char *name)
 {
 	for (unsigned i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)
 		if (!strcmp(benches[i].name, name))

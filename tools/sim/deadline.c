@@ -11,11 +11,11 @@
 /* Stream of the deadline draws, apart from every job's placement stream (ids < 2^63). */
 #define WL_STREAM_DEADLINE (UINT64_MAX - 1)
 
-void sw_workload_profile(const struct sw_workload *w, const struct sw_job_desc *j,
-                         struct sw_job_profile *p)
+void sw_sim_workload_profile(const struct sw_workload *w, const struct sw_job_desc *j,
+                             struct sw_job_profile *p)
 {
-	const struct sw_bench *b = &sw_bench_table(NULL)[j->bench];
-	uint32_t n = sw_workload_n_maps(w, j);
+	const struct sw_bench *b = &sw_sim_bench_table(NULL)[j->bench];
+	uint32_t n = sw_sim_workload_n_maps(w, j);
 	uint64_t first = j->input_bytes < w->block_bytes ? j->input_bytes : w->block_bytes;
 	/* a generator's maps (no input) read nothing; a map-only job has no reducer */
 	uint64_t last = j->input_bytes ? j->input_bytes - (uint64_t)(n - 1) * w->block_bytes : 0;
@@ -39,7 +39,7 @@ void sw_workload_profile(const struct sw_workload *w, const struct sw_job_desc *
 	};
 }
 
-void wl_deadlines(struct sw_workload *w, double lo, double hi)
+void sw_sim_wl_deadlines(struct sw_workload *w, double lo, double hi)
 {
 	const struct sw_topology *t = &w->topo;
 	uint32_t nodes = t->n_racks * t->nodes_per_rack;
@@ -52,8 +52,9 @@ void wl_deadlines(struct sw_workload *w, double lo, double hi)
 		struct sw_aria_model m;
 		double factor = lo + (hi - lo) * rng_uniform(&r);
 
-		sw_workload_profile(w, j, &p);
-		sw_sched_aria_model(&p, sw_workload_n_maps(w, j), j->n_reduces, SW_ARIA_AVG, &m);
+		sw_sim_workload_profile(w, j, &p);
+		sw_sched_aria_model(&p, sw_sim_workload_n_maps(w, j), j->n_reduces, SW_ARIA_AVG,
+		                    &m);
 		j->deadline = j->arrival + factor * sw_sched_aria_time(&m, nodes * t->map_slots,
 		                                                       nodes * t->reduce_slots);
 	}

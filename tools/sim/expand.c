@@ -3,9 +3,9 @@
 #include "rng.h"
 #include "workload_priv.h"
 
-uint32_t sw_workload_n_maps(const struct sw_workload *w, const struct sw_job_desc *j)
+uint32_t sw_sim_workload_n_maps(const struct sw_workload *w, const struct sw_job_desc *j)
 {
-	return (uint32_t)wl_n_maps(j, w->block_bytes);
+	return (uint32_t)sw_sim_wl_n_maps(j, w->block_bytes);
 }
 
 /* HDFS's default placement for a writer outside the cluster: a random first node, then two
@@ -41,11 +41,11 @@ static void place(const struct sw_topology *t, struct rng *r, struct sw_map_spec
 	}
 }
 
-void sw_workload_expand(const struct sw_workload *w, const struct sw_job_desc *j,
-                        struct sw_map_spec *maps, struct sw_job_spec *spec)
+void sw_sim_workload_expand(const struct sw_workload *w, const struct sw_job_desc *j,
+                            struct sw_map_spec *maps, struct sw_job_spec *spec)
 {
-	const struct sw_bench *b = &sw_bench_table(NULL)[j->bench];
-	uint32_t n = sw_workload_n_maps(w, j);
+	const struct sw_bench *b = &sw_sim_bench_table(NULL)[j->bench];
+	uint32_t n = sw_sim_workload_n_maps(w, j);
 	uint64_t left = j->input_bytes, out_left = j->shuffle_bytes;
 	struct rng r;
 

@@ -19,7 +19,7 @@ static int running(const struct sim_task *t)
 	return t->phase != SIM_PENDING && t->phase != SIM_DONE;
 }
 
-int sim_attempt_fails(const struct sim *s, const struct sim_task *t)
+int sw_sim_attempt_fails(const struct sim *s, const struct sim_task *t)
 {
 	uint64_t task = ((uint64_t)t->job->idx << 33) | ((uint64_t)t->kind << 32) | t->idx;
 	struct rng r;
@@ -34,8 +34,8 @@ int sim_attempt_fails(const struct sim *s, const struct sim_task *t)
 
 static int sched_fail(struct sim *s, int rc, const char *call, const struct sim_job *j)
 {
-	return sim_fail(s, rc, "job %llu: %s at t=%.3f s failed: %s",
-	                (unsigned long long)j->desc->id, call, s->now, strerror(-rc));
+	return sw_sim_fail(s, rc, "job %llu: %s at t=%.3f s failed: %s",
+	                   (unsigned long long)j->desc->id, call, s->now, strerror(-rc));
 }
 
 /* One of @p j's tasks failed too often: the job is killed and recorded as failed. */
@@ -49,17 +49,17 @@ static int job_fail(struct sim *s, struct sim_job *j)
 		struct sim_task *t = &j->tasks[i];
 
 		if (running(t)) {
-			sim_task_abort(s, t);
-			sim_slot_freed(s, t->node, t->kind);
+			sw_sim_task_abort(s, t);
+			sw_sim_slot_freed(s, t->node, t->kind);
 		}
 	}
 	j->rec->failed = 1;
 	s->r->jobs_failed++;
-	sim_job_end(s, j);
+	sw_sim_job_end(s, j);
 	return 0;
 }
 
-int sim_attempt_failed(struct sim *s, struct sim_task *t)
+int sw_sim_attempt_failed(struct sim *s, struct sim_task *t)
 {
 	struct sim_job *j = t->job;
 	int rc = sw_sched_task_failed(s->sched, j->idx, t->kind, t->idx, s->now);
@@ -68,9 +68,9 @@ int sim_attempt_failed(struct sim *s, struct sim_task *t)
 		return sched_fail(s, rc, "sw_sched_task_failed", j);
 	j->rec->failed_attempts++;
 	s->r->failed_attempts++;
-	sim_task_abort(s, t);
+	sw_sim_task_abort(s, t);
 	s->last_progress = s->now;
-	sim_slot_freed(s, t->node, t->kind);
+	sw_sim_slot_freed(s, t->node, t->kind);
 	return (uint32_t)rc >= s->c->max_attempts ? job_fail(s, j) : 0;
 }
 
@@ -84,7 +84,7 @@ static void job_tasks_lost(struct sim *s, struct sim_job *j, uint32_t node, uint
 		struct sim_task *t = &j->tasks[i];
 
 		if (running(t) && t->node == node) {
-			sim_task_abort(s, t);
+			sw_sim_task_abort(s, t);
 			j->rec->lost_attempts++;
 			s->r->lost_attempts++;
 			(*got)++;
@@ -104,7 +104,7 @@ static int outputs_lost(struct sim *s, struct sim_job *j, uint32_t node)
 	uint32_t kept = 0;
 
 	for (uint32_t i = 0; i < j->n_running; i++) {
-		int rc = sim_shuffle_forget(s, &j->tasks[j->n_maps + j->running[i]], node);
+		int rc = sw_sim_shuffle_forget(s, &j->tasks[j->n_maps + j->running[i]], node);
 
 		if (rc)
 			return rc;
@@ -128,12 +128,12 @@ static int job_flows_lost(struct sim *s, struct sim_job *j, uint32_t node)
 		int rc = 0;
 
 		if (t->phase == SIM_INPUT && t->io[0].src == node)
-			rc = sim_map_source_lost(s, t);
+			rc = sw_sim_map_source_lost(s, t);
 		for (uint32_t x = 0; !rc && s->live[idx] && t->phase == SIM_WRITE && x < 2; x++) {
 			struct sim_xfer *f = &t->io[x];
 
 			if (f->flow != SIM_FLOW_NONE && (f->src == node || f->dst == node))
-				rc = sim_write_flow_lost(s, f);
+				rc = sw_sim_write_flow_lost(s, f);
 		}
 		if (rc)
 			return rc;
@@ -141,15 +141,15 @@ static int job_flows_lost(struct sim *s, struct sim_job *j, uint32_t node)
 	return 0;
 }
 
-int sim_node_lost(struct sim *s, uint32_t node)
+int sw_sim_node_lost(struct sim *s, uint32_t node)
 {
 	int expect = sw_sched_node_lost(s->sched, node, s->now);
 	uint32_t got = 0;
 
 	if (expect < 0)
-		return sim_fail(s, expect,
-		                "node %u lost at t=%.3f s: sw_sched_node_lost failed: %s", node,
-		                s->now, strerror(-expect));
+		return sw_sim_fail(s, expect,
+		                   "node %u lost at t=%.3f s: sw_sched_node_lost failed: %s", node,
+		                   s->now, strerror(-expect));
 	s->r->nodes_lost++;
 	s->last_progress = s->now;
 	for (size_t i = 0; i < s->w->n_jobs; i++) {
@@ -167,9 +167,9 @@ int sim_node_lost(struct sim *s, uint32_t node)
 			return rc;
 	}
 	if (got != (uint32_t)expect)
-		return sim_fail(s, -EPROTO,
-		                "node %u lost at t=%.3f s: the scheduler sent %d tasks back to "
-		                "pending, the simulator %u",
-		                node, s->now, expect, got);
+		return sw_sim_fail(s, -EPROTO,
+		                   "node %u lost at t=%.3f s: the scheduler sent %d tasks back to "
+		                   "pending, the simulator %u",
+		                   node, s->now, expect, got);
 	return 0;
 }

@@ -5,12 +5,12 @@
 
 #include "sim_heap.h"
 
-void sim_heap_init(struct sim_heap *h)
+void sw_sim_heap_init(struct sim_heap *h)
 {
 	memset(h, 0, sizeof(*h));
 }
 
-void sim_heap_fini(struct sim_heap *h)
+void sw_sim_heap_fini(struct sim_heap *h)
 {
 	free(h->e);
 	free(h->pos);
@@ -81,7 +81,7 @@ static int grow(void **a, uint32_t *cap, uint32_t need, size_t size, int fill_no
 	return 0;
 }
 
-int sim_heap_reserve(struct sim_heap *h, uint32_t n_ids)
+int sw_sim_heap_reserve(struct sim_heap *h, uint32_t n_ids)
 {
 	if (n_ids > h->pos_cap && grow((void **)&h->pos, &h->pos_cap, n_ids, sizeof(*h->pos), 1))
 		return -ENOMEM;
@@ -90,9 +90,10 @@ int sim_heap_reserve(struct sim_heap *h, uint32_t n_ids)
 	return 0;
 }
 
-int sim_heap_push(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
+int sw_sim_heap_push(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
 {
-	if (sim_heap_reserve(h, id + 1) || (h->n == h->e_cap && sim_heap_reserve(h, h->n + 1)))
+	if (sw_sim_heap_reserve(h, id + 1) ||
+	    (h->n == h->e_cap && sw_sim_heap_reserve(h, h->n + 1)))
 		return -ENOMEM;
 	h->e[h->n] = (struct sim_heap_ent){.key = key, .tie = tie, .id = id};
 	h->n++;
@@ -100,12 +101,12 @@ int sim_heap_push(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
 	return 0;
 }
 
-void sim_heap_append(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
+void sw_sim_heap_append(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
 {
 	place(h, h->n++, &(struct sim_heap_ent){.key = key, .tie = tie, .id = id});
 }
 
-void sim_heap_heapify(struct sim_heap *h)
+void sw_sim_heap_heapify(struct sim_heap *h)
 {
 	uint32_t i;
 
@@ -113,13 +114,13 @@ void sim_heap_heapify(struct sim_heap *h)
 		sift_down(h, i);
 }
 
-void sim_heap_clear(struct sim_heap *h)
+void sw_sim_heap_clear(struct sim_heap *h)
 {
 	while (h->n)
 		h->pos[h->e[--h->n].id] = SIM_HEAP_NONE;
 }
 
-void sim_heap_update(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
+void sw_sim_heap_update(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
 {
 	uint32_t i = h->pos[id];
 
@@ -129,7 +130,7 @@ void sim_heap_update(struct sim_heap *h, uint32_t id, double key, uint64_t tie)
 	sift_down(h, h->pos[id]);
 }
 
-void sim_heap_remove(struct sim_heap *h, uint32_t id)
+void sw_sim_heap_remove(struct sim_heap *h, uint32_t id)
 {
 	uint32_t i;
 

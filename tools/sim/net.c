@@ -82,7 +82,7 @@ struct sim_net {
 	uint32_t *set_links, n_set_links;
 };
 
-struct sim_net *sim_net_create(const struct sw_cluster_spec *c)
+struct sim_net *sw_sim_net_create(const struct sw_cluster_spec *c)
 {
 	struct sim_net *n;
 	uint32_t i;
@@ -116,30 +116,30 @@ struct sim_net *sim_net_create(const struct sw_cluster_spec *c)
 	n->dirty = calloc(n->n_links, sizeof(*n->dirty));
 	n->set_links = calloc(n->n_links, sizeof(*n->set_links));
 	if (!n->rack_of || !n->rx || !n->links || !n->dirty || !n->set_links) {
-		sim_net_destroy(n);
+		sw_sim_net_destroy(n);
 		errno = ENOMEM;
 		return NULL;
 	}
 	for (i = 0; i < c->n_nodes; i++) {
 		n->rack_of[i] = c->nodes[i].rack;
-		n->links[sim_net_link(n, SIM_LINK_NIC_TX, i)].cap = c->nodes[i].nic_bps / 8;
-		n->links[sim_net_link(n, SIM_LINK_NIC_RX, i)].cap = c->nodes[i].nic_bps / 8;
+		n->links[sw_sim_net_link(n, SIM_LINK_NIC_TX, i)].cap = c->nodes[i].nic_bps / 8;
+		n->links[sw_sim_net_link(n, SIM_LINK_NIC_RX, i)].cap = c->nodes[i].nic_bps / 8;
 	}
 	for (i = 0; i < c->n_racks; i++) {
-		n->links[sim_net_link(n, SIM_LINK_UP_OUT, i)].cap = c->racks[i].uplink_bps / 8;
-		n->links[sim_net_link(n, SIM_LINK_UP_IN, i)].cap = c->racks[i].uplink_bps / 8;
+		n->links[sw_sim_net_link(n, SIM_LINK_UP_OUT, i)].cap = c->racks[i].uplink_bps / 8;
+		n->links[sw_sim_net_link(n, SIM_LINK_UP_IN, i)].cap = c->racks[i].uplink_bps / 8;
 	}
-	sim_heap_init(&n->done);
-	sim_heap_init(&n->share);
-	if (sim_heap_reserve(&n->share, n->n_links)) {
-		sim_net_destroy(n);
+	sw_sim_heap_init(&n->done);
+	sw_sim_heap_init(&n->share);
+	if (sw_sim_heap_reserve(&n->share, n->n_links)) {
+		sw_sim_net_destroy(n);
 		errno = ENOMEM;
 		return NULL;
 	}
 	return n;
 }
 
-void sim_net_destroy(struct sim_net *n)
+void sw_sim_net_destroy(struct sim_net *n)
 {
 	uint32_t i;
 
@@ -147,8 +147,8 @@ void sim_net_destroy(struct sim_net *n)
 		return;
 	for (i = 0; n->links && i < n->n_links; i++)
 		free(n->links[i].flows);
-	sim_heap_fini(&n->done);
-	sim_heap_fini(&n->share);
+	sw_sim_heap_fini(&n->done);
+	sw_sim_heap_fini(&n->share);
 	free(n->rack_of);
 	free(n->rx);
 	free(n->links);
@@ -160,36 +160,36 @@ void sim_net_destroy(struct sim_net *n)
 	free(n);
 }
 
-uint32_t sim_net_link(const struct sim_net *n, enum sim_link_kind kind, uint32_t idx)
+uint32_t sw_sim_net_link(const struct sim_net *n, enum sim_link_kind kind, uint32_t idx)
 {
 	if (kind == SIM_LINK_NIC_TX || kind == SIM_LINK_NIC_RX)
 		return 2 * idx + (uint32_t)kind;
 	return 2 * (n->n_nodes + idx) + (uint32_t)(kind - SIM_LINK_UP_OUT);
 }
 
-uint32_t sim_net_n_links(const struct sim_net *n)
+uint32_t sw_sim_net_n_links(const struct sim_net *n)
 {
 	return n->n_links;
 }
 
-double sim_net_link_capacity(const struct sim_net *n, uint32_t link)
+double sw_sim_net_link_capacity(const struct sim_net *n, uint32_t link)
 {
 	return n->links[link].cap;
 }
 
-double sim_net_link_load(const struct sim_net *n, uint32_t link)
+double sw_sim_net_link_load(const struct sim_net *n, uint32_t link)
 {
 	return n->links[link].load;
 }
 
-double sim_net_link_bytes(const struct sim_net *n, uint32_t link, double now)
+double sw_sim_net_link_bytes(const struct sim_net *n, uint32_t link, double now)
 {
 	const struct link *l = &n->links[link];
 
 	return l->bytes + l->load * (now - l->t);
 }
 
-uint64_t sim_net_rx_bytes(const struct sim_net *n, uint32_t node, uint32_t src_rack)
+uint64_t sw_sim_net_rx_bytes(const struct sim_net *n, uint32_t node, uint32_t src_rack)
 {
 	return n->rx[(size_t)node * n->n_racks + src_rack];
 }
@@ -233,7 +233,7 @@ static int flows_reserve(struct sim_net *n)
 	n->flows = nf;
 	/* Nothing sized by the flow count grows later, so an update cannot fail. */
 	if (grow_ids(&n->fresh, ncap) || grow_ids(&n->set_flows, ncap) ||
-	    sim_heap_reserve(&n->done, ncap))
+	    sw_sim_heap_reserve(&n->done, ncap))
 		return -ENOMEM;
 	memset(nf + n->flows_cap, 0, (size_t)(ncap - n->flows_cap) * sizeof(*nf));
 	for (i = ncap; i-- > n->flows_cap;) {
@@ -283,17 +283,17 @@ static unsigned route(const struct sim_net *n, uint32_t src, uint32_t dst,
 {
 	unsigned k = 0;
 
-	links[k++] = sim_net_link(n, SIM_LINK_NIC_TX, src);
+	links[k++] = sw_sim_net_link(n, SIM_LINK_NIC_TX, src);
 	if (n->rack_of[src] != n->rack_of[dst]) {
-		links[k++] = sim_net_link(n, SIM_LINK_UP_OUT, n->rack_of[src]);
-		links[k++] = sim_net_link(n, SIM_LINK_UP_IN, n->rack_of[dst]);
+		links[k++] = sw_sim_net_link(n, SIM_LINK_UP_OUT, n->rack_of[src]);
+		links[k++] = sw_sim_net_link(n, SIM_LINK_UP_IN, n->rack_of[dst]);
 	}
-	links[k++] = sim_net_link(n, SIM_LINK_NIC_RX, dst);
+	links[k++] = sw_sim_net_link(n, SIM_LINK_NIC_RX, dst);
 	return k;
 }
 
-int sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t bytes, double now,
-                       void *owner, uint32_t *id)
+int sw_sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t bytes, double now,
+                          void *owner, uint32_t *id)
 {
 	struct flow *f;
 	uint32_t fid;
@@ -342,7 +342,7 @@ static void flow_settle(struct flow *f, double now)
 	f->t = now;
 }
 
-void sim_net_flow_grow(struct sim_net *n, uint32_t id, uint64_t bytes, double now)
+void sw_sim_net_flow_grow(struct sim_net *n, uint32_t id, uint64_t bytes, double now)
 {
 	struct flow *f = &n->flows[id];
 
@@ -351,11 +351,11 @@ void sim_net_flow_grow(struct sim_net *n, uint32_t id, uint64_t bytes, double no
 	f->size += bytes;
 	if (f->rate > 0) {
 		f->finish = now + f->rem / f->rate;
-		sim_heap_update(&n->done, id, f->finish, f->seq);
+		sw_sim_heap_update(&n->done, id, f->finish, f->seq);
 	}
 }
 
-void sim_net_flow_end(struct sim_net *n, uint32_t id, double now)
+void sw_sim_net_flow_end(struct sim_net *n, uint32_t id, double now)
 {
 	struct flow *f = &n->flows[id];
 	/* The NIC links are the first and last hop: 2 * src + TX, 2 * dst + RX. */
@@ -368,7 +368,7 @@ void sim_net_flow_end(struct sim_net *n, uint32_t id, double now)
 	left = (uint64_t)llround(f->rem);
 	n->rx[(size_t)dst * n->n_racks + n->rack_of[src]] +=
 	        f->size - (left < f->size ? left : f->size);
-	sim_heap_remove(&n->done, id);
+	sw_sim_heap_remove(&n->done, id);
 	for (k = 0; k < f->n_links; k++) {
 		struct link *l = &n->links[f->links[k]];
 
@@ -382,17 +382,18 @@ void sim_net_flow_end(struct sim_net *n, uint32_t id, double now)
 	n->free_head = id;
 }
 
-void *sim_net_flow_owner(const struct sim_net *n, uint32_t id)
+void *sw_sim_net_flow_owner(const struct sim_net *n, uint32_t id)
 {
 	return n->flows[id].owner;
 }
 
-double sim_net_flow_rate(const struct sim_net *n, uint32_t id)
+double sw_sim_net_flow_rate(const struct sim_net *n, uint32_t id)
 {
 	return n->flows[id].rate;
 }
 
-unsigned sim_net_flow_path(const struct sim_net *n, uint32_t id, uint32_t links[SIM_NET_MAX_HOPS])
+unsigned sw_sim_net_flow_path(const struct sim_net *n, uint32_t id,
+                              uint32_t links[SIM_NET_MAX_HOPS])
 {
 	const struct flow *f = &n->flows[id];
 
@@ -400,12 +401,12 @@ unsigned sim_net_flow_path(const struct sim_net *n, uint32_t id, uint32_t links[
 	return f->n_links;
 }
 
-int sim_net_dirty(const struct sim_net *n)
+int sw_sim_net_dirty(const struct sim_net *n)
 {
 	return n->n_dirty != 0;
 }
 
-double sim_net_next(const struct sim_net *n, uint32_t *id)
+double sw_sim_net_next(const struct sim_net *n, uint32_t *id)
 {
 	*id = sim_heap_top(&n->done);
 	return sim_heap_top_key(&n->done);
@@ -421,9 +422,9 @@ static void flow_set_rate(struct sim_net *n, uint32_t id, double rate, double no
 	f->rate = rate;
 	f->finish = rate > 0 ? now + f->rem / rate : INFINITY;
 	if (sim_heap_contains(&n->done, id))
-		sim_heap_update(&n->done, id, f->finish, f->seq);
+		sw_sim_heap_update(&n->done, id, f->finish, f->seq);
 	else
-		sim_heap_push(&n->done, id, f->finish, f->seq); /* cannot fail: reserved */
+		sw_sim_heap_push(&n->done, id, f->finish, f->seq); /* cannot fail: reserved */
 }
 
 static void set_add_link(struct sim_net *n, uint32_t link, double now)
@@ -492,25 +493,25 @@ static void solve(struct sim_net *n, int whole)
 			l->left = 0;
 		if (l->open) {
 			l->key = l->left / l->open;
-			sim_heap_append(&n->share, n->set_links[i], l->key, n->set_links[i]);
+			sw_sim_heap_append(&n->share, n->set_links[i], l->key, n->set_links[i]);
 		}
 	}
-	sim_heap_heapify(&n->share);
+	sw_sim_heap_heapify(&n->share);
 	while (unfrozen && (top = sim_heap_top(&n->share)) != SIM_HEAP_NONE) {
 		struct link *l = &n->links[top];
 		double s;
 
 		if (!l->open) {
-			sim_heap_remove(&n->share, top);
+			sw_sim_heap_remove(&n->share, top);
 			continue;
 		}
 		s = l->left / l->open;
 		if (s > l->key) {
 			l->key = s;
-			sim_heap_update(&n->share, top, s, top);
+			sw_sim_heap_update(&n->share, top, s, top);
 			continue;
 		}
-		sim_heap_remove(&n->share, top);
+		sw_sim_heap_remove(&n->share, top);
 		for (j = 0; j < l->n_flows; j++) {
 			struct flow *f = &n->flows[l->flows[j]];
 
@@ -533,7 +534,7 @@ static void solve(struct sim_net *n, int whole)
 		}
 		l->open = 0;
 	}
-	sim_heap_clear(&n->share);
+	sw_sim_heap_clear(&n->share);
 }
 
 static int has_bottleneck(const struct sim_net *n, const struct flow *f)
@@ -626,7 +627,7 @@ static void begin(struct sim_net *n)
 		n->links[n->dirty[i]].dirty = 0;
 }
 
-void sim_net_update(struct sim_net *n, double now)
+void sw_sim_net_update(struct sim_net *n, double now)
 {
 	uint32_t i, rounds = 0;
 
@@ -656,7 +657,7 @@ void sim_net_update(struct sim_net *n, double now)
 	apply(n, now);
 }
 
-void sim_net_update_all(struct sim_net *n, double now)
+void sw_sim_net_update_all(struct sim_net *n, double now)
 {
 	uint32_t i;
 

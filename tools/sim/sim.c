@@ -34,7 +34,7 @@ void sw_sim_config_default(struct sw_sim_config *c)
 	c->max_attempts = SW_SCHED_MAX_ATTEMPTS;
 }
 
-int sim_fail(struct sim *s, int rc, const char *fmt, ...)
+int sw_sim_fail(struct sim *s, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -56,10 +56,11 @@ static int64_t schedule(struct sim *s, double t, uint32_t type, uint32_t arg, st
 		uint32_t ncap = s->n_events_cap ? 2 * s->n_events_cap : 1024, i;
 		struct sim_event *ne = realloc(s->events, (size_t)ncap * sizeof(*ne));
 
-		if (!ne || sim_heap_reserve(&s->ev_heap, ncap)) {
+		if (!ne || sw_sim_heap_reserve(&s->ev_heap, ncap)) {
 			if (ne)
 				s->events = ne;
-			return sim_fail(s, -ENOMEM, "out of memory for events at t=%.3f s", s->now);
+			return sw_sim_fail(s, -ENOMEM, "out of memory for events at t=%.3f s",
+			                   s->now);
 		}
 		s->events = ne;
 		for (i = ncap; i-- > s->n_events_cap;) {
@@ -72,7 +73,7 @@ static int64_t schedule(struct sim *s, double t, uint32_t type, uint32_t arg, st
 	e = &s->events[id];
 	s->free_event = e->arg;
 	*e = (struct sim_event){.t = t, .seq = s->seq++, .type = type, .arg = arg, .task = task};
-	sim_heap_push(&s->ev_heap, id, t, e->seq); /* cannot fail: reserved above */
+	sw_sim_heap_push(&s->ev_heap, id, t, e->seq); /* cannot fail: reserved above */
 	return id;
 }
 
@@ -86,12 +87,12 @@ static int post(struct sim *s, double t, uint32_t type, uint32_t arg)
 
 static void event_free(struct sim *s, uint32_t id)
 {
-	sim_heap_remove(&s->ev_heap, id);
+	sw_sim_heap_remove(&s->ev_heap, id);
 	s->events[id].arg = s->free_event;
 	s->free_event = id;
 }
 
-int sim_schedule_compute(struct sim *s, struct sim_task *task, double t)
+int sw_sim_schedule_compute(struct sim *s, struct sim_task *task, double t)
 {
 	int64_t id = schedule(s, t, EV_COMPUTE, 0, task);
 
@@ -101,7 +102,7 @@ int sim_schedule_compute(struct sim *s, struct sim_task *task, double t)
 	return 0;
 }
 
-void sim_cancel_compute(struct sim *s, struct sim_task *task)
+void sw_sim_cancel_compute(struct sim *s, struct sim_task *task)
 {
 	if (task->ev == SIM_HEAP_NONE)
 		return;
@@ -115,10 +116,10 @@ static void hb_set(struct sim *s, uint32_t node, double t)
 {
 	s->nodes[node].hb_t = t;
 	if (sim_heap_contains(&s->hb_heap, node))
-		sim_heap_update(&s->hb_heap, node, t, node);
+		sw_sim_heap_update(&s->hb_heap, node, t, node);
 	else
-		sim_heap_push(&s->hb_heap, node, t,
-		              node); /* cannot fail: reserved for every node */
+		sw_sim_heap_push(&s->hb_heap, node, t,
+		                 node); /* cannot fail: reserved for every node */
 }
 
 /* Puts a parked node back on its heartbeat grid at the first beat not before now. */
@@ -135,7 +136,7 @@ static void hb_wake(struct sim *s, uint32_t node)
 	hb_set(s, node, n->hb_base + (double)n->hb_k * s->c->heartbeat);
 }
 
-void sim_slot_freed(struct sim *s, uint32_t node, enum sw_task_kind kind)
+void sw_sim_slot_freed(struct sim *s, uint32_t node, enum sw_task_kind kind)
 {
 	struct sim_node *n = &s->nodes[node];
 
@@ -168,7 +169,7 @@ static int heartbeat(struct sim *s, uint32_t node)
 	                          .free_slots = {n->free[SW_MAP], n->free[SW_REDUCE]}};
 	int got, i, rc;
 
-	sim_heap_remove(&s->hb_heap, node);
+	sw_sim_heap_remove(&s->hb_heap, node);
 	if (!sw_sched_jobs_live(s->sched)) {
 		s->idle_parked++;
 		return 0;
@@ -177,16 +178,16 @@ static int heartbeat(struct sim *s, uint32_t node)
 		return 0;
 	got = sw_sched_heartbeat(s->sched, &hb, s->now, s->assign, s->assign_max);
 	if (got < 0)
-		return sim_fail(s, got,
-		                "heartbeat of node %u at t=%.3f s: sw_sched_heartbeat failed: %s",
-		                node, s->now, strerror(-got));
+		return sw_sim_fail(
+		        s, got, "heartbeat of node %u at t=%.3f s: sw_sched_heartbeat failed: %s",
+		        node, s->now, strerror(-got));
 	for (i = 0; i < got && i < s->assign_max; i++) {
 		const struct sw_assignment *a = &s->assign[i];
 
 		/* A launch of this heartbeat failed a job (its input was lost): drop its others. */
 		if (a->job < s->w->n_jobs && s->r->jobs[a->job].failed)
 			continue;
-		rc = sim_task_launch(s, node, a);
+		rc = sw_sim_task_launch(s, node, a);
 		if (rc)
 			return rc;
 	}
@@ -206,7 +207,7 @@ static int arrivals(struct sim *s)
 
 	rc = wake_periodic(s);
 	if (!rc)
-		rc = sim_job_arrive(s, s->next_arrival++);
+		rc = sw_sim_job_arrive(s, s->next_arrival++);
 	if (rc)
 		return rc;
 	s->last_progress = s->now;
@@ -225,11 +226,11 @@ static int arrivals(struct sim *s)
 /* Bytes rack @p rack's uplink has carried out and in up to now; returns its capacity. */
 static double uplink_bytes(const struct sim *s, uint32_t rack, double *out, double *in)
 {
-	uint32_t lo = sim_net_link(s->net, SIM_LINK_UP_OUT, rack);
+	uint32_t lo = sw_sim_net_link(s->net, SIM_LINK_UP_OUT, rack);
 
-	*out = sim_net_link_bytes(s->net, lo, s->now);
-	*in = sim_net_link_bytes(s->net, sim_net_link(s->net, SIM_LINK_UP_IN, rack), s->now);
-	return sim_net_link_capacity(s->net, lo);
+	*out = sw_sim_net_link_bytes(s->net, lo, s->now);
+	*in = sw_sim_net_link_bytes(s->net, sw_sim_net_link(s->net, SIM_LINK_UP_IN, rack), s->now);
+	return sw_sim_net_link_capacity(s->net, lo);
 }
 
 /* Most sample rows (7.6 days at 10 s) and values per direction (16 MiB of floats) kept: past
@@ -261,7 +262,7 @@ static int sample_room(struct sim *s, uint32_t rows)
 		r->uplink_out = o;
 	in = o ? realloc(r->uplink_in, (size_t)ncap * nr * sizeof(*in)) : NULL;
 	if (!in)
-		return sim_fail(s, -ENOMEM, "out of memory for samples at t=%.3f s", s->now);
+		return sw_sim_fail(s, -ENOMEM, "out of memory for samples at t=%.3f s", s->now);
 	r->uplink_in = in;
 	s->samples_cap = ncap;
 	return 0;
@@ -370,7 +371,7 @@ static int netsat_sample(struct sim *s, double t)
 		rc = sw_sched_net_sample(s->sched, k, (uint64_t)out, (uint64_t)in, t);
 
 		if (rc < 0)
-			return sim_fail(
+			return sw_sim_fail(
 			        s, rc, "scheduler refused the NetSat sample of rack %u at t=%.3f s",
 			        k, t);
 	}
@@ -405,13 +406,14 @@ static int fault_check(struct sim *s, uint32_t i)
 	uint32_t n;
 
 	if (f->rack >= s->cluster.n_racks)
-		return sim_fail(s, -EINVAL,
-		                "fault %u (node %u.%u at %g s): the cluster has racks 0-%u", i + 1,
-		                f->rack, f->node, f->at, s->cluster.n_racks - 1);
+		return sw_sim_fail(s, -EINVAL,
+		                   "fault %u (node %u.%u at %g s): the cluster has racks 0-%u",
+		                   i + 1, f->rack, f->node, f->at, s->cluster.n_racks - 1);
 	n = s->rack_first[f->rack + 1] - s->rack_first[f->rack];
 	if (f->node >= n)
-		return sim_fail(s, -EINVAL, "fault %u (node %u.%u at %g s): rack %u has nodes 0-%u",
-		                i + 1, f->rack, f->node, f->at, f->rack, n - 1);
+		return sw_sim_fail(s, -EINVAL,
+		                   "fault %u (node %u.%u at %g s): rack %u has nodes 0-%u", i + 1,
+		                   f->rack, f->node, f->at, f->rack, n - 1);
 	return 0;
 }
 
@@ -422,15 +424,15 @@ static int node_down(struct sim *s, uint32_t node)
 
 	s->nodes[node].down = 1;
 	if (sim_heap_contains(&s->hb_heap, node))
-		sim_heap_remove(&s->hb_heap, node);
-	rc = sim_node_lost(s, node);
+		sw_sim_heap_remove(&s->hb_heap, node);
+	rc = sw_sim_node_lost(s, node);
 	if (rc)
 		return rc;
-	sim_net_update(s->net, s->now);
-	if (sim_net_link_load(s->net, sim_net_link(s->net, SIM_LINK_NIC_TX, node)) > 0 ||
-	    sim_net_link_load(s->net, sim_net_link(s->net, SIM_LINK_NIC_RX, node)) > 0)
-		return sim_fail(s, -EPROTO, "node %u lost at t=%.3f s: flows still use its NIC",
-		                node, s->now);
+	sw_sim_net_update(s->net, s->now);
+	if (sw_sim_net_link_load(s->net, sw_sim_net_link(s->net, SIM_LINK_NIC_TX, node)) > 0 ||
+	    sw_sim_net_link_load(s->net, sw_sim_net_link(s->net, SIM_LINK_NIC_RX, node)) > 0)
+		return sw_sim_fail(s, -EPROTO, "node %u lost at t=%.3f s: flows still use its NIC",
+		                   node, s->now);
 	return 0;
 }
 
@@ -441,8 +443,8 @@ static int node_up(struct sim *s, uint32_t node)
 	int rc = sw_sched_node_up(s->sched, node, s->now);
 
 	if (rc < 0)
-		return sim_fail(s, rc, "node %u back at t=%.3f s: sw_sched_node_up failed: %s",
-		                node, s->now, strerror(-rc));
+		return sw_sim_fail(s, rc, "node %u back at t=%.3f s: sw_sched_node_up failed: %s",
+		                   node, s->now, strerror(-rc));
 	n->down = 0;
 	n->free[SW_MAP] = s->cluster.nodes[node].map_slots;
 	n->free[SW_REDUCE] = s->cluster.nodes[node].reduce_slots;
@@ -460,11 +462,11 @@ static int totals(struct sim *s)
 	r->uplink_bytes_out = calloc(nr, sizeof(*r->uplink_bytes_out));
 	r->uplink_bytes_in = calloc(nr, sizeof(*r->uplink_bytes_in));
 	if (!r->node_rx || !r->uplink_bytes_out || !r->uplink_bytes_in)
-		return sim_fail(s, -ENOMEM, "out of memory for the byte totals");
+		return sw_sim_fail(s, -ENOMEM, "out of memory for the byte totals");
 	r->n_nodes = nn;
 	for (uint32_t i = 0; i < nn; i++)
 		for (uint32_t k = 0; k < nr; k++)
-			r->node_rx[(size_t)i * nr + k] = sim_net_rx_bytes(s->net, i, k);
+			r->node_rx[(size_t)i * nr + k] = sw_sim_net_rx_bytes(s->net, i, k);
 	for (uint32_t k = 0; k < nr; k++) {
 		double out, in;
 
@@ -531,7 +533,7 @@ static int event(struct sim *s, uint32_t id)
 	case EV_ARRIVAL:
 		return arrivals(s);
 	case EV_COMPUTE:
-		return sim_task_compute_done(s, e.task);
+		return sw_sim_task_compute_done(s, e.task);
 	case EV_NETSAT:
 		return netsat(s);
 	case EV_NODE_DOWN:
@@ -567,38 +569,39 @@ static int stalled(struct sim *s)
 	for (i = 0; i < s->w->n_jobs && !s->live[i]; i++)
 		;
 	if (i == s->w->n_jobs)
-		return sim_fail(s, -EDEADLK, "no event left at t=%.3f s with %zu jobs unfinished",
-		                s->now, s->w->n_jobs - s->jobs_done);
-	return sim_fail(s, -EDEADLK,
-	                "job %llu (arrived at t=%.3f s) stalled: policy '%s' launched no task "
-	                "for %.0f s of simulated time with nothing running (t=%.3f s)",
-	                (unsigned long long)s->w->jobs[i].id, s->w->jobs[i].arrival,
-	                sw_sched_policy(s->sched), STALL_SECONDS, s->now);
+		return sw_sim_fail(s, -EDEADLK,
+		                   "no event left at t=%.3f s with %zu jobs unfinished", s->now,
+		                   s->w->n_jobs - s->jobs_done);
+	return sw_sim_fail(s, -EDEADLK,
+	                   "job %llu (arrived at t=%.3f s) stalled: policy '%s' launched no task "
+	                   "for %.0f s of simulated time with nothing running (t=%.3f s)",
+	                   (unsigned long long)s->w->jobs[i].id, s->w->jobs[i].arrival,
+	                   sw_sched_policy(s->sched), STALL_SECONDS, s->now);
 }
 
 static int loop(struct sim *s)
 {
 	while (s->jobs_done < s->w->n_jobs) {
 		uint32_t ev, hb, flow = SIM_FLOW_NONE;
-		double t = top_time(s, &ev, &hb), tf = sim_net_next(s->net, &flow);
+		double t = top_time(s, &ev, &hb), tf = sw_sim_net_next(s->net, &flow);
 		int rc;
 
 		/* Rates change only between instants: every start and end at one time is in. */
-		if (sim_net_dirty(s->net) && fmin(t, tf) > s->now) {
-			sim_net_update(s->net, s->now);
-			tf = sim_net_next(s->net, &flow);
+		if (sw_sim_net_dirty(s->net) && fmin(t, tf) > s->now) {
+			sw_sim_net_update(s->net, s->now);
+			tf = sw_sim_net_next(s->net, &flow);
 		}
 		if (isinf(t) && isinf(tf))
 			return stalled(s);
 		if (s->c->stop && *s->c->stop)
-			return sim_fail(s, -ECANCELED, "interrupted at t=%.3f s", s->now);
+			return sw_sim_fail(s, -ECANCELED, "interrupted at t=%.3f s", s->now);
 		if (!s->running && sw_sched_jobs_live(s->sched) &&
 		    s->now - s->last_progress > STALL_SECONDS)
 			return stalled(s);
 		s->r->events++;
 		if (tf <= t) {
 			s->now = tf;
-			rc = sim_flow_done(s, sim_net_flow_owner(s->net, flow));
+			rc = sw_sim_flow_done(s, sw_sim_net_flow_owner(s->net, flow));
 		} else {
 			s->now = t;
 			if (ev != SIM_HEAP_NONE && s->events[ev].t == t)
@@ -659,9 +662,9 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 	rc = check_faults(c, err);
 	if (rc)
 		return rc;
-	sw_bench_table(&n_bench);
+	sw_sim_bench_table(&n_bench);
 	for (b = 0; b < n_bench; b++) {
-		const struct sw_bench *bench = &sw_bench_table(NULL)[b];
+		const struct sw_bench *bench = &sw_sim_bench_table(NULL)[b];
 
 		if (!(bench->map_rate > 0) || !(bench->reduce_rate > 0)) {
 			snprintf(err->msg, sizeof(err->msg),
@@ -726,9 +729,9 @@ static int setup(struct sim *s)
 	uint32_t i, nn;
 	int rc;
 
-	rc = sw_topology_build(&w->topo, &s->cluster);
+	rc = sw_sim_topology_build(&w->topo, &s->cluster);
 	if (rc)
-		return sim_fail(s, rc, "workload %s: bad topology", w->name);
+		return sw_sim_fail(s, rc, "workload %s: bad topology", w->name);
 	nn = s->cluster.n_nodes;
 	/* The workload names its users and queues; a config with fewer gets the workload's. */
 	if (cfg.n_users < w->n_users)
@@ -738,19 +741,19 @@ static int setup(struct sim *s)
 	s->sched = sw_sched_create(&s->cluster, &cfg);
 	if (!s->sched) {
 		rc = errno ? -errno : -EINVAL;
-		return sim_fail(s, rc, "scheduler '%s': cannot create: %s",
-		                cfg.policy ? cfg.policy : "(null)", strerror(-rc));
+		return sw_sim_fail(s, rc, "scheduler '%s': cannot create: %s",
+		                   cfg.policy ? cfg.policy : "(null)", strerror(-rc));
 	}
-	s->net = sim_net_create(&s->cluster);
+	s->net = sw_sim_net_create(&s->cluster);
 	s->nodes = calloc(nn, sizeof(*s->nodes));
 	s->live = calloc(w->n_jobs ? w->n_jobs : 1, sizeof(*s->live));
 	s->prev_out = calloc(s->cluster.n_racks, sizeof(*s->prev_out));
 	s->prev_in = calloc(s->cluster.n_racks, sizeof(*s->prev_in));
 	s->r->jobs = calloc(w->n_jobs ? w->n_jobs : 1, sizeof(*s->r->jobs));
 	if (!s->net || !s->nodes || !s->live || !s->prev_out || !s->prev_in || !s->r->jobs ||
-	    rack_index(s) || sim_heap_reserve(&s->hb_heap, nn))
-		return sim_fail(s, -ENOMEM, "out of memory setting up %u nodes and %zu jobs", nn,
-		                w->n_jobs);
+	    rack_index(s) || sw_sim_heap_reserve(&s->hb_heap, nn))
+		return sw_sim_fail(s, -ENOMEM, "out of memory setting up %u nodes and %zu jobs", nn,
+		                   w->n_jobs);
 	for (i = 0; i < nn; i++) {
 		const struct sw_node_spec *ns = &s->cluster.nodes[i];
 		int slots = ns->map_slots + ns->reduce_slots;
@@ -766,7 +769,7 @@ static int setup(struct sim *s)
 	s->idle_parked = nn; /* no job is live before the first arrival */
 	s->assign = calloc(s->assign_max ? s->assign_max : 1, sizeof(*s->assign));
 	if (!s->assign)
-		return sim_fail(s, -ENOMEM, "out of memory setting up");
+		return sw_sim_fail(s, -ENOMEM, "out of memory setting up");
 	s->r->n_jobs = w->n_jobs;
 	s->r->sample_interval = s->c->sample_interval;
 	s->r->n_racks = s->cluster.n_racks;
@@ -792,11 +795,11 @@ static void teardown(struct sim *s)
 	size_t i;
 
 	for (i = 0; s->live && i < s->w->n_jobs; i++)
-		sim_job_free(s->live[i]);
+		sw_sim_job_free(s->live[i]);
 	free(s->live);
 	sw_sched_destroy(s->sched);
-	sim_net_destroy(s->net);
-	sw_topology_free(&s->cluster);
+	sw_sim_net_destroy(s->net);
+	sw_sim_topology_free(&s->cluster);
 	free(s->nodes);
 	free(s->rack_first);
 	free(s->rack_nodes);
@@ -804,8 +807,8 @@ static void teardown(struct sim *s)
 	free(s->assign);
 	free(s->prev_out);
 	free(s->prev_in);
-	sim_heap_fini(&s->ev_heap);
-	sim_heap_fini(&s->hb_heap);
+	sw_sim_heap_fini(&s->ev_heap);
+	sw_sim_heap_fini(&s->hb_heap);
 }
 
 int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c, struct sw_sim_result *r,
@@ -819,8 +822,8 @@ int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c, struc
 	rc = check(w, c, err);
 	if (rc)
 		return rc;
-	sim_heap_init(&s.ev_heap);
-	sim_heap_init(&s.hb_heap);
+	sw_sim_heap_init(&s.ev_heap);
+	sw_sim_heap_init(&s.hb_heap);
 	rc = setup(&s);
 	if (!rc)
 		rc = loop(&s);

@@ -129,41 +129,41 @@ struct sim {
 };
 
 /** Sets err->msg and returns @p rc (a negative errno). */
-int sim_fail(struct sim *s, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int sw_sim_fail(struct sim *s, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /** Queues a compute completion of @p task at @p t. */
-int sim_schedule_compute(struct sim *s, struct sim_task *task, double t);
+int sw_sim_schedule_compute(struct sim *s, struct sim_task *task, double t);
 /** Drops @p task's queued compute completion, if any. */
-void sim_cancel_compute(struct sim *s, struct sim_task *task);
+void sw_sim_cancel_compute(struct sim *s, struct sim_task *task);
 /** A task on @p node finished at s->now: its slot is free; heartbeats follow. */
-void sim_slot_freed(struct sim *s, uint32_t node, enum sw_task_kind kind);
+void sw_sim_slot_freed(struct sim *s, uint32_t node, enum sw_task_kind kind);
 
-int sim_job_arrive(struct sim *s, size_t idx);
-int sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment *a);
-int sim_task_compute_done(struct sim *s, struct sim_task *t);
-int sim_flow_done(struct sim *s, struct sim_xfer *x);
-void sim_job_free(struct sim_job *j);
+int sw_sim_job_arrive(struct sim *s, size_t idx);
+int sw_sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment *a);
+int sw_sim_task_compute_done(struct sim *s, struct sim_task *t);
+int sw_sim_flow_done(struct sim *s, struct sim_xfer *x);
+void sw_sim_job_free(struct sim_job *j);
 /** The job is over at s->now (done, or failed): records its finish and frees it. */
-void sim_job_end(struct sim *s, struct sim_job *j);
+void sw_sim_job_end(struct sim *s, struct sim_job *j);
 
 /* task.c, for fault.c */
 /** Ends running @p t's flows and compute, as if never launched; the caller frees its slot. */
-void sim_task_abort(struct sim *s, struct sim_task *t);
+void sw_sim_task_abort(struct sim *s, struct sim_task *t);
 /** Running reducer @p t forgets what it takes from lost node @p src: the maps of its job's
  *  outputs list that are pending again, which will register anew when they re-run. */
-int sim_shuffle_forget(struct sim *s, struct sim_task *t, uint32_t src);
+int sw_sim_shuffle_forget(struct sim *s, struct sim_task *t, uint32_t src);
 /** Map @p t was reading its split from a node now lost: it reads another replica (or fails). */
-int sim_map_source_lost(struct sim *s, struct sim_task *t);
+int sw_sim_map_source_lost(struct sim *s, struct sim_task *t);
 /** Ends flow @p x of a reducer's output pipeline: its replica node was lost. */
-int sim_write_flow_lost(struct sim *s, struct sim_xfer *x);
+int sw_sim_write_flow_lost(struct sim *s, struct sim_xfer *x);
 
 /* fault.c */
 /** Node @p node is lost at s->now (sim.c keeps its heartbeats and slots): the scheduler and
  *  the tasks hear of it. */
-int sim_node_lost(struct sim *s, uint32_t node);
+int sw_sim_node_lost(struct sim *s, uint32_t node);
 /** Is this attempt of @p t, about to compute, one that fails? */
-int sim_attempt_fails(const struct sim *s, const struct sim_task *t);
+int sw_sim_attempt_fails(const struct sim *s, const struct sim_task *t);
 /** Running @p t's attempt failed at s->now: the scheduler hears it; the job fails at
  *  max_attempts. */
-int sim_attempt_failed(struct sim *s, struct sim_task *t);
+int sw_sim_attempt_failed(struct sim *s, struct sim_task *t);
 
 #endif /* SIM_ENGINE_H */

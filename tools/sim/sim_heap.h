@@ -29,26 +29,26 @@ struct sim_heap {
 	uint32_t n, e_cap, pos_cap;
 };
 
-void sim_heap_init(struct sim_heap *h);
-void sim_heap_fini(struct sim_heap *h);
+void sw_sim_heap_init(struct sim_heap *h);
+void sw_sim_heap_fini(struct sim_heap *h);
 /** Makes room for ids 0..@p n_ids-1 so that pushing them cannot fail. @return 0 or -ENOMEM. */
-int sim_heap_reserve(struct sim_heap *h, uint32_t n_ids);
+int sw_sim_heap_reserve(struct sim_heap *h, uint32_t n_ids);
 /** Inserts @p id (not already in the heap). @return 0 or -ENOMEM. */
-int sim_heap_push(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
+int sw_sim_heap_push(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
 /**
  * Adds @p id (not already in the heap) without restoring heap order, for building a heap in
- * O(n): call sim_heap_heapify() after the last append and before any other call. Room for
- * @p id must have been made with sim_heap_reserve(), so it cannot fail.
+ * O(n): call sw_sim_heap_heapify() after the last append and before any other call. Room for
+ * @p id must have been made with sw_sim_heap_reserve(), so it cannot fail.
  */
-void sim_heap_append(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
-/** Restores heap order after sim_heap_append() calls, in O(n). */
-void sim_heap_heapify(struct sim_heap *h);
+void sw_sim_heap_append(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
+/** Restores heap order after sw_sim_heap_append() calls, in O(n). */
+void sw_sim_heap_heapify(struct sim_heap *h);
 /** Removes every entry, in O(n). */
-void sim_heap_clear(struct sim_heap *h);
+void sw_sim_heap_clear(struct sim_heap *h);
 /** Gives @p id (in the heap) a new key. */
-void sim_heap_update(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
+void sw_sim_heap_update(struct sim_heap *h, uint32_t id, double key, uint64_t tie);
 /** Removes @p id if it is in the heap. */
-void sim_heap_remove(struct sim_heap *h, uint32_t id);
+void sw_sim_heap_remove(struct sim_heap *h, uint32_t id);
 
 static inline int sim_heap_contains(const struct sim_heap *h, uint32_t id)
 {

@@ -8,7 +8,7 @@
  * transmit link, the two racks' uplinks when it crosses racks, and the receiver's NIC receive
  * link. Flows share link bandwidth max-min fairly (progressive filling). Rates are recomputed
  * only when flows start or end, and only for the flows whose rate those changes affect (see
- * net.c); sim_net_update() does it, once for all changes made at one instant.
+ * net.c); sw_sim_net_update() does it, once for all changes made at one instant.
  *
  * Capacities and rates are in bytes per second, sizes in bytes, times in seconds.
  * Return codes: 0 on success, -EINVAL for a bad argument, -ENOMEM when allocation fails.
@@ -33,57 +33,58 @@ enum sim_link_kind {
 struct sim_net;
 
 /** Builds the links of @p c; NULL with errno set (EINVAL: a capacity <= 0 or a bad rack). */
-struct sim_net *sim_net_create(const struct sw_cluster_spec *c);
-void sim_net_destroy(struct sim_net *n);
+struct sim_net *sw_sim_net_create(const struct sw_cluster_spec *c);
+void sw_sim_net_destroy(struct sim_net *n);
 
 /** Link id of node @p idx's NIC (SIM_LINK_NIC_*) or rack @p idx's uplink (SIM_LINK_UP_*). */
-uint32_t sim_net_link(const struct sim_net *n, enum sim_link_kind kind, uint32_t idx);
-uint32_t sim_net_n_links(const struct sim_net *n);
-double sim_net_link_capacity(const struct sim_net *n, uint32_t link);
-/** Sum of the rates of the flows on @p link (valid after sim_net_update). */
-double sim_net_link_load(const struct sim_net *n, uint32_t link);
+uint32_t sw_sim_net_link(const struct sim_net *n, enum sim_link_kind kind, uint32_t idx);
+uint32_t sw_sim_net_n_links(const struct sim_net *n);
+double sw_sim_net_link_capacity(const struct sim_net *n, uint32_t link);
+/** Sum of the rates of the flows on @p link (valid after sw_sim_net_update). */
+double sw_sim_net_link_load(const struct sim_net *n, uint32_t link);
 /** Bytes @p link has carried from time 0 to @p now (the integral of its load). */
-double sim_net_link_bytes(const struct sim_net *n, uint32_t link, double now);
+double sw_sim_net_link_bytes(const struct sim_net *n, uint32_t link, double now);
 
 /**
  * Bytes node @p node received from nodes of rack @p src_rack (its own included), as its
  * NIC would count them: whole bytes, each flow's added when it ends (all of it when it
  * completed). What NetSat's per-node counters are made of.
  */
-uint64_t sim_net_rx_bytes(const struct sim_net *n, uint32_t node, uint32_t src_rack);
+uint64_t sw_sim_net_rx_bytes(const struct sim_net *n, uint32_t node, uint32_t src_rack);
 
 /**
  * Starts a flow of @p bytes (> 0) from node @p src to node @p dst (!= src) at @p now.
- * The flow has rate 0 until the next sim_net_update(). @p owner is returned by
- * sim_net_flow_owner(). @return 0 with *@p id set, -EINVAL, -ENOMEM.
+ * The flow has rate 0 until the next sw_sim_net_update(). @p owner is returned by
+ * sw_sim_net_flow_owner(). @return 0 with *@p id set, -EINVAL, -ENOMEM.
  */
-int sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t bytes, double now,
-                       void *owner, uint32_t *id);
+int sw_sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t bytes, double now,
+                          void *owner, uint32_t *id);
 /** Adds @p bytes to running flow @p id at @p now; its rate is unchanged. */
-void sim_net_flow_grow(struct sim_net *n, uint32_t id, uint64_t bytes, double now);
+void sw_sim_net_flow_grow(struct sim_net *n, uint32_t id, uint64_t bytes, double now);
 /** Removes flow @p id (completed or abandoned) at @p now; its id may be reused. */
-void sim_net_flow_end(struct sim_net *n, uint32_t id, double now);
+void sw_sim_net_flow_end(struct sim_net *n, uint32_t id, double now);
 
-void *sim_net_flow_owner(const struct sim_net *n, uint32_t id);
-double sim_net_flow_rate(const struct sim_net *n, uint32_t id);
+void *sw_sim_net_flow_owner(const struct sim_net *n, uint32_t id);
+double sw_sim_net_flow_rate(const struct sim_net *n, uint32_t id);
 /** Writes the links of flow @p id to @p links; @return how many (2 or 4). */
-unsigned sim_net_flow_path(const struct sim_net *n, uint32_t id, uint32_t links[SIM_NET_MAX_HOPS]);
+unsigned sw_sim_net_flow_path(const struct sim_net *n, uint32_t id,
+                              uint32_t links[SIM_NET_MAX_HOPS]);
 
-/** True when flows started or ended since the last sim_net_update(). */
-int sim_net_dirty(const struct sim_net *n);
+/** True when flows started or ended since the last sw_sim_net_update(). */
+int sw_sim_net_dirty(const struct sim_net *n);
 /**
  * Recomputes the max-min rates of the flows connected to every flow started or ended since
  * the last call. Call it at the time of those changes, before simulated time advances.
  */
-void sim_net_update(struct sim_net *n, double now);
-/** Recomputes every flow from scratch: the reference sim_net_update() must equal (relative
+void sw_sim_net_update(struct sim_net *n, double now);
+/** Recomputes every flow from scratch: the reference sw_sim_net_update() must equal (relative
  *  tolerance 1e-9). */
-void sim_net_update_all(struct sim_net *n, double now);
+void sw_sim_net_update_all(struct sim_net *n, double now);
 
 /**
  * The flow that completes first, ties broken by start order: @return its completion time,
  * with *@p id set, or INFINITY when no flow has a rate.
  */
-double sim_net_next(const struct sim_net *n, uint32_t *id);
+double sw_sim_net_next(const struct sim_net *n, uint32_t *id);
 
 #endif /* SIM_NET_H */

@@ -21,9 +21,9 @@ static uint64_t job_id(const struct sim_task *t)
 
 static int sched_fail(struct sim *s, int rc, const char *call, const struct sim_task *t)
 {
-	return sim_fail(s, rc, "job %llu: %s for %s %u at t=%.3f s failed: %s",
-	                (unsigned long long)job_id(t), call, kind_name[t->kind], t->idx, s->now,
-	                strerror(-rc));
+	return sw_sim_fail(s, rc, "job %llu: %s for %s %u at t=%.3f s failed: %s",
+	                   (unsigned long long)job_id(t), call, kind_name[t->kind], t->idx, s->now,
+	                   strerror(-rc));
 }
 
 static uint32_t rack_of(const struct sim *s, uint32_t node)
@@ -42,12 +42,12 @@ static void account(struct sim *s, struct sim_job *j, enum sw_traffic kind, uint
 
 static int xfer_start(struct sim *s, struct sim_xfer *x, uint32_t src, uint32_t dst, uint64_t bytes)
 {
-	int rc = sim_net_flow_start(s->net, src, dst, bytes, s->now, x, &x->flow);
+	int rc = sw_sim_net_flow_start(s->net, src, dst, bytes, s->now, x, &x->flow);
 
 	if (rc)
-		return sim_fail(s, rc, "job %llu: cannot start a flow of %llu bytes at t=%.3f s",
-		                (unsigned long long)job_id(x->task), (unsigned long long)bytes,
-		                s->now);
+		return sw_sim_fail(s, rc, "job %llu: cannot start a flow of %llu bytes at t=%.3f s",
+		                   (unsigned long long)job_id(x->task), (unsigned long long)bytes,
+		                   s->now);
 	x->src = src;
 	x->dst = dst;
 	return 0;
@@ -72,7 +72,7 @@ static void shuffle_free(struct sim_task *t)
 	t->shf = NULL;
 }
 
-void sim_job_free(struct sim_job *j)
+void sw_sim_job_free(struct sim_job *j)
 {
 	uint32_t i;
 
@@ -108,15 +108,15 @@ static int note_map_racks(struct sim *s, struct sim_job *j)
 	return rc;
 }
 
-void sim_job_end(struct sim *s, struct sim_job *j)
+void sw_sim_job_end(struct sim *s, struct sim_job *j)
 {
 	j->rec->finish = s->now;
 	s->live[j->idx] = NULL;
 	s->jobs_done++;
-	sim_job_free(j);
+	sw_sim_job_free(j);
 }
 
-int sim_job_arrive(struct sim *s, size_t idx)
+int sw_sim_job_arrive(struct sim *s, size_t idx)
 {
 	const struct sw_job_desc *d = &s->w->jobs[idx];
 	struct sw_job_profile profile;
@@ -127,22 +127,22 @@ int sim_job_arrive(struct sim *s, size_t idx)
 	int rc;
 
 	if (!j)
-		return sim_fail(s, -ENOMEM, "job %llu: out of memory at arrival",
-		                (unsigned long long)d->id);
+		return sw_sim_fail(s, -ENOMEM, "job %llu: out of memory at arrival",
+		                   (unsigned long long)d->id);
 	j->idx = (uint32_t)idx;
 	j->desc = d;
-	j->bench = &sw_bench_table(&n_bench)[d->bench];
+	j->bench = &sw_sim_bench_table(&n_bench)[d->bench];
 	j->rec = &s->r->jobs[idx];
-	j->n_maps = sw_workload_n_maps(s->w, d);
+	j->n_maps = sw_sim_workload_n_maps(s->w, d);
 	j->n_reduces = d->n_reduces;
 	j->maps = calloc(j->n_maps, sizeof(*j->maps));
 	j->tasks = calloc((size_t)j->n_maps + j->n_reduces, sizeof(*j->tasks));
 	j->outputs = calloc(j->n_maps, sizeof(*j->outputs));
 	j->running = calloc(j->n_reduces ? j->n_reduces : 1, sizeof(*j->running));
 	if (!j->maps || !j->tasks || !j->outputs || !j->running) {
-		sim_job_free(j);
-		return sim_fail(s, -ENOMEM, "job %llu: out of memory at arrival",
-		                (unsigned long long)d->id);
+		sw_sim_job_free(j);
+		return sw_sim_fail(s, -ENOMEM, "job %llu: out of memory at arrival",
+		                   (unsigned long long)d->id);
 	}
 	for (i = 0; i < j->n_maps + j->n_reduces; i++) {
 		struct sim_task *t = &j->tasks[i];
@@ -153,8 +153,8 @@ int sim_job_arrive(struct sim *s, size_t idx)
 		t->io[0] = t->io[1] = (struct sim_xfer){.task = t, .flow = SIM_FLOW_NONE};
 		t->ev = SIM_HEAP_NONE;
 	}
-	sw_workload_expand(s->w, d, j->maps, &spec);
-	sw_workload_profile(s->w, d, &profile);
+	sw_sim_workload_expand(s->w, d, j->maps, &spec);
+	sw_sim_workload_profile(s->w, d, &profile);
 	spec.id = idx;
 	spec.profile = &profile;
 	*j->rec = (struct sw_job_record){
@@ -171,18 +171,18 @@ int sim_job_arrive(struct sim *s, size_t idx)
 	if (rc == -ETIME) {
 		/* A deadline policy refused it: the job ends at its arrival, having run nothing. */
 		j->rec->refused = 1;
-		sim_job_end(s, j);
+		sw_sim_job_end(s, j);
 		return 0;
 	}
 	if (rc < 0) {
-		sim_job_free(j);
-		return sim_fail(s, rc, "job %llu: sw_sched_job_add at t=%.3f s failed: %s",
-		                (unsigned long long)d->id, s->now, strerror(-rc));
+		sw_sim_job_free(j);
+		return sw_sim_fail(s, rc, "job %llu: sw_sched_job_add at t=%.3f s failed: %s",
+		                   (unsigned long long)d->id, s->now, strerror(-rc));
 	}
 	s->live[idx] = j;
 	rc = note_map_racks(s, j);
-	return rc < 0 ? sim_fail(s, rc, "job %llu: sw_sched_job_shuffle: %s",
-	                         (unsigned long long)d->id, strerror(-rc))
+	return rc < 0 ? sw_sim_fail(s, rc, "job %llu: sw_sched_job_shuffle: %s",
+	                            (unsigned long long)d->id, strerror(-rc))
 	              : 0;
 }
 
@@ -196,7 +196,7 @@ static int task_end(struct sim *s, struct sim_task *t)
 	t->phase = SIM_DONE;
 	s->running--;
 	s->last_progress = s->now;
-	sim_slot_freed(s, t->node, t->kind);
+	sw_sim_slot_freed(s, t->node, t->kind);
 	return 0;
 }
 
@@ -207,8 +207,8 @@ static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rat
 	double d = (double)bytes / rate;
 
 	t->phase = SIM_COMPUTE;
-	t->failing = (uint8_t)sim_attempt_fails(s, t);
-	return sim_schedule_compute(s, t, s->now + (t->failing ? d / 2 : d));
+	t->failing = (uint8_t)sw_sim_attempt_fails(s, t);
+	return sw_sim_schedule_compute(s, t, s->now + (t->failing ? d / 2 : d));
 }
 
 /* ---- reduce: shuffle ---- */
@@ -276,7 +276,7 @@ static void shuffle_take(struct sim *s, struct sim_task *t, uint32_t m)
 	if (src == t->node)
 		return; /* on the local disk: nothing crosses the network */
 	if (sp->slot) {
-		sim_net_flow_grow(s->net, shf->xfers[sp->slot - 1].flow, bytes, s->now);
+		sw_sim_net_flow_grow(s->net, shf->xfers[sp->slot - 1].flow, bytes, s->now);
 		return;
 	}
 	sp->pending += bytes;
@@ -373,7 +373,7 @@ static int reduce_done(struct sim *s, struct sim_task *t)
 		return rc;
 	shuffle_free(t);
 	if (++j->reduces_done == j->n_reduces && j->maps_done == j->n_maps)
-		sim_job_end(s, j);
+		sw_sim_job_end(s, j);
 	return 0;
 }
 
@@ -440,19 +440,19 @@ static int map_done(struct sim *s, struct sim_task *t)
 			return rc;
 	}
 	if (j->maps_done == j->n_maps && j->reduces_done == j->n_reduces)
-		sim_job_end(s, j);
+		sw_sim_job_end(s, j);
 	return 0;
 }
 
 /* ---- events ---- */
 
-int sim_task_compute_done(struct sim *s, struct sim_task *t)
+int sw_sim_task_compute_done(struct sim *s, struct sim_task *t)
 {
 	struct sim_job *j = t->job;
 
 	t->ev = SIM_HEAP_NONE;
 	if (t->failing)
-		return sim_attempt_failed(s, t);
+		return sw_sim_attempt_failed(s, t);
 	if (t->kind == SW_REDUCE)
 		return write_output(s, t, share(j->desc->output_bytes, t->idx, j->n_reduces));
 	if (!j->n_reduces)
@@ -460,12 +460,12 @@ int sim_task_compute_done(struct sim *s, struct sim_task *t)
 	return map_done(s, t);
 }
 
-int sim_flow_done(struct sim *s, struct sim_xfer *x)
+int sw_sim_flow_done(struct sim *s, struct sim_xfer *x)
 {
 	struct sim_task *t = x->task;
 	struct sim_shuffle *shf = t->shf;
 
-	sim_net_flow_end(s->net, x->flow, s->now);
+	sw_sim_net_flow_end(s->net, x->flow, s->now);
 	x->flow = SIM_FLOW_NONE;
 	if (t->phase == SIM_INPUT)
 		return compute(s, t, t->job->maps[t->idx].input_bytes, t->job->bench->map_rate);
@@ -524,7 +524,7 @@ static int map_launch(struct sim *s, struct sim_task *t, const struct sw_assignm
 	if (a->src_node != SW_NO_NODE && at.src_node == SW_NO_NODE) {
 		/* Every replica of the split is on a lost node: the read fails at once. */
 		t->phase = SIM_INPUT;
-		return sim_attempt_failed(s, t);
+		return sw_sim_attempt_failed(s, t);
 	}
 	j->rec->maps_at[locality(s, t->node, &at)]++;
 	if (j->map_rack && j->map_rack[rack_of(s, t->node)])
@@ -537,15 +537,15 @@ static int reduce_launch(struct sim *s, struct sim_task *t)
 	struct sim_job *j = t->job;
 
 	if (shuffle_create(s, t))
-		return sim_fail(s, -ENOMEM, "job %llu: out of memory starting reduce %u",
-		                (unsigned long long)j->desc->id, t->idx);
+		return sw_sim_fail(s, -ENOMEM, "job %llu: out of memory starting reduce %u",
+		                   (unsigned long long)j->desc->id, t->idx);
 	t->phase = SIM_SHUFFLE;
 	t->run_pos = j->n_running;
 	j->running[j->n_running++] = t->idx;
 	return shuffle_feed(s, t, 0);
 }
 
-int sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment *a)
+int sw_sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment *a)
 {
 	struct sim_job *j = a->job < s->w->n_jobs ? s->live[a->job] : NULL;
 	uint32_t n = a->kind == SW_MAP ? (j ? j->n_maps : 0) : (j ? j->n_reduces : 0);
@@ -554,13 +554,13 @@ int sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment *a)
 
 	if (!j || (a->kind != SW_MAP && a->kind != SW_REDUCE) || a->task >= n ||
 	    (a->kind == SW_MAP && a->src_node != SW_NO_NODE && a->src_node >= s->cluster.n_nodes))
-		return sim_fail(s, -EPROTO,
-		                "heartbeat of node %u at t=%.3f s: the scheduler assigned an "
-		                "unknown task (job %llu, kind %d, task %u)",
-		                node, s->now, (unsigned long long)a->job, (int)a->kind, a->task);
+		return sw_sim_fail(s, -EPROTO,
+		                   "heartbeat of node %u at t=%.3f s: the scheduler assigned an "
+		                   "unknown task (job %llu, kind %d, task %u)",
+		                   node, s->now, (unsigned long long)a->job, (int)a->kind, a->task);
 	t = &j->tasks[a->kind == SW_MAP ? a->task : j->n_maps + a->task];
 	if (t->phase != SIM_PENDING || !s->nodes[node].free[a->kind])
-		return sim_fail(
+		return sw_sim_fail(
 		        s, -EPROTO,
 		        "job %llu: heartbeat of node %u at t=%.3f s: the scheduler assigned "
 		        "%s %u, which %s",
@@ -584,13 +584,13 @@ static void xfer_end(struct sim *s, struct sim_xfer *x)
 {
 	if (x->flow == SIM_FLOW_NONE)
 		return;
-	sim_net_flow_end(s->net, x->flow, s->now);
+	sw_sim_net_flow_end(s->net, x->flow, s->now);
 	x->flow = SIM_FLOW_NONE;
 }
 
-void sim_task_abort(struct sim *s, struct sim_task *t)
+void sw_sim_task_abort(struct sim *s, struct sim_task *t)
 {
-	sim_cancel_compute(s, t);
+	sw_sim_cancel_compute(s, t);
 	xfer_end(s, &t->io[0]);
 	xfer_end(s, &t->io[1]);
 	if (t->shf) {
@@ -621,7 +621,7 @@ static void queue_drop(struct sim *s, struct sim_shuffle *shf, uint32_t src)
 	shf->q_len = kept;
 }
 
-int sim_shuffle_forget(struct sim *s, struct sim_task *t, uint32_t src)
+int sw_sim_shuffle_forget(struct sim *s, struct sim_task *t, uint32_t src)
 {
 	struct sim_job *j = t->job;
 	struct sim_shuffle *shf = t->shf;
@@ -646,7 +646,7 @@ int sim_shuffle_forget(struct sim *s, struct sim_task *t, uint32_t src)
 	return shuffle_pump(s, t);
 }
 
-int sim_write_flow_lost(struct sim *s, struct sim_xfer *x)
+int sw_sim_write_flow_lost(struct sim *s, struct sim_xfer *x)
 {
 	struct sim_task *t = x->task;
 
@@ -655,11 +655,11 @@ int sim_write_flow_lost(struct sim *s, struct sim_xfer *x)
 	return --t->waits ? 0 : written(s, t);
 }
 
-int sim_map_source_lost(struct sim *s, struct sim_task *t)
+int sw_sim_map_source_lost(struct sim *s, struct sim_task *t)
 {
 	uint32_t src = input_source(s, t->job, t->idx, t->io[0].src);
 
 	xfer_end(s, &t->io[0]);
 	/* The read starts over from the next replica; with none left the attempt fails. */
-	return src == SW_NO_NODE ? sim_attempt_failed(s, t) : map_read(s, t, src);
+	return src == SW_NO_NODE ? sw_sim_attempt_failed(s, t) : map_read(s, t, src);
 }

@@ -8,7 +8,7 @@
 
 #include "sw_workload.h"
 
-void sw_topology_default(struct sw_topology *t)
+void sw_sim_topology_default(struct sw_topology *t)
 {
 	/* The paper's EC2 testbed: 10 sub-clusters of 10 "extra-large" instances (4 cores,
 	 * 15 GB), 250 Mbit/s measured within a sub-cluster, 500 Mbit/s between sub-clusters:
@@ -24,28 +24,28 @@ void sw_topology_default(struct sw_topology *t)
 	};
 }
 
-void sw_topology_facebook(struct sw_topology *t)
+void sw_sim_topology_facebook(struct sw_topology *t)
 {
 	/* Facebook's 2009 Hadoop cluster: 600 nodes; 20 per rack with 1 GbE NICs, and the
 	 * paper's 5:1 oversubscription (4 Gbit/s rack uplinks). Nodes keep the paper's shape
 	 * so policies see the same per-node slots and resources under both workloads. */
-	sw_topology_default(t);
+	sw_sim_topology_default(t);
 	t->n_racks = 30;
 	t->nodes_per_rack = 20;
 	t->nic_bps = 1e9;
 }
 
-double sw_topology_uplink_bps(const struct sw_topology *t)
+double sw_sim_topology_uplink_bps(const struct sw_topology *t)
 {
 	if (t->uplink_bps > 0)
 		return t->uplink_bps;
 	return t->nodes_per_rack * t->nic_bps / t->oversub;
 }
 
-int sw_topology_check(const struct sw_topology *t, const char **field, char *why, size_t len)
+int sw_sim_topology_check(const struct sw_topology *t, const char **field, char *why, size_t len)
 {
 	uint64_t n_nodes = (uint64_t)t->n_racks * t->nodes_per_rack;
-	double up = sw_topology_uplink_bps(t);
+	double up = sw_sim_topology_uplink_bps(t);
 
 	*field = NULL;
 	if (!t->n_racks || !t->nodes_per_rack || n_nodes > SW_TOPOLOGY_MAX_NODES) {
@@ -76,7 +76,7 @@ int sw_topology_check(const struct sw_topology *t, const char **field, char *why
 	return *field ? -EINVAL : 0;
 }
 
-int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out)
+int sw_sim_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out)
 {
 	struct sw_rack_spec *racks;
 	struct sw_node_spec *nodes;
@@ -85,7 +85,7 @@ int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out)
 	char why[128];
 
 	memset(out, 0, sizeof(*out));
-	if (sw_topology_check(t, &field, why, sizeof(why)) < 0)
+	if (sw_sim_topology_check(t, &field, why, sizeof(why)) < 0)
 		return -EINVAL;
 	racks = calloc(t->n_racks, sizeof(*racks));
 	nodes = calloc(n_nodes, sizeof(*nodes));
@@ -95,7 +95,7 @@ int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out)
 		return -ENOMEM;
 	}
 	for (uint32_t r = 0; r < t->n_racks; r++)
-		racks[r].uplink_bps = sw_topology_uplink_bps(t);
+		racks[r].uplink_bps = sw_sim_topology_uplink_bps(t);
 	for (uint32_t n = 0; n < n_nodes; n++)
 		nodes[n] = (struct sw_node_spec){
 		        .rack = n / t->nodes_per_rack,
@@ -111,7 +111,7 @@ int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out)
 	return 0;
 }
 
-void sw_topology_free(struct sw_cluster_spec *c)
+void sw_sim_topology_free(struct sw_cluster_spec *c)
 {
 	free((void *)c->racks);
 	free((void *)c->nodes);

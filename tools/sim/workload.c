@@ -8,7 +8,7 @@
 
 #include "workload_priv.h"
 
-struct sw_job_desc *wl_jobs_push(struct wl_jobs *a)
+struct sw_job_desc *sw_sim_wl_jobs_push(struct wl_jobs *a)
 {
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? 2 * a->cap : 256;
@@ -32,7 +32,7 @@ static int by_arrival(const void *pa, const void *pb)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-void wl_jobs_give(struct wl_jobs *a, struct sw_workload *w)
+void sw_sim_wl_jobs_give(struct wl_jobs *a, struct sw_workload *w)
 {
 	qsort(a->v, a->n, sizeof(a->v[0]), by_arrival);
 	w->jobs = a->v;
@@ -40,7 +40,7 @@ void wl_jobs_give(struct wl_jobs *a, struct sw_workload *w)
 	memset(a, 0, sizeof(*a));
 }
 
-uint32_t wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes)
+uint32_t sw_sim_wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes)
 {
 	uint64_t nodes = (uint64_t)t->n_racks * t->nodes_per_rack;
 	uint64_t n = shuffle_bytes / WL_SHUFFLE_PER_REDUCE +
@@ -60,7 +60,7 @@ uint32_t wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes)
 	return n ? (uint32_t)n : 1;
 }
 
-uint64_t wl_n_maps(const struct sw_job_desc *j, uint64_t block_bytes)
+uint64_t sw_sim_wl_n_maps(const struct sw_job_desc *j, uint64_t block_bytes)
 {
 	uint64_t bytes = j->input_bytes     ? j->input_bytes
 	                 : j->shuffle_bytes ? j->shuffle_bytes
@@ -70,8 +70,8 @@ uint64_t wl_n_maps(const struct sw_job_desc *j, uint64_t block_bytes)
 	return n ? n : 1;
 }
 
-void wl_error(struct sw_input_error *err, const char *path, unsigned line, const char *field,
-              const char *fmt, ...)
+void sw_sim_wl_error(struct sw_input_error *err, const char *path, unsigned line, const char *field,
+                     const char *fmt, ...)
 {
 	size_t len = sizeof(err->msg);
 	int n = line ? snprintf(err->msg, len, "%s:%u: ", path, line)
@@ -87,23 +87,23 @@ void wl_error(struct sw_input_error *err, const char *path, unsigned line, const
 	va_end(ap);
 }
 
-int wl_line_complete(const char *buf, size_t len, const char *path, unsigned line,
-                     struct sw_input_error *err)
+int sw_sim_wl_line_complete(const char *buf, size_t len, const char *path, unsigned line,
+                            struct sw_input_error *err)
 {
 	if (len && buf[len - 1] == '\n')
 		return 0;
-	wl_error(err, path, line, NULL, "truncated line (no newline at the end)");
+	sw_sim_wl_error(err, path, line, NULL, "truncated line (no newline at the end)");
 	return -EINVAL;
 }
 
-const char *wl_basename(const char *path)
+const char *sw_sim_wl_basename(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
 	return slash ? slash + 1 : path;
 }
 
-void sw_workload_free(struct sw_workload *w)
+void sw_sim_workload_free(struct sw_workload *w)
 {
 	free(w->jobs);
 	w->jobs = NULL;

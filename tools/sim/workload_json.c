@@ -33,7 +33,7 @@ struct loader {
 
 static int fail(const struct where *at, const char *field, const char *reason)
 {
-	wl_error(at->err, at->path, at->line, field, "%s", reason);
+	sw_sim_wl_error(at->err, at->path, at->line, field, "%s", reason);
 	return -EINVAL;
 }
 
@@ -68,8 +68,8 @@ static int get_uint(const struct where *at, json_t *obj, const char *name, uint6
 	if (json_integer_value(v) < 0)
 		return fail(at, name, negative);
 	if ((uint64_t)json_integer_value(v) > max) {
-		wl_error(at->err, at->path, at->line, name, "must be at most %llu",
-		         (unsigned long long)max);
+		sw_sim_wl_error(at->err, at->path, at->line, name, "must be at most %llu",
+		                (unsigned long long)max);
 		return -EINVAL;
 	}
 	*out = (uint64_t)json_integer_value(v);
@@ -116,7 +116,7 @@ static int check_topology(const struct where *at, const struct sw_topology *t)
 	const char *field;
 	char why[128];
 
-	return sw_topology_check(t, &field, why, sizeof(why)) < 0 ? fail(at, field, why) : 0;
+	return sw_sim_topology_check(t, &field, why, sizeof(why)) < 0 ? fail(at, field, why) : 0;
 }
 
 static int parse_topology(const struct where *at, json_t *obj, struct sw_topology *t)
@@ -130,7 +130,7 @@ static int parse_topology(const struct where *at, json_t *obj, struct sw_topolog
 
 	if (!json_is_object(obj))
 		return fail(at, "topology", "must be an object or a file name");
-	sw_topology_default(t);
+	sw_sim_topology_default(t);
 	rc = check_fields(at, obj, known);
 	rc = rc < 0 ? rc : get_count(at, obj, "racks", UINT32_MAX, &racks);
 	rc = rc < 0 ? rc : get_count(at, obj, "nodes_per_rack", UINT32_MAX, &per);
@@ -160,7 +160,7 @@ static int parse_topology(const struct where *at, json_t *obj, struct sw_topolog
 	return check_topology(at, t);
 }
 
-int sw_topology_json(const char *path, struct sw_topology *t, struct sw_input_error *err)
+int sw_sim_topology_json(const char *path, struct sw_topology *t, struct sw_input_error *err)
 {
 	struct where file = {.path = path, .err = err};
 	json_error_t jerr;
@@ -169,10 +169,11 @@ int sw_topology_json(const char *path, struct sw_topology *t, struct sw_input_er
 
 	if (!obj) {
 		if (json_error_code(&jerr) == json_error_cannot_open_file) {
-			wl_error(err, path, 0, NULL, "%s", jerr.text);
+			sw_sim_wl_error(err, path, 0, NULL, "%s", jerr.text);
 			return -ENOENT;
 		}
-		wl_error(err, path, (unsigned)jerr.line, NULL, "malformed JSON: %s", jerr.text);
+		sw_sim_wl_error(err, path, (unsigned)jerr.line, NULL, "malformed JSON: %s",
+		                jerr.text);
 		return -EINVAL;
 	}
 	rc = parse_topology(&file, obj, t);
@@ -210,14 +211,15 @@ static int load_topology_file(const struct where *at, const char *name, struct s
 		return fail(at, "topology", "must name a file in the mix file's directory");
 	if (access(path, R_OK) < 0) {
 		rc = -errno;
-		wl_error(at->err, at->path, at->line, "topology", "%s: %s", name, strerror(errno));
+		sw_sim_wl_error(at->err, at->path, at->line, "topology", "%s: %s", name,
+		                strerror(errno));
 		return rc;
 	}
 	/* Checked before reading: nothing outside is opened. */
 	if (!inside(dir, path))
 		return fail(at, "topology",
 		            "leaves the mix file's directory (give it with swctl's --topology)");
-	return sw_topology_json(path, t, at->err);
+	return sw_sim_topology_json(path, t, at->err);
 }
 
 static int parse_mix(struct loader *ld, json_t *obj)
@@ -267,21 +269,22 @@ static int parse_job_sizes(const struct loader *ld, json_t *obj, const struct sw
 	rc = rc < 0 ? rc : get_count(at, obj, "reduces", SW_WORKLOAD_MAX_REDUCES, &reduces);
 	if (rc < 0)
 		return rc;
-	if (wl_n_maps(j, ld->w->block_bytes) > SW_WORKLOAD_MAX_MAPS) {
-		wl_error(at->err, at->path, at->line, "input_bytes",
-		         "%llu maps of block_bytes %llu, more than %u (raise block_bytes)",
-		         (unsigned long long)wl_n_maps(j, ld->w->block_bytes),
-		         (unsigned long long)ld->w->block_bytes, SW_WORKLOAD_MAX_MAPS);
+	if (sw_sim_wl_n_maps(j, ld->w->block_bytes) > SW_WORKLOAD_MAX_MAPS) {
+		sw_sim_wl_error(at->err, at->path, at->line, "input_bytes",
+		                "%llu maps of block_bytes %llu, more than %u (raise block_bytes)",
+		                (unsigned long long)sw_sim_wl_n_maps(j, ld->w->block_bytes),
+		                (unsigned long long)ld->w->block_bytes, SW_WORKLOAD_MAX_MAPS);
 		return -EINVAL;
 	}
-	j->n_reduces =
-	        reduces ? (uint32_t)reduces : wl_default_reduces(&ld->w->topo, j->shuffle_bytes);
+	j->n_reduces = reduces ? (uint32_t)reduces
+	                       : sw_sim_wl_default_reduces(&ld->w->topo, j->shuffle_bytes);
 	if (reduces * ld->w->topo.n_racks * ld->w->topo.nodes_per_rack >
 	    SW_WORKLOAD_MAX_REDUCE_NODES) {
-		wl_error(at->err, at->path, at->line, "reduces",
-		         "%llu reducers x %u nodes is more than 2^24 (each keeps state per node)",
-		         (unsigned long long)reduces,
-		         ld->w->topo.n_racks * ld->w->topo.nodes_per_rack);
+		sw_sim_wl_error(
+		        at->err, at->path, at->line, "reduces",
+		        "%llu reducers x %u nodes is more than 2^24 (each keeps state per node)",
+		        (unsigned long long)reduces,
+		        ld->w->topo.n_racks * ld->w->topo.nodes_per_rack);
 		return -EINVAL;
 	}
 	return 0;
@@ -320,10 +323,10 @@ static int parse_job(struct loader *ld, json_t *obj)
 		return fail(at, "bench", "missing");
 	if (!json_is_string(bench))
 		return fail(at, "bench", "must be a string");
-	b = sw_bench_find(json_string_value(bench));
+	b = sw_sim_bench_find(json_string_value(bench));
 	if (b < 0) {
-		wl_error(at->err, at->path, at->line, "bench", "unknown benchmark '%s'",
-		         json_string_value(bench));
+		sw_sim_wl_error(at->err, at->path, at->line, "bench", "unknown benchmark '%s'",
+		                json_string_value(bench));
 		return -EINVAL;
 	}
 	if (ld->jobs.n == ld->lines_cap) {
@@ -335,7 +338,7 @@ static int parse_job(struct loader *ld, json_t *obj)
 		ld->lines = lines;
 		ld->lines_cap = cap;
 	}
-	j = wl_jobs_push(&ld->jobs);
+	j = sw_sim_wl_jobs_push(&ld->jobs);
 	if (!j)
 		return -ENOMEM;
 	ld->lines[ld->jobs.n - 1] = at->line;
@@ -352,7 +355,7 @@ static int parse_job(struct loader *ld, json_t *obj)
 	if (rc >= 0 && (j->arrival > SW_WORKLOAD_MAX_TIME || j->deadline > SW_WORKLOAD_MAX_TIME))
 		return fail(at, j->arrival > SW_WORKLOAD_MAX_TIME ? "arrival" : "deadline",
 		            "must be at most 1e9 seconds");
-	return rc < 0 ? rc : parse_job_sizes(ld, obj, &sw_bench_table(NULL)[b], j);
+	return rc < 0 ? rc : parse_job_sizes(ld, obj, &sw_sim_bench_table(NULL)[b], j);
 }
 
 /* One line: exactly one of {"topology": ...}, {"mix": ...}, {"job": ...}. */
@@ -366,8 +369,8 @@ static int parse_record(struct loader *ld, const char *text, int first)
 	int rc;
 
 	if (!root) {
-		wl_error(at->err, at->path, at->line, NULL, "malformed JSON: %s (column %d)",
-		         jerr.text, jerr.column);
+		sw_sim_wl_error(at->err, at->path, at->line, NULL, "malformed JSON: %s (column %d)",
+		                jerr.text, jerr.column);
 		return -EINVAL;
 	}
 	if (!json_is_object(root) || json_object_size(root) != 1) {
@@ -419,8 +422,8 @@ static int check_ids(struct loader *ld)
 			continue;
 		ld->at.line =
 		        (unsigned)(pairs[i][1] > pairs[i - 1][1] ? pairs[i][1] : pairs[i - 1][1]);
-		wl_error(ld->at.err, ld->at.path, ld->at.line, "id", "duplicate id %llu",
-		         (unsigned long long)pairs[i][0]);
+		sw_sim_wl_error(ld->at.err, ld->at.path, ld->at.line, "id", "duplicate id %llu",
+		                (unsigned long long)pairs[i][0]);
 		rc = -EINVAL;
 	}
 	free(pairs);
@@ -436,14 +439,16 @@ static int read_records(struct loader *ld, FILE *f)
 
 	while (!rc && (len = getline(&buf, &cap, f)) > 0) {
 		ld->at.line++;
-		rc = wl_line_complete(buf, (size_t)len, ld->at.path, ld->at.line, ld->at.err);
+		rc = sw_sim_wl_line_complete(buf, (size_t)len, ld->at.path, ld->at.line,
+		                             ld->at.err);
 		if (rc || buf[strspn(buf, " \t\r\n")] == '\0')
 			continue;
 		rc = parse_record(ld, buf, first);
 		first = 0;
 	}
 	if (!rc && ferror(f)) {
-		wl_error(ld->at.err, ld->at.path, 0, NULL, "read error: %s", strerror(errno));
+		sw_sim_wl_error(ld->at.err, ld->at.path, 0, NULL, "read error: %s",
+		                strerror(errno));
 		rc = -EIO;
 	}
 	free(buf);
@@ -452,21 +457,21 @@ static int read_records(struct loader *ld, FILE *f)
 	return rc ? rc : check_ids(ld);
 }
 
-int sw_workload_json(struct sw_workload *w, const char *path, struct sw_input_error *err)
+int sw_sim_workload_json(struct sw_workload *w, const char *path, struct sw_input_error *err)
 {
 	struct loader ld = {.at = {.path = path, .err = err}, .w = w};
 	FILE *f;
 	int rc;
 
 	memset(w, 0, sizeof(*w));
-	sw_topology_default(&w->topo);
+	sw_sim_topology_default(&w->topo);
 	w->n_queues = 3;
 	w->block_bytes = SW_BLOCK_BYTES_DEFAULT;
 	w->seed = 1;
 	f = fopen(path, "r");
 	if (!f) {
 		rc = -errno;
-		wl_error(err, path, 0, NULL, "%s", strerror(errno));
+		sw_sim_wl_error(err, path, 0, NULL, "%s", strerror(errno));
 		return rc;
 	}
 	rc = read_records(&ld, f);
@@ -477,9 +482,9 @@ int sw_workload_json(struct sw_workload *w, const char *path, struct sw_input_er
 		memset(w, 0, sizeof(*w));
 		return rc;
 	}
-	snprintf(w->name, sizeof(w->name), "%s", wl_basename(path));
+	snprintf(w->name, sizeof(w->name), "%s", sw_sim_wl_basename(path));
 	if (!ld.users_given)
 		w->n_users = (uint32_t)ld.max_user + 1;
-	wl_jobs_give(&ld.jobs, w);
+	sw_sim_wl_jobs_give(&ld.jobs, w);
 	return 0;
 }

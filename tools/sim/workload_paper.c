@@ -25,7 +25,7 @@ static const double class_percent[3][SW_CLASSES] = {
         {60, 20, 20},
 };
 
-void sw_paper_opts_default(struct sw_paper_opts *o)
+void sw_sim_paper_opts_default(struct sw_paper_opts *o)
 {
 	*o = (struct sw_paper_opts){
 	        .mix = SW_MIX2,
@@ -37,7 +37,7 @@ void sw_paper_opts_default(struct sw_paper_opts *o)
 	        .block_bytes = SW_BLOCK_BYTES_DEFAULT,
 	        .seed = 1,
 	};
-	sw_topology_default(&o->topo);
+	sw_sim_topology_default(&o->topo);
 }
 
 /* Draws an index with probability proportional to weight(i); the weights need not sum to 1. */
@@ -68,7 +68,7 @@ static double class_weight(unsigned i, const void *mix)
 
 static double bench_weight(unsigned i, const void *cls)
 {
-	const struct sw_bench *b = &sw_bench_table(NULL)[i];
+	const struct sw_bench *b = &sw_sim_bench_table(NULL)[i];
 
 	return b->cls == *(const enum sw_job_class *)cls ? b->mix_percent : 0;
 }
@@ -99,11 +99,11 @@ static int opts_valid(const struct sw_paper_opts *o)
 	       o->topo.n_racks && o->topo.nodes_per_rack;
 }
 
-int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o)
+int sw_sim_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o)
 {
 	struct wl_jobs jobs = {0};
 	unsigned n_bench;
-	const struct sw_bench *table = sw_bench_table(&n_bench);
+	const struct sw_bench *table = sw_sim_bench_table(&n_bench);
 	struct rng r;
 
 	memset(w, 0, sizeof(*w));
@@ -112,7 +112,7 @@ int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o)
 	rng_init(&r, o->seed, WL_STREAM_DRAW);
 	for (double t = rng_exponential(&r, o->mean_interarrival); t < o->duration;
 	     t += rng_exponential(&r, o->mean_interarrival)) {
-		struct sw_job_desc *j = wl_jobs_push(&jobs);
+		struct sw_job_desc *j = sw_sim_wl_jobs_push(&jobs);
 		enum sw_job_class cls;
 
 		if (!j) {
@@ -128,7 +128,7 @@ int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o)
 		j->input_bytes = llround(input_size(&r) * o->input_scale);
 		j->shuffle_bytes = llround(j->input_bytes * table[j->bench].shuffle_ratio);
 		j->output_bytes = llround(j->shuffle_bytes * table[j->bench].output_ratio);
-		j->n_reduces = wl_default_reduces(&o->topo, j->shuffle_bytes);
+		j->n_reduces = sw_sim_wl_default_reduces(&o->topo, j->shuffle_bytes);
 	}
 	snprintf(w->name, sizeof(w->name), "paper-mix%d", (int)o->mix);
 	w->topo = o->topo;
@@ -136,7 +136,7 @@ int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o)
 	w->n_queues = o->n_queues;
 	w->block_bytes = o->block_bytes;
 	w->seed = o->seed;
-	wl_jobs_give(&jobs, w);
-	wl_deadlines(w, WL_DEADLINE_LO, WL_DEADLINE_HI);
+	sw_sim_wl_jobs_give(&jobs, w);
+	sw_sim_wl_deadlines(w, WL_DEADLINE_LO, WL_DEADLINE_HI);
 	return 0;
 }

@@ -19,24 +19,24 @@ struct wl_jobs {
 };
 
 /* Appends a zeroed job and returns it, or NULL when memory runs out. */
-struct sw_job_desc *wl_jobs_push(struct wl_jobs *a);
+struct sw_job_desc *sw_sim_wl_jobs_push(struct wl_jobs *a);
 
 /* Hands the jobs to @p w, sorted by arrival (ties by id) as sw_workload promises. */
-void wl_jobs_give(struct wl_jobs *a, struct sw_workload *w);
+void sw_sim_wl_jobs_give(struct wl_jobs *a, struct sw_workload *w);
 
 /* Default reducer count: one per WL_SHUFFLE_PER_REDUCE, at most one wave and within the
  * bounds (SW_WORKLOAD_MAX_REDUCES, _MAX_REDUCE_NODES), at least one; 0 (a map-only job) when
  * nothing is shuffled. */
-uint32_t wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes);
+uint32_t sw_sim_wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes);
 
 /* Maps of job @p j (sizes set): one per block of input; a job without input is a generator,
  * one map per block of what it emits (its shuffle, or its output when it shuffles nothing);
  * at least one. */
-uint64_t wl_n_maps(const struct sw_job_desc *j, uint64_t block_bytes);
+uint64_t sw_sim_wl_n_maps(const struct sw_job_desc *j, uint64_t block_bytes);
 
 /* Fills @p err with "path:line: field 'field': reason"; line 0 and NULL field are left out. */
-void wl_error(struct sw_input_error *err, const char *path, unsigned line, const char *field,
-              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void sw_sim_wl_error(struct sw_input_error *err, const char *path, unsigned line, const char *field,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* ARIA's deadlines for its synthetic workloads: U[1, 3] x the time on the whole cluster. */
 #define WL_DEADLINE_LO 1.0
@@ -44,15 +44,15 @@ void wl_error(struct sw_input_error *err, const char *path, unsigned line, const
 
 /* Gives every job a deadline: arrival + U[lo, hi] x its ARIA average time on every slot of
  * the cluster (deadline.c), drawn from a stream of its own. */
-void wl_deadlines(struct sw_workload *w, double lo, double hi);
+void sw_sim_wl_deadlines(struct sw_workload *w, double lo, double hi);
 
 /* A line read by getline must end in a newline: a last line without one is taken as a file
  * cut short, in every format (a cut inside a number would otherwise load silently). Returns 0
  * or -EINVAL with "path:line: truncated line (no newline at the end)". */
-int wl_line_complete(const char *buf, size_t len, const char *path, unsigned line,
-                     struct sw_input_error *err);
+int sw_sim_wl_line_complete(const char *buf, size_t len, const char *path, unsigned line,
+                            struct sw_input_error *err);
 
 /* The final component of @p path, for workload names. */
-const char *wl_basename(const char *path);
+const char *sw_sim_wl_basename(const char *path);
 
 #endif /* SW_WORKLOAD_PRIV_H */

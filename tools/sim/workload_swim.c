@@ -32,7 +32,7 @@ struct swim_line {
 	struct sw_input_error *err;
 };
 
-void sw_swim_opts_default(struct sw_swim_opts *o)
+void sw_sim_swim_opts_default(struct sw_swim_opts *o)
 {
 	*o = (struct sw_swim_opts){
 	        .time_scale = 1,
@@ -41,7 +41,7 @@ void sw_swim_opts_default(struct sw_swim_opts *o)
 	        .n_queues = 3,
 	        .seed = 1,
 	};
-	sw_topology_facebook(&o->topo);
+	sw_sim_topology_facebook(&o->topo);
 }
 
 static int parse_time(const struct swim_line *l, int col, const char *s, double scale, double *out)
@@ -50,17 +50,17 @@ static int parse_time(const struct swim_line *l, int col, const char *s, double 
 	double v = strtod(s, &end);
 
 	if (!*s || *end || !isfinite(v)) {
-		wl_error(l->err, l->path, l->line, col_name[col], "not a number: '%s'", s);
+		sw_sim_wl_error(l->err, l->path, l->line, col_name[col], "not a number: '%s'", s);
 		return -EINVAL;
 	}
 	if (v < 0) {
-		wl_error(l->err, l->path, l->line, col_name[col], "negative time");
+		sw_sim_wl_error(l->err, l->path, l->line, col_name[col], "negative time");
 		return -EINVAL;
 	}
 	*out = v * scale;
 	if (*out > SW_WORKLOAD_MAX_TIME) {
-		wl_error(l->err, l->path, l->line, col_name[col],
-		         "%s s x time scale %g is beyond the limit of 1e9 s", s, scale);
+		sw_sim_wl_error(l->err, l->path, l->line, col_name[col],
+		                "%s s x time scale %g is beyond the limit of 1e9 s", s, scale);
 		return -EINVAL;
 	}
 	return 0;
@@ -74,21 +74,21 @@ static int parse_size(const struct swim_line *l, int col, const char *s, double 
 	double scaled;
 
 	if (*s == '-') {
-		wl_error(l->err, l->path, l->line, col_name[col], "negative size");
+		sw_sim_wl_error(l->err, l->path, l->line, col_name[col], "negative size");
 		return -EINVAL;
 	}
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	/* strtoull skips blanks and takes a sign: a size is digits only. */
 	if (*s < '0' || *s > '9' || *end) {
-		wl_error(l->err, l->path, l->line, col_name[col], "not a number: '%s'", s);
+		sw_sim_wl_error(l->err, l->path, l->line, col_name[col], "not a number: '%s'", s);
 		return -EINVAL;
 	}
 	scaled = (double)v * scale;
 	if (errno == ERANGE || !(scaled <= SW_WORKLOAD_MAX_BYTES)) {
-		wl_error(l->err, l->path, l->line, col_name[col],
-		         "size out of range: '%s' x size scale %g is more than 2^50 bytes", s,
-		         scale);
+		sw_sim_wl_error(l->err, l->path, l->line, col_name[col],
+		                "size out of range: '%s' x size scale %g is more than 2^50 bytes",
+		                s, scale);
 		return -EINVAL;
 	}
 	*out = (uint64_t)llround(scaled);
@@ -100,7 +100,7 @@ static int parse_size(const struct swim_line *l, int col, const char *s, double 
 static uint16_t bench_for(uint64_t input, uint64_t shuffle)
 {
 	unsigned n;
-	const struct sw_bench *b = sw_bench_table(&n);
+	const struct sw_bench *b = sw_sim_bench_table(&n);
 	double ratio = input ? (double)shuffle / input : shuffle ? HUGE_VAL : 0;
 	enum sw_job_class cls = ratio >= HEAVY_RATIO    ? SW_CLASS_HEAVY
 	                        : ratio >= MEDIUM_RATIO ? SW_CLASS_MEDIUM
@@ -141,16 +141,16 @@ static int parse_line(const struct swim_line *l, char *s, const struct sw_swim_o
 	double gap;
 
 	if (n < N_COLS) {
-		wl_error(l->err, l->path, l->line, col_name[n], "missing column (%d of %d)", n,
-		         N_COLS);
+		sw_sim_wl_error(l->err, l->path, l->line, col_name[n], "missing column (%d of %d)",
+		                n, N_COLS);
 		return -EINVAL;
 	}
 	if (n > N_COLS) {
-		wl_error(l->err, l->path, l->line, NULL, "more than %d columns", N_COLS);
+		sw_sim_wl_error(l->err, l->path, l->line, NULL, "more than %d columns", N_COLS);
 		return -EINVAL;
 	}
 	if (!*col[COL_ID]) {
-		wl_error(l->err, l->path, l->line, col_name[COL_ID], "empty");
+		sw_sim_wl_error(l->err, l->path, l->line, col_name[COL_ID], "empty");
 		return -EINVAL;
 	}
 	rc = parse_time(l, COL_SUBMIT, col[COL_SUBMIT], o->time_scale, &j->arrival);
@@ -158,11 +158,11 @@ static int parse_line(const struct swim_line *l, char *s, const struct sw_swim_o
 	rc = rc ?: parse_size(l, COL_INPUT, col[COL_INPUT], o->size_scale, &j->input_bytes);
 	rc = rc ?: parse_size(l, COL_SHUFFLE, col[COL_SHUFFLE], o->size_scale, &j->shuffle_bytes);
 	rc = rc ?: parse_size(l, COL_OUTPUT, col[COL_OUTPUT], o->size_scale, &j->output_bytes);
-	if (!rc && wl_n_maps(j, SW_BLOCK_BYTES_DEFAULT) > SW_WORKLOAD_MAX_MAPS) {
-		wl_error(l->err, l->path, l->line, col_name[COL_INPUT],
-		         "%llu maps of 64 MiB, more than %u (lower the size scale)",
-		         (unsigned long long)wl_n_maps(j, SW_BLOCK_BYTES_DEFAULT),
-		         SW_WORKLOAD_MAX_MAPS);
+	if (!rc && sw_sim_wl_n_maps(j, SW_BLOCK_BYTES_DEFAULT) > SW_WORKLOAD_MAX_MAPS) {
+		sw_sim_wl_error(l->err, l->path, l->line, col_name[COL_INPUT],
+		                "%llu maps of 64 MiB, more than %u (lower the size scale)",
+		                (unsigned long long)sw_sim_wl_n_maps(j, SW_BLOCK_BYTES_DEFAULT),
+		                SW_WORKLOAD_MAX_MAPS);
 		rc = -EINVAL;
 	}
 	return rc;
@@ -191,7 +191,7 @@ static int read_jobs(FILE *f, const char *path, const struct sw_swim_opts *o, st
 		struct sw_job_desc *j;
 
 		l.line++;
-		rc = wl_line_complete(buf, (size_t)len, path, l.line, err);
+		rc = sw_sim_wl_line_complete(buf, (size_t)len, path, l.line, err);
 		if (rc)
 			break;
 		buf[--len] = '\0';
@@ -199,9 +199,9 @@ static int read_jobs(FILE *f, const char *path, const struct sw_swim_opts *o, st
 			buf[--len] = '\0';
 		if (!len)
 			continue;
-		j = wl_jobs_push(jobs);
+		j = sw_sim_wl_jobs_push(jobs);
 		if (!j) {
-			wl_error(err, path, l.line, NULL, "out of memory");
+			sw_sim_wl_error(err, path, l.line, NULL, "out of memory");
 			rc = -ENOMEM;
 			break;
 		}
@@ -210,22 +210,22 @@ static int read_jobs(FILE *f, const char *path, const struct sw_swim_opts *o, st
 		j->user = rng_below(&r, o->n_users);
 		j->queue = j->user % o->n_queues;
 		j->bench = bench_for(j->input_bytes, j->shuffle_bytes);
-		j->n_reduces = wl_default_reduces(&o->topo, j->shuffle_bytes);
+		j->n_reduces = sw_sim_wl_default_reduces(&o->topo, j->shuffle_bytes);
 	}
 	if (!rc && ferror(f)) {
-		wl_error(err, path, 0, NULL, "read error: %s", strerror(errno));
+		sw_sim_wl_error(err, path, 0, NULL, "read error: %s", strerror(errno));
 		rc = -EIO;
 	}
 	if (!rc && !jobs->n) {
-		wl_error(err, path, 0, NULL, "no jobs");
+		sw_sim_wl_error(err, path, 0, NULL, "no jobs");
 		rc = -EINVAL;
 	}
 	free(buf);
 	return rc;
 }
 
-int sw_workload_swim(struct sw_workload *w, const char *path, const struct sw_swim_opts *o,
-                     struct sw_input_error *err)
+int sw_sim_workload_swim(struct sw_workload *w, const char *path, const struct sw_swim_opts *o,
+                         struct sw_input_error *err)
 {
 	struct wl_jobs jobs = {0};
 	FILE *f;
@@ -233,16 +233,16 @@ int sw_workload_swim(struct sw_workload *w, const char *path, const struct sw_sw
 
 	memset(w, 0, sizeof(*w));
 	if (!opts_valid(o)) {
-		wl_error(err, path, 0, NULL,
-		         "time and size scales, users (at most %u), queues (at most %u) and "
-		         "racks must be positive",
-		         SW_SCHED_MAX_USERS, SW_SCHED_MAX_QUEUES);
+		sw_sim_wl_error(err, path, 0, NULL,
+		                "time and size scales, users (at most %u), queues (at most %u) and "
+		                "racks must be positive",
+		                SW_SCHED_MAX_USERS, SW_SCHED_MAX_QUEUES);
 		return -EINVAL;
 	}
 	f = fopen(path, "r");
 	if (!f) {
 		rc = -errno;
-		wl_error(err, path, 0, NULL, "%s", strerror(errno));
+		sw_sim_wl_error(err, path, 0, NULL, "%s", strerror(errno));
 		return rc;
 	}
 	rc = read_jobs(f, path, o, &jobs, err);
@@ -251,13 +251,13 @@ int sw_workload_swim(struct sw_workload *w, const char *path, const struct sw_sw
 		free(jobs.v);
 		return rc;
 	}
-	snprintf(w->name, sizeof(w->name), "swim-%s", wl_basename(path));
+	snprintf(w->name, sizeof(w->name), "swim-%s", sw_sim_wl_basename(path));
 	w->topo = o->topo;
 	w->n_users = o->n_users;
 	w->n_queues = o->n_queues;
 	w->block_bytes = SW_BLOCK_BYTES_DEFAULT;
 	w->seed = o->seed;
-	wl_jobs_give(&jobs, w);
-	wl_deadlines(w, WL_DEADLINE_LO, WL_DEADLINE_HI);
+	sw_sim_wl_jobs_give(&jobs, w);
+	sw_sim_wl_deadlines(w, WL_DEADLINE_LO, WL_DEADLINE_HI);
 	return 0;
 }

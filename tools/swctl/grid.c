@@ -186,7 +186,7 @@ void grid_free(struct grid *g)
 		struct grid_point *p = &g->points[i];
 
 		if (p->own_w) {
-			sw_workload_free(p->w);
+			sw_sim_workload_free(p->w);
 			free(p->w);
 		}
 		for (int k = 0; k < GRID_MAX_PARAMS; k++)

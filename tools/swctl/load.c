@@ -26,7 +26,7 @@ static int load_paper(const struct load_opts *o, struct sw_workload *w, struct s
 {
 	struct sw_paper_opts po;
 
-	sw_paper_opts_default(&po);
+	sw_sim_paper_opts_default(&po);
 	po.mix = (enum sw_paper_mix)(o->mix[3] - '0');
 	po.duration = o->duration * 3600.0;
 	if (o->seed)
@@ -60,7 +60,7 @@ static int load_paper(const struct load_opts *o, struct sw_workload *w, struct s
 		         SW_PAPER_MAX_JOBS);
 		return -EINVAL;
 	}
-	return sw_workload_paper(w, &po);
+	return sw_sim_workload_paper(w, &po);
 }
 
 int load_opts_equal(const struct load_opts *a, const struct load_opts *b)
@@ -83,7 +83,7 @@ uint32_t load_users_for_jobs_per_user(const struct load_opts *o, double window_h
 	struct sw_paper_opts po;
 	double mean, users;
 
-	sw_paper_opts_default(&po);
+	sw_sim_paper_opts_default(&po);
 	mean = o->interarrival > 0 ? o->interarrival : po.mean_interarrival;
 	users = window_hours * 3600 / mean / jobs_per_user;
 	return users < 1 ? 1 : (uint32_t)(users + 0.5);
@@ -93,14 +93,14 @@ static int load_swim(const struct load_opts *o, struct sw_workload *w, struct sw
 {
 	struct sw_swim_opts so;
 
-	sw_swim_opts_default(&so);
+	sw_sim_swim_opts_default(&so);
 	so.time_scale = o->time_scale;
 	so.size_scale = o->size_scale;
 	if (o->seed)
 		so.seed = o->seed;
 	if (o->users)
 		so.n_users = o->users;
-	return sw_workload_swim(w, o->mix, &so, err);
+	return sw_sim_workload_swim(w, o->mix, &so, err);
 }
 
 int load_mix_kind(const char *mix, char *msg, size_t len)
@@ -129,7 +129,7 @@ int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_in
 		rc = load_swim(o, w, err);
 		break;
 	case LOAD_JSONL:
-		rc = sw_workload_json(w, o->mix, err);
+		rc = sw_sim_workload_json(w, o->mix, err);
 		break;
 	default:
 		return -EINVAL;
@@ -142,9 +142,9 @@ int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_in
 	if (o->topology) {
 		struct sw_topology t;
 
-		rc = sw_topology_json(o->topology, &t, err);
+		rc = sw_sim_topology_json(o->topology, &t, err);
 		if (rc < 0) {
-			sw_workload_free(w);
+			sw_sim_workload_free(w);
 			return rc;
 		}
 		w->topo = t;
@@ -155,9 +155,9 @@ int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_in
 
 		w->topo.oversub = o->oversub;
 		w->topo.uplink_bps = 0;
-		if (sw_topology_check(&w->topo, &field, why, sizeof(why)) < 0) {
+		if (sw_sim_topology_check(&w->topo, &field, why, sizeof(why)) < 0) {
 			snprintf(err->msg, sizeof(err->msg), "--oversub %g: %s", o->oversub, why);
-			sw_workload_free(w);
+			sw_sim_workload_free(w);
 			return -EINVAL;
 		}
 	}

@@ -168,7 +168,7 @@ static int write_summary_csv(struct outdir *o, const struct report *rep)
 static int write_jobs_csv(struct outdir *o, const struct report *rep)
 {
 	unsigned n_bench;
-	const struct sw_bench *bench = sw_bench_table(&n_bench);
+	const struct sw_bench *bench = sw_sim_bench_table(&n_bench);
 	FILE *f = outdir_open(o, "jobs.csv");
 
 	if (!f)
@@ -315,7 +315,7 @@ static int write_xrack_script(struct outdir *o, const struct report *rep)
 {
 	const char *base = rep->runs[rep->baseline].cfg.sched.policy;
 	/* uplink-*.csv hold the mean fraction over racks: times racks x capacity = Gbit/s */
-	double gbps = rep->w->topo.n_racks * sw_topology_uplink_bps(&rep->w->topo) / 1e9;
+	double gbps = rep->w->topo.n_racks * sw_sim_topology_uplink_bps(&rep->w->topo) / 1e9;
 	int panels = rep->n > 1 ? rep->n - 1 : 1;
 	char title[256];
 	FILE *f;

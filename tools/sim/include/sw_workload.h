@@ -5,7 +5,7 @@
  * Facebook traces, and the hand-written JSON mix format, all loaded into one compact form.
  *
  * A workload holds one small record per job (sizes, benchmark, user, arrival); the tasks of a
- * job are synthesised only when it arrives (sw_workload_expand), so memory follows the jobs in
+ * job are synthesised only when it arrives (sw_sim_workload_expand), so memory follows the jobs in
  * flight rather than the whole trace.
  *
  * Return codes: 0 on success; a negative errno value on failure with @p err filled:
@@ -43,11 +43,11 @@ struct sw_bench {
 };
 
 /** The built-in benchmark table; index = benchmark id. */
-const struct sw_bench *sw_bench_table(unsigned *count);
+const struct sw_bench *sw_sim_bench_table(unsigned *count);
 /** Benchmark id by name, or -1. */
-int sw_bench_find(const char *name);
+int sw_sim_bench_find(const char *name);
 
-/** A uniform rack topology; sw_topology_build turns it into a scheduler cluster. */
+/** A uniform rack topology; sw_sim_topology_build turns it into a scheduler cluster. */
 struct sw_topology {
 	uint32_t n_racks;
 	uint32_t nodes_per_rack;
@@ -96,7 +96,7 @@ struct sw_job_desc {
 	uint64_t id;
 	double arrival;
 	uint32_t user, queue;
-	uint16_t bench; /**< index into sw_bench_table() */
+	uint16_t bench; /**< index into sw_sim_bench_table() */
 	uint64_t input_bytes, shuffle_bytes, output_bytes;
 	uint32_t n_reduces; /**< 0: a map-only job, whose maps write the output */
 	double deadline;    /**< absolute, 0 none */
@@ -107,7 +107,7 @@ struct sw_workload {
 	struct sw_topology topo;
 	uint32_t n_users, n_queues;
 	uint64_t block_bytes; /**< HDFS block: one map per block, default 64 MiB */
-	uint64_t seed;        /**< drives replica placement in sw_workload_expand */
+	uint64_t seed;        /**< drives replica placement in sw_sim_workload_expand */
 	size_t n_jobs;
 	struct sw_job_desc *jobs; /**< sorted by arrival */
 };
@@ -124,7 +124,7 @@ struct sw_paper_opts {
 	double input_scale;       /**< multiplies Table 2's input sizes: 0.1 (see README) */
 	uint64_t block_bytes;     /**< SW_BLOCK_BYTES_DEFAULT */
 	uint64_t seed;            /**< 1 */
-	struct sw_topology topo;  /**< sw_topology_default */
+	struct sw_topology topo;  /**< sw_sim_topology_default */
 };
 
 struct sw_swim_opts {
@@ -133,63 +133,63 @@ struct sw_swim_opts {
 	uint32_t n_users;        /**< 200, Facebook's users on its 600 nodes */
 	uint32_t n_queues;       /**< 3; user u is in queue u % n_queues */
 	uint64_t seed;           /**< 1; drives user choice and replica placement */
-	struct sw_topology topo; /**< sw_topology_facebook */
+	struct sw_topology topo; /**< sw_sim_topology_facebook */
 };
 
-void sw_topology_default(struct sw_topology *t); /**< the paper's 100 nodes, 10 racks, 5:1 */
+void sw_sim_topology_default(struct sw_topology *t); /**< the paper's 100 nodes, 10 racks, 5:1 */
 /** The 600-node Facebook cluster the SWIM FB-2009 traces come from: 30 racks of 20. */
-void sw_topology_facebook(struct sw_topology *t);
+void sw_sim_topology_facebook(struct sw_topology *t);
 /**
- * Allocates the racks and nodes of @p out; free with sw_topology_free. Node n is in rack
- * n / nodes_per_rack. @return 0, -EINVAL (sw_topology_check fails), -ENOMEM.
+ * Allocates the racks and nodes of @p out; free with sw_sim_topology_free. Node n is in rack
+ * n / nodes_per_rack. @return 0, -EINVAL (sw_sim_topology_check fails), -ENOMEM.
  */
-int sw_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out);
+int sw_sim_topology_build(const struct sw_topology *t, struct sw_cluster_spec *out);
 /**
  * Checks @p t against the bounds above. @return 0, or -EINVAL with @p field set to the
  * offending field's name and @p why to the reason ("must be at least 1000000 bit/s").
  */
-int sw_topology_check(const struct sw_topology *t, const char **field, char *why, size_t len);
+int sw_sim_topology_check(const struct sw_topology *t, const char **field, char *why, size_t len);
 /**
  * Reads a topology from the JSON file @p path: one object with the fields of a JSON mix's
- * topology line (README.md); omitted fields keep sw_topology_default's values.
+ * topology line (README.md); omitted fields keep sw_sim_topology_default's values.
  * @return 0, -ENOENT (no such file), -EINVAL (with @p err naming file, line and field).
  */
-int sw_topology_json(const char *path, struct sw_topology *t, struct sw_input_error *err);
+int sw_sim_topology_json(const char *path, struct sw_topology *t, struct sw_input_error *err);
 /** Bits per second one rack uplink carries each way: uplink_bps, else from oversub. */
-double sw_topology_uplink_bps(const struct sw_topology *t);
-void sw_topology_free(struct sw_cluster_spec *c);
+double sw_sim_topology_uplink_bps(const struct sw_topology *t);
+void sw_sim_topology_free(struct sw_cluster_spec *c);
 
-void sw_paper_opts_default(struct sw_paper_opts *o);
+void sw_sim_paper_opts_default(struct sw_paper_opts *o);
 /**
  * Generates one of the paper's mixes: Poisson arrivals, benchmarks from Table 1 within the mix's
  * class shares, input sizes from Table 2. @return 0, -EINVAL (an option out of range, more
  * than SW_PAPER_MAX_JOBS expected, or SW_PAPER_MAX_INPUT x input_scale more than
  * SW_WORKLOAD_MAX_MAPS blocks), -ENOMEM.
  */
-int sw_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o);
+int sw_sim_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o);
 
-void sw_swim_opts_default(struct sw_swim_opts *o);
+void sw_sim_swim_opts_default(struct sw_swim_opts *o);
 /** Loads a SWIM trace (tab-separated: job id, submit s, gap s, input, shuffle, output bytes). */
-int sw_workload_swim(struct sw_workload *w, const char *path, const struct sw_swim_opts *o,
-                     struct sw_input_error *err);
+int sw_sim_workload_swim(struct sw_workload *w, const char *path, const struct sw_swim_opts *o,
+                         struct sw_input_error *err);
 
 /** A JSON Lines mix: jobs and, optionally, the topology; format in tools/sim/README.md. */
-int sw_workload_json(struct sw_workload *w, const char *path, struct sw_input_error *err);
+int sw_sim_workload_json(struct sw_workload *w, const char *path, struct sw_input_error *err);
 
-void sw_workload_free(struct sw_workload *w);
+void sw_sim_workload_free(struct sw_workload *w);
 
 /** Number of map tasks of @p j: one per block of input; without input, one per block of its
  *  shuffle (or output, if it shuffles nothing); at least one. */
-uint32_t sw_workload_n_maps(const struct sw_workload *w, const struct sw_job_desc *j);
+uint32_t sw_sim_workload_n_maps(const struct sw_workload *w, const struct sw_job_desc *j);
 
 /**
- * Synthesises the map tasks of @p j into @p maps (sw_workload_n_maps entries) and fills
+ * Synthesises the map tasks of @p j into @p maps (sw_sim_workload_n_maps entries) and fills
  * @p spec to submit it; deterministic in (w->seed, j->id). spec->maps points at @p maps.
  * Map outputs sum exactly to j->shuffle_bytes. Replicas follow HDFS: the first on a random
  * node, the other two on two distinct nodes of one other rack. spec->profile is NULL.
  */
-void sw_workload_expand(const struct sw_workload *w, const struct sw_job_desc *j,
-                        struct sw_map_spec *maps, struct sw_job_spec *spec);
+void sw_sim_workload_expand(const struct sw_workload *w, const struct sw_job_desc *j,
+                            struct sw_map_spec *maps, struct sw_job_spec *spec);
 
 /**
  * The ARIA profile of @p j as it would run alone on the idle cluster, from its benchmark's
@@ -197,8 +197,8 @@ void sw_workload_expand(const struct sw_workload *w, const struct sw_job_desc *j
  * Durations only: shuffle_input_ratio is 0 (unknown), so ShuffleWatcher learns it online
  * as without a profile.
  */
-void sw_workload_profile(const struct sw_workload *w, const struct sw_job_desc *j,
-                         struct sw_job_profile *p);
+void sw_sim_workload_profile(const struct sw_workload *w, const struct sw_job_desc *j,
+                             struct sw_job_profile *p);
 
 #ifdef __cplusplus
 }
