@@ -28,18 +28,18 @@ struct netsat_nl_reply {
 
 /* The reply callbacks of the link and qdisc sources (arg: a struct netsat_nl_reply), also
  * run by the fuzz target on arbitrary bytes. */
-int netsat_link_msg(const struct nlmsghdr *nlh, void *arg);
-int netsat_qdisc_msg(const struct nlmsghdr *nlh, void *arg);
+int sw_netsat_link_msg(const struct nlmsghdr *nlh, void *arg);
+int sw_netsat_qdisc_msg(const struct nlmsghdr *nlh, void *arg);
 
 /* The open op of the netlink sources (src is a struct netsat_nl): opens the socket in
  * spec->netns and finds spec->dev there. */
-int netsat_nl_open(struct sw_netsat_source *src, const struct sw_netsat_source_spec *spec);
+int sw_netsat_nl_open(struct sw_netsat_source *src, const struct sw_netsat_source_spec *spec);
 /* mnl_cb_run() over @p buf, after checking every message's length lies within it
  * (errno EBADMSG and MNL_CB_ERROR when not). */
-int netsat_nl_run(const void *buf, size_t len, unsigned int seq, unsigned int portid, mnl_cb_t cb,
-                  void *arg);
+int sw_netsat_nl_run(const void *buf, size_t len, unsigned int seq, unsigned int portid,
+                     mnl_cb_t cb, void *arg);
 /* Sends @p req (its seq is set here) and runs @p cb on every message of the reply. */
-int netsat_nl_query(struct netsat_nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *arg);
-void netsat_nl_close(struct sw_netsat_source *src);
+int sw_netsat_nl_query(struct netsat_nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *arg);
+void sw_netsat_nl_close(struct sw_netsat_source *src);
 
 #endif /* NETSAT_NL_H */

@@ -9,9 +9,9 @@
 #include "source.h"
 
 static const struct netsat_source_ops *const sources[] = {
-        &netsat_source_link,
-        &netsat_source_qdisc,
-        &netsat_source_rdma,
+        &sw_netsat_source_link,
+        &sw_netsat_source_qdisc,
+        &sw_netsat_source_rdma,
 };
 #define N_SOURCES (sizeof(sources) / sizeof(sources[0]))
 
@@ -24,7 +24,7 @@ const char *const *sw_netsat_source_kinds(void)
 	return kinds;
 }
 
-int netsat_fail(struct sw_netsat_source *src, int rc, const char *fmt, ...)
+int sw_netsat_fail(struct sw_netsat_source *src, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,7 +62,7 @@ int sw_netsat_source_open(const struct sw_netsat_source_spec *spec, struct sw_ne
 		return -ENOMEM;
 	s->ops = ops;
 	rc = spec->dev ? ops->open(s, spec)
-	               : netsat_fail(s, -EINVAL, "%s source: no device given", ops->kind);
+	               : sw_netsat_fail(s, -EINVAL, "%s source: no device given", ops->kind);
 	if (rc) {
 		if (err && err_len)
 			snprintf(err, err_len, "%s", s->err);

@@ -23,11 +23,11 @@ struct sw_netsat_source {
 };
 
 /* Sets src->err and returns @p rc (a negative errno). */
-int netsat_fail(struct sw_netsat_source *src, int rc, const char *fmt, ...)
+int sw_netsat_fail(struct sw_netsat_source *src, int rc, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 
-extern const struct netsat_source_ops netsat_source_link;
-extern const struct netsat_source_ops netsat_source_qdisc;
-extern const struct netsat_source_ops netsat_source_rdma;
+extern const struct netsat_source_ops sw_netsat_source_link;
+extern const struct netsat_source_ops sw_netsat_source_qdisc;
+extern const struct netsat_source_ops sw_netsat_source_rdma;
 
 #endif /* NETSAT_SOURCE_H */

@@ -15,8 +15,8 @@ static int attr_cb(const struct nlattr *a, void *arg)
 	if (mnl_attr_get_type(a) != IFLA_STATS64)
 		return MNL_CB_OK;
 	if (mnl_attr_get_payload_len(a) < sizeof(st)) {
-		netsat_fail(&r->nl->base, -EBADMSG, "%s: IFLA_STATS64 of %u bytes, want %zu",
-		            r->nl->dev, mnl_attr_get_payload_len(a), sizeof(st));
+		sw_netsat_fail(&r->nl->base, -EBADMSG, "%s: IFLA_STATS64 of %u bytes, want %zu",
+		               r->nl->dev, mnl_attr_get_payload_len(a), sizeof(st));
 		return MNL_CB_ERROR;
 	}
 	/* Attributes are 4-byte aligned, the struct's u64s want 8: copy, do not cast. */
@@ -30,7 +30,7 @@ static int attr_cb(const struct nlattr *a, void *arg)
 	return MNL_CB_OK;
 }
 
-int netsat_link_msg(const struct nlmsghdr *nlh, void *arg)
+int sw_netsat_link_msg(const struct nlmsghdr *nlh, void *arg)
 {
 	struct netsat_nl_reply *r = arg;
 	const struct ifinfomsg *ifi;
@@ -57,19 +57,19 @@ static int link_read(struct sw_netsat_source *src, struct sw_netsat_counters *c)
 	ifi = mnl_nlmsg_put_extra_header(req, sizeof(*ifi));
 	ifi->ifi_family = AF_UNSPEC;
 	ifi->ifi_index = nl->ifindex;
-	rc = netsat_nl_query(nl, req, netsat_link_msg, &r);
+	rc = sw_netsat_nl_query(nl, req, sw_netsat_link_msg, &r);
 	if (rc)
 		return rc;
 	if (!r.found)
-		return netsat_fail(src, -EBADMSG, "%s: RTM_GETLINK reply without IFLA_STATS64",
-		                   nl->dev);
+		return sw_netsat_fail(src, -EBADMSG, "%s: RTM_GETLINK reply without IFLA_STATS64",
+		                      nl->dev);
 	return 0;
 }
 
-const struct netsat_source_ops netsat_source_link = {
+const struct netsat_source_ops sw_netsat_source_link = {
         .kind = "link",
         .size = sizeof(struct netsat_nl),
-        .open = netsat_nl_open,
+        .open = sw_netsat_nl_open,
         .read = link_read,
-        .close = netsat_nl_close,
+        .close = sw_netsat_nl_close,
 };

@@ -15,8 +15,8 @@
 
 static int bad(struct netsat_nl_reply *r, const char *what, const struct nlattr *a, size_t want)
 {
-	netsat_fail(&r->nl->base, -EBADMSG, "%s: root qdisc %s of %u bytes, want %zu", r->nl->dev,
-	            what, mnl_attr_get_payload_len(a), want);
+	sw_netsat_fail(&r->nl->base, -EBADMSG, "%s: root qdisc %s of %u bytes, want %zu",
+	               r->nl->dev, what, mnl_attr_get_payload_len(a), want);
 	return MNL_CB_ERROR;
 }
 
@@ -68,7 +68,7 @@ static int attr_cb(const struct nlattr *a, void *arg)
 	return mnl_attr_parse_nested(a, stats_cb, r);
 }
 
-int netsat_qdisc_msg(const struct nlmsghdr *nlh, void *arg)
+int sw_netsat_qdisc_msg(const struct nlmsghdr *nlh, void *arg)
 {
 	struct netsat_nl_reply *r = arg;
 	const struct tcmsg *tcm;
@@ -96,18 +96,18 @@ static int qdisc_read(struct sw_netsat_source *src, struct sw_netsat_counters *c
 	tcm = mnl_nlmsg_put_extra_header(req, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = nl->ifindex;
-	rc = netsat_nl_query(nl, req, netsat_qdisc_msg, &r);
+	rc = sw_netsat_nl_query(nl, req, sw_netsat_qdisc_msg, &r);
 	if (rc)
 		return rc;
 	if (!r.found)
-		return netsat_fail(src, -ENOENT, "%s: no root qdisc with statistics", nl->dev);
+		return sw_netsat_fail(src, -ENOENT, "%s: no root qdisc with statistics", nl->dev);
 	return 0;
 }
 
-const struct netsat_source_ops netsat_source_qdisc = {
+const struct netsat_source_ops sw_netsat_source_qdisc = {
         .kind = "qdisc",
         .size = sizeof(struct netsat_nl),
-        .open = netsat_nl_open,
+        .open = sw_netsat_nl_open,
         .read = qdisc_read,
-        .close = netsat_nl_close,
+        .close = sw_netsat_nl_close,
 };

@@ -32,29 +32,29 @@ static int read_counter(struct rdma_source *r, const char *name, uint64_t scale,
 	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return netsat_fail(&r->base, -errno, "%s: %s", path, strerror(errno));
+		return sw_netsat_fail(&r->base, -errno, "%s: %s", path, strerror(errno));
 	len = read(fd, text, sizeof(text) - 1);
 	if (len < 0) {
 		int e = errno;
 
 		close(fd);
-		return netsat_fail(&r->base, -e, "%s: %s", path, strerror(e));
+		return sw_netsat_fail(&r->base, -e, "%s: %s", path, strerror(e));
 	}
 	close(fd);
 	text[len] = '\0';
 	if (len && text[len - 1] == '\n')
 		text[--len] = '\0';
 	if (!len)
-		return netsat_fail(&r->base, -EBADMSG, "%s: empty, not a counter", path);
+		return sw_netsat_fail(&r->base, -EBADMSG, "%s: empty, not a counter", path);
 	for (ssize_t i = 0; i < len; i++) {
 		unsigned d = (unsigned)(text[i] - '0');
 
 		if (d > 9)
-			return netsat_fail(&r->base, -EBADMSG, "%s: '%s' is not a counter", path,
-			                   text);
+			return sw_netsat_fail(&r->base, -EBADMSG, "%s: '%s' is not a counter", path,
+			                      text);
 		if (x > (UINT64_MAX / scale - d) / 10)
-			return netsat_fail(&r->base, -EBADMSG, "%s: %s overflows 64 bits", path,
-			                   text);
+			return sw_netsat_fail(&r->base, -EBADMSG, "%s: %s overflows 64 bits", path,
+			                      text);
 		x = 10 * x + d;
 	}
 	*v = x * scale;
@@ -71,16 +71,16 @@ static int rdma_open(struct sw_netsat_source *src, const struct sw_netsat_source
 	unsigned long port;
 
 	if (spec->netns)
-		return netsat_fail(src, -EINVAL, "rdma source: takes no network namespace");
+		return sw_netsat_fail(src, -EINVAL, "rdma source: takes no network namespace");
 	port = slash ? strtoul(slash + 1, &end, 10) : 0;
 	if (!slash || slash == spec->dev || !slash[1] || *end || !port || spec->dev[0] == '.')
-		return netsat_fail(src, -EINVAL, "rdma source: '%s' is not DEVICE/PORT (mlx5_0/1)",
-		                   spec->dev);
+		return sw_netsat_fail(src, -EINVAL,
+		                      "rdma source: '%s' is not DEVICE/PORT (mlx5_0/1)", spec->dev);
 	if ((size_t)snprintf(r->dir, sizeof(r->dir), "%s/%.*s/ports/%lu/counters", root,
 	                     (int)(slash - spec->dev), spec->dev, port) >= sizeof(r->dir))
-		return netsat_fail(src, -EINVAL, "rdma source: path too long");
+		return sw_netsat_fail(src, -EINVAL, "rdma source: path too long");
 	if (stat(r->dir, &st) || !S_ISDIR(st.st_mode))
-		return netsat_fail(src, -ENOENT, "rdma source: no port counters at %s", r->dir);
+		return sw_netsat_fail(src, -ENOENT, "rdma source: no port counters at %s", r->dir);
 	return 0;
 }
 
@@ -102,7 +102,7 @@ static void rdma_close(struct sw_netsat_source *src)
 	(void)src;
 }
 
-const struct netsat_source_ops netsat_source_rdma = {
+const struct netsat_source_ops sw_netsat_source_rdma = {
         .kind = "rdma",
         .size = sizeof(struct rdma_source),
         .open = rdma_open,

@@ -16,6 +16,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 modules='
 scheduler|scheduler/libsw_sched.a|sw_sched_|tests/scheduler perf/bench_sched.cc
 tools/sim|tools/sim/libsw_sim.a|sw_sim_|tests/sim tests/sim_workload
+netsat|netsat/libsw_netsat.a|sw_netsat_|tests/netsat perf/bench_netsat.c
 '
 
 symbols() {

@@ -12,7 +12,7 @@ srcs="$root/netsat/uplink.c $root/netsat/source.c $root/netsat/nl.c $root/netsat
 	$root/netsat/source_qdisc.c $root/netsat/source_rdma.c"
 # shellcheck disable=SC2086
 clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -I"$root/netsat" \
+	-fno-sanitize-recover=all -I"$root/netsat" -I"$root/netsat/include" \
 	"$root/tests/netsat/fuzz_netsat.c" $srcs $(pkg-config --cflags --libs libmnl) \
 	-o "$work/fuzz_netsat"
 mkdir "$work/corpus"

@@ -83,7 +83,7 @@ static void fuzz_reply(int (*cb)(const struct nlmsghdr *, void *), const uint8_t
 	if (!buf)
 		abort();
 	memcpy(buf, p, len);
-	netsat_nl_run(buf, len, 0, 0, cb, &r);
+	sw_netsat_nl_run(buf, len, 0, 0, cb, &r);
 	free(buf);
 }
 
@@ -96,10 +96,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_reports(data + 1, data + size);
 		break;
 	case 1:
-		fuzz_reply(netsat_link_msg, data + 1, size - 1);
+		fuzz_reply(sw_netsat_link_msg, data + 1, size - 1);
 		break;
 	default:
-		fuzz_reply(netsat_qdisc_msg, data + 1, size - 1);
+		fuzz_reply(sw_netsat_qdisc_msg, data + 1, size - 1);
 		break;
 	}
 	return 0;
