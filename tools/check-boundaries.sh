@@ -17,6 +17,7 @@ modules='
 scheduler|scheduler/libsw_sched.a|sw_sched_|tests/scheduler perf/bench_sched.cc
 tools/sim|tools/sim/libsw_sim.a|sw_sim_|tests/sim tests/sim_workload
 netsat|netsat/libsw_netsat.a|sw_netsat_|tests/netsat perf/bench_netsat.c
+agent/wire|agent/wire/libsw_wire.a|sw_wire_|tests/wire
 '
 
 symbols() {
@@ -64,7 +65,10 @@ includes() {
 	/"command":/ { cmd = $0 }
 	/"file":/ {
 		f = $0; sub(/^ *"file": "/, "", f); sub(/",?$/, "", f)
-		rel = substr(norm(f), length(src) + 2)
+		# A generated source counts as a file of the folder its build dir mirrors.
+		f = norm(f)
+		rel = index(f, build "/") == 1 ? substr(f, length(build) + 2) : \
+		      substr(f, length(src) + 2)
 		n = split(cmd, arg, " ")
 		for (i = 1; i <= n; i++) {
 			if (substr(arg[i], 1, 2) != "-I") continue
