@@ -5,7 +5,7 @@
 # 2. only the module itself, its own tests and its own benchmark compile with the module's
 #    private include directory (the module's folder; its public headers are in include/).
 #    A public dependency that exposed the folder, or a file of another module reaching into
-#    it, shows up as a compile command carrying that -I.
+#    it, shows up as a compile command carrying that -I; an #include "../x/y.h" is refused.
 # Usage: tools/check-boundaries.sh BUILD_DIR. Prints every violation; exits 1 if any.
 set -eu
 build=$(cd "${1:?usage: check-boundaries.sh BUILD_DIR}" && pwd)
@@ -81,7 +81,15 @@ includes() {
 	}' - "$build/compile_commands.json"
 }
 
-out=$(symbols; includes)
+# A quoted include climbing out of its folder would pass any -I: none is allowed.
+climbs() {
+	find "$src" \( -name '.git' -o -name 'build*' \) -prune -o \
+		\( -name '*.c' -o -name '*.h' -o -name '*.cc' \) -print |
+		xargs grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*\.\./' |
+		sed "s|^$src/||; s|\$| (an include that climbs out of its folder)|" || true
+}
+
+out=$(symbols; includes; climbs)
 if [ -n "$out" ]; then
 	echo "$out" | sed 's/^/check-boundaries: /' >&2
 	echo "check-boundaries: $(echo "$out" | wc -l) violations" >&2
