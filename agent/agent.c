@@ -133,15 +133,50 @@ static void on_dp_fd(struct sw_agent_watch *w, uint32_t events)
 		sw_agent_log(ag, "dataplane: %s", sw_dp_strerror(n));
 }
 
+/* The shuffle server's context: every event is the server's. */
+static void on_srv_fd(struct sw_agent_watch *w, uint32_t events)
+{
+	(void)events;
+	struct sw_agent *ag = container_of(w, struct sw_agent, srv_watch);
+	struct sw_dp_event ev[32];
+	int n;
+	while ((n = sw_dp_poll(ag->srv_dp, ev, 32)) > 0)
+		for (int i = 0; i < n; i++)
+			sw_shuffle_server_event(ag->srv, &ev[i]);
+	if (n < 0)
+		sw_agent_log(ag, "shuffle transport: %s", sw_dp_strerror(n));
+	sw_shuffle_server_progress(ag->srv);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 
-static void *serve(void *arg)
+/* The fetcher's context: every event is the fetcher's; its deadlines come back by a timer. */
+static void on_fetch_fd(struct sw_agent_watch *w, uint32_t events)
 {
-	struct sw_agent *ag = arg;
-	int rc = sw_shuffle_server_run(ag->srv);
-	if (rc)
-		sw_agent_log(ag, "shuffle server stopped: %s", sw_shuffle_strerror(rc));
-	return NULL;
+	(void)events;
+	struct sw_agent *ag = container_of(w, struct sw_agent, fetch_watch);
+	struct sw_dp_event ev[32];
+	int n;
+	while ((n = sw_dp_poll(ag->fetch_dp, ev, 32)) > 0)
+		for (int i = 0; i < n; i++)
+			sw_shuffle_fetcher_event(ag->fetcher, &ev[i]);
+	if (n < 0)
+		sw_agent_log(ag, "fetch transport: %s", sw_dp_strerror(n));
+	int ms = sw_shuffle_fetcher_progress(ag->fetcher);
+	if (ms >= 0)
+		sw_agent_timer_start(ag, &ag->fetch_timer, (uint64_t)ms);
+}
+
+static void on_fetch_timer(struct sw_agent_watch *w, uint32_t events)
+{
+	struct sw_agent *ag = container_of(w, struct sw_agent, fetch_timer);
+	sw_agent_timer_ack(w);
+	on_fetch_fd(&ag->fetch_watch, events);
+}
+
+static void fetch_log(void *arg, const char *line)
+{
+	sw_agent_log(arg, "shuffle fetch: %s", line);
 }
 
 static int mkdirs(struct sw_agent *ag, const char *base)
@@ -173,6 +208,9 @@ int sw_agent_create(const struct sw_agent_conf *conf, const uint8_t *key, size_t
 	if (hooks)
 		ag->hooks = *hooks;
 	ag->dp_watch.fd = -1;
+	ag->srv_watch.fd = -1;
+	ag->fetch_watch.fd = -1;
+	ag->fetch_timer.fd = -1;
 	ag->sig_watch.fd = -1;
 	ag->put_idle_ms = SW_AGENT_PUT_IDLE_MS;
 	ag->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -191,19 +229,40 @@ int sw_agent_create(const struct sw_agent_conf *conf, const uint8_t *key, size_t
 	struct sw_shuffle_server_conf vc = {.backend = conf->transport,
 	                                    .listen_addr = conf->shuffle_listen,
 	                                    .log = {shuffle_log, ag}};
-	rc = sw_shuffle_server_create(ag->store, &vc, &ag->srv);
+	struct sw_dp_config sdc;
+	sw_shuffle_server_dp_config(&vc, &sdc);
+	rc = sw_dp_open(&sdc, &ag->srv_dp);
+	if (!rc)
+		rc = sw_shuffle_server_attach(ag->store, ag->srv_dp, &vc, &ag->srv);
 	if (rc) {
 		sw_agent_log(ag, "shuffle server on %s: %s", conf->shuffle_listen,
 		             sw_shuffle_strerror(rc));
 		goto fail;
 	}
 	sw_shuffle_server_addr(ag->srv, ag->shuffle_addr, sizeof(ag->shuffle_addr));
-	/* The shuffle server owns its dp context and blocks in run(): until shuffle/ can serve
-	 * on a context the agent owns, it gets this one thread, which touches only the store. */
-	rc = -pthread_create(&ag->srv_thread, NULL, serve, ag);
+	ag->srv_watch.fn = on_srv_fd;
+	rc = sw_agent_dp_watch(ag, &ag->srv_watch, ag->srv_dp);
 	if (rc)
 		goto fail;
-	ag->srv_running = true;
+
+	struct sw_shuffle_fetcher_conf fc = {.timeout_ms = SW_AGENT_FETCH_TIMEOUT_MS,
+	                                     .log = {fetch_log, ag}};
+	struct sw_dp_config fdc;
+	sw_dp_config_init(&fdc);
+	fdc.backend = conf->transport;
+	sw_shuffle_fetcher_dp_config(&fdc);
+	rc = sw_dp_open(&fdc, &ag->fetch_dp);
+	if (!rc)
+		rc = sw_shuffle_fetcher_attach(ag->fetch_dp, &fc, &ag->fetcher);
+	if (!rc) {
+		ag->fetch_watch.fn = on_fetch_fd;
+		ag->fetch_timer.fn = on_fetch_timer;
+		rc = sw_agent_dp_watch(ag, &ag->fetch_watch, ag->fetch_dp);
+	}
+	if (rc) {
+		sw_agent_log(ag, "shuffle fetcher (%s): %s", conf->transport, sw_dp_strerror(rc));
+		goto fail;
+	}
 
 	struct sw_dp_config dc;
 	sw_dp_config_init(&dc);
@@ -243,11 +302,13 @@ void sw_agent_destroy(struct sw_agent *ag)
 		sw_agent_put_cancel(ag->puts);
 	sw_agent_dp_unwatch(ag, &ag->dp_watch);
 	sw_dp_close(ag->dp);
-	if (ag->srv_running) {
-		sw_shuffle_server_stop(ag->srv);
-		pthread_join(ag->srv_thread, NULL);
-	}
+	sw_agent_dp_unwatch(ag, &ag->srv_watch);
 	sw_shuffle_server_destroy(ag->srv);
+	sw_dp_close(ag->srv_dp);
+	sw_agent_dp_unwatch(ag, &ag->fetch_watch);
+	sw_agent_watch_close(ag, &ag->fetch_timer);
+	sw_shuffle_fetcher_destroy(ag->fetcher);
+	sw_dp_close(ag->fetch_dp);
 	sw_shuffle_store_destroy(ag->store);
 	if (ag->epfd >= 0)
 		close(ag->epfd);

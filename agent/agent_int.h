@@ -3,7 +3,6 @@
 #ifndef SW_AGENT_INT_H
 #define SW_AGENT_INT_H
 
-#include <pthread.h>
 #include <stddef.h>
 
 #include "agent.h"
@@ -17,8 +16,8 @@
 #define SW_AGENT_CREDITS 8
 /* Replica chunks a put has unacknowledged at once (below the credits: see put_pump). */
 #define SW_AGENT_PUT_WINDOW 4
-/* A fetch without progress for this long fails (the loop is blocked meanwhile): well under
- * the controller's lost-node timeout, far above any LAN stall. */
+/* A fetch whose server shows no sign of life for this long fails and the reduce waits for a
+ * new location: far above any LAN stall. (The loop never waits on a fetch.) */
 #define SW_AGENT_FETCH_TIMEOUT_MS 5000
 /* A replica put whose target acknowledges nothing for this long fails. */
 #define SW_AGENT_PUT_IDLE_MS 30000
@@ -36,7 +35,7 @@ struct sw_agent {
 	struct sw_agent_hooks hooks;
 	int epfd;
 	bool stop;
-	struct sw_agent_watch dp_watch, sig_watch;
+	struct sw_agent_watch dp_watch, srv_watch, fetch_watch, fetch_timer, sig_watch;
 	struct {
 		struct sw_agent_watch *w;
 		struct sw_dp_ctx *dp;
@@ -44,9 +43,11 @@ struct sw_agent {
 	int n_dps;
 	struct sw_dp_ctx *dp; /* replica puts both ways; the controller link */
 	struct sw_shuffle_store *store;
+	struct sw_dp_ctx *srv_dp; /* the shuffle server's alone (its max_recv, its listener) */
 	struct sw_shuffle_server *srv;
-	pthread_t srv_thread;
-	bool srv_running;
+	struct sw_dp_ctx
+	        *fetch_dp; /* reduces' fetches, the fetcher's alone (answer-sized max_recv) */
+	struct sw_shuffle_fetcher *fetcher;
 	char shuffle_addr[SW_DP_ADDRSTRLEN];
 	char replica_addr[SW_DP_ADDRSTRLEN];
 	struct sw_agent_task *tasks;

@@ -23,6 +23,11 @@
 
 enum phase { FETCH, COMPUTE, WRITE };
 
+struct inflight {
+	struct sw_shuffle_fetch_op *op;
+	struct sw_agent_source src; /* where it fetches from */
+};
+
 struct synth {
 	struct sw_agent_watch timer;
 	struct sw_agent_task *t;
@@ -32,7 +37,8 @@ struct synth {
 	uint64_t *part_bytes;
 	uint32_t *part_crc;
 	/* reduce */
-	uint8_t *fetched; /* per map: 1 once its partition was verified */
+	uint8_t *fetched;          /* per map: 1 once its partition was verified */
+	struct inflight *inflight; /* per map: its fetch running, if any */
 	uint32_t n_fetched;
 	uint64_t fetched_bytes;
 	uint8_t *out;
@@ -94,48 +100,20 @@ static void map_write(struct synth *x)
 /* ---------------------------------------------------------------------------------------- */
 /* reduce */
 
-static void fetch_log(void *arg, const char *line)
-{
-	sw_agent_log(arg, "shuffle client: %s", line);
-}
-
-/* Fetches and checks this reduce's partition of src->map. 0, -EILSEQ when the data is wrong,
- * or another negative code when the fetch failed (the source is then dropped). */
-static int fetch_one(struct synth *x, const struct sw_agent_source *src)
+/* Checks a fetched partition of src->map: 0, or -EILSEQ when the data is wrong. */
+static int check_one(struct synth *x, const struct sw_agent_source *src, const uint8_t *data,
+                     uint64_t len)
 {
 	struct sw_agent_task *t = x->t;
 	struct sw_agent *ag = t->ag;
-	struct sw_shuffle_client_conf cc = {.backend = ag->conf.transport,
-	                                    .server_addr = src->addr,
-	                                    .timeout_ms = SW_AGENT_FETCH_TIMEOUT_MS,
-	                                    .log = {fetch_log, ag}};
-	struct sw_shuffle_client *cl;
-	int rc = sw_shuffle_client_create(&cc, &cl);
-	if (rc)
-		return rc;
-	struct sw_shuffle_fetch f = {.job = t->spec.job,
-	                             .secret = t->spec.secret,
-	                             .secret_len = t->spec.secret_len,
-	                             .map = src->map,
-	                             .part = t->spec.task,
-	                             .length = SW_SHUFFLE_TO_END};
-	uint8_t *data = NULL;
-	uint64_t len = 0;
-	rc = sw_shuffle_client_fetch(cl, &f, &data, &len);
-	sw_shuffle_client_destroy(cl);
-	if (rc)
-		return rc;
 	uint8_t *want = malloc(len ? len : 1);
-	if (!want) {
-		free(data);
+	if (!want)
 		return -ENOMEM;
-	}
 	sw_agent_synth_fill(want, len, t->spec.job, src->map, t->spec.task);
 	uint32_t crc = sw_agent_crc32c(data, len);
 	bool ok = (!len || !memcmp(data, want, len)) && /* data is NULL when len is 0 */
 	          (!src->has_sum || (src->bytes == len && src->crc == crc));
 	free(want);
-	free(data);
 	if (!ok) {
 		ag->cnt.checksum_failures++;
 		sw_agent_log(ag,
@@ -152,39 +130,74 @@ static int fetch_one(struct synth *x, const struct sw_agent_source *src)
 	return 0;
 }
 
-/* Fetches one partition not fetched yet, then comes back through the timer: the loop runs
- * (heartbeats, other tasks) between fetches, since each one blocks it while it lasts. */
+static void reduce_fetch(struct synth *x);
+
+/* A fetch ended (from the fetcher, inside the loop). */
+static void fetch_done(void *arg, struct sw_shuffle_fetch_op *op, int status, uint8_t *data,
+                       uint64_t len)
+{
+	struct synth *x = arg;
+	struct sw_agent_task *t = x->t;
+	struct sw_agent *ag = t->ag;
+	uint32_t m = 0;
+	while (x->inflight[m].op != op)
+		m++;
+	struct sw_agent_source src = x->inflight[m].src;
+	x->inflight[m].op = NULL;
+	int rc = status ? status : check_one(x, &src, data, len);
+	free(data);
+	if (rc == -EILSEQ && !status) {
+		sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "map %u from %s: checksum mismatch",
+		                  src.map, src.addr);
+		return;
+	}
+	if (rc) {
+		/* the server or its data is gone: wait for the map's output elsewhere */
+		ag->cnt.fetch_failures++;
+		sw_agent_log(ag,
+		             "job %llu reduce %u: fetch of map %u from %s: %s; waiting for a new "
+		             "location",
+		             (unsigned long long)t->spec.job, t->spec.task, src.map, src.addr,
+		             sw_shuffle_strerror(rc));
+		for (uint32_t i = 0; i < t->n_sources; i++)
+			if (t->sources[i].map == src.map && !strcmp(t->sources[i].addr, src.addr)) {
+				t->sources[i] = t->sources[--t->n_sources];
+				t->spec.n_sources = t->n_sources;
+				break;
+			}
+	} else {
+		x->fetched[src.map] = 1;
+		x->n_fetched++;
+	}
+	reduce_fetch(x);
+}
+
+/* Starts a fetch for every known map neither fetched nor being fetched (the fetcher runs them
+ * a few servers at a time, never blocking the loop); computes once all maps are in. */
 static void reduce_fetch(struct synth *x)
 {
 	struct sw_agent_task *t = x->t;
 	struct sw_agent *ag = t->ag;
-	uint32_t i = 0;
-	while (i < t->n_sources && x->fetched[t->sources[i].map])
-		i++;
-	if (i < t->n_sources) {
-		struct sw_agent_source src = t->sources[i];
-		int rc = fetch_one(x, &src);
-		if (rc == -EILSEQ) {
-			sw_agent_task_end(t, SW_AGENT_FAILED, NULL,
-			                  "map %u from %s: checksum mismatch", src.map, src.addr);
+	for (uint32_t i = 0; i < t->n_sources; i++) {
+		const struct sw_agent_source *src = &t->sources[i];
+		if (x->fetched[src->map] || x->inflight[src->map].op)
+			continue;
+		struct sw_shuffle_fetch f = {.job = t->spec.job,
+		                             .secret = t->spec.secret,
+		                             .secret_len = t->spec.secret_len,
+		                             .map = src->map,
+		                             .part = t->spec.task,
+		                             .length = SW_SHUFFLE_TO_END};
+		int rc = sw_shuffle_fetcher_add(ag->fetcher, src->addr, &f, NULL, 0, fetch_done, x,
+		                                &x->inflight[src->map].op);
+		if (rc) {
+			sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "fetch of map %u from %s: %s",
+			                  src->map, src->addr, sw_shuffle_strerror(rc));
 			return;
 		}
-		if (rc) {
-			/* the server or its data is gone: wait for the map's output elsewhere */
-			ag->cnt.fetch_failures++;
-			sw_agent_log(ag,
-			             "job %llu reduce %u: fetch of map %u from %s: %s; waiting "
-			             "for a new location",
-			             (unsigned long long)t->spec.job, t->spec.task, src.map,
-			             src.addr, sw_shuffle_strerror(rc));
-			t->sources[i] = t->sources[--t->n_sources];
-			t->spec.n_sources = t->n_sources;
-		} else {
-			x->fetched[src.map] = 1;
-			x->n_fetched++;
-		}
-		sw_agent_timer_start(ag, &x->timer, 0);
-	} else if (x->n_fetched == t->spec.maps) {
+		x->inflight[src->map].src = *src;
+	}
+	if (x->n_fetched == t->spec.maps) {
 		x->phase = COMPUTE;
 		sw_agent_timer_start(ag, &x->timer, compute_ms(x->fetched_bytes, t->spec.rate));
 	}
@@ -293,8 +306,11 @@ static int synth_start(struct sw_agent_task *t)
 			                          compute_ms(s->input_bytes, s->rate));
 	} else {
 		x->fetched = calloc(s->maps + 1, 1);
+		x->inflight = calloc(s->maps + 1, sizeof(*x->inflight));
 		x->puts = calloc(s->n_replicas + 1, sizeof(*x->puts));
-		rc = !x->fetched || !x->puts ? -ENOMEM : sw_agent_timer_start(ag, &x->timer, 0);
+		rc = !x->fetched || !x->inflight || !x->puts
+		             ? -ENOMEM
+		             : sw_agent_timer_start(ag, &x->timer, 0);
 	}
 	if (rc) {
 		t->runner->release(t);
@@ -324,9 +340,12 @@ static void synth_release(struct sw_agent_task *t)
 	for (uint32_t i = 0; x->puts && i < t->spec.n_replicas; i++)
 		if (x->puts[i])
 			sw_agent_put_cancel(x->puts[i]);
+	for (uint32_t m = 0; x->inflight && m < t->spec.maps; m++)
+		sw_shuffle_fetch_cancel(x->inflight[m].op);
 	free(x->part_bytes);
 	free(x->part_crc);
 	free(x->fetched);
+	free(x->inflight);
 	free(x->puts);
 	free(x->out);
 	free(x);

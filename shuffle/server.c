@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fetch server: one sw_dp context driven by one thread (sw_shuffle_server_run).
+ * Fetch server on one sw_dp context: its own (sw_shuffle_server_create, driven by
+ * sw_shuffle_server_run) or the caller's (sw_shuffle_server_attach, driven by the caller's loop
+ * through sw_shuffle_server_event and sw_shuffle_server_progress).
  *
  * Each connection handles its requests in order. A fetch becomes a stream that pins its
  * partition and queues chunks while it has credits and fewer than `inflight` chunks unsent:
@@ -25,7 +27,6 @@
 #define MAX_LEASES    64    /* pinned one-sided ranges per connection */
 #define MAX_RKEY_CRCS 65536 /* larger ranges are streamed instead of leased */
 #define WAIT_MS       50    /* how often run() looks at the stop flag */
-#define MAX_RECV      4096  /* a longer message cannot be a request: refused unallocated */
 #define MAX_CONNS     1024  /* default max_conns */
 #define IDLE_MS       60000 /* default idle_ms */
 #define LOG_PER_SEC   10    /* lines about peers per second; the rest are only counted */
@@ -89,6 +90,7 @@ struct conn {
 struct sw_shuffle_server {
 	struct sw_shuffle_store *st;
 	struct sw_dp_ctx *ctx;
+	bool own_ctx; /* opened by create(), closed by destroy() */
 	struct sw_dp_mr *mr;
 	const void *rkey;
 	size_t rkey_len;
@@ -97,7 +99,7 @@ struct sw_shuffle_server {
 	uint32_t chunk, inflight;
 	uint32_t max_conns, nconns;
 	int idle_ms;
-	uint64_t now_ms;  /* monotonic, read once per round of run() */
+	uint64_t now_ms;  /* monotonic, read once per event and per round of progress */
 	uint64_t log_sec; /* the second the peer log lines below were counted in */
 	unsigned log_lines, log_dropped;
 	struct conn *conns;
@@ -614,8 +616,9 @@ static bool fetch_queued(const struct conn *c)
 	return false;
 }
 
-static void on_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
+void sw_shuffle_server_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
 {
+	srv->now_ms = sw_mono_ms();
 	struct conn *c = ev->ep != NULL ? sw_dp_ep_user(ev->ep) : NULL;
 	switch (ev->type) {
 	case SW_DP_EV_ACCEPT:
@@ -677,32 +680,37 @@ static void on_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
 	}
 }
 
+void sw_shuffle_server_progress(struct sw_shuffle_server *srv)
+{
+	srv->now_ms = sw_mono_ms();
+	for (struct conn *c = srv->conns, *next; c != NULL; c = next) {
+		next = c->next;
+		if (c->ep != NULL && !c->dead &&
+		    srv->now_ms - c->last_ms >= (uint64_t)srv->idle_ms) {
+			CNT_ADD(srv, idle_closed, 1);
+			peer_log(srv, "server: closing %s: no traffic for %d ms", c->peer,
+			         srv->idle_ms);
+			c->dead = true;
+		}
+		if (c->dead && c->ep != NULL)
+			conn_close(srv, c);
+		else
+			conn_progress(srv, c);
+	}
+}
+
 int sw_shuffle_server_run(struct sw_shuffle_server *srv)
 {
 	struct sw_dp_event ev[32];
 	while (!__atomic_load_n(&srv->stop, __ATOMIC_RELAXED)) {
-		srv->now_ms = sw_mono_ms();
 		int n = sw_dp_poll(srv->ctx, ev, 32);
 		if (n < 0) {
 			sw_logf(&srv->log, "server: transport failed: %s", sw_dp_strerror(n));
 			return -EIO;
 		}
 		for (int i = 0; i < n; i++)
-			on_event(srv, &ev[i]);
-		for (struct conn *c = srv->conns, *next; c != NULL; c = next) {
-			next = c->next;
-			if (c->ep != NULL && !c->dead &&
-			    srv->now_ms - c->last_ms >= (uint64_t)srv->idle_ms) {
-				CNT_ADD(srv, idle_closed, 1);
-				peer_log(srv, "server: closing %s: no traffic for %d ms", c->peer,
-				         srv->idle_ms);
-				c->dead = true;
-			}
-			if (c->dead && c->ep != NULL)
-				conn_close(srv, c);
-			else
-				conn_progress(srv, c);
-		}
+			sw_shuffle_server_event(srv, &ev[i]);
+		sw_shuffle_server_progress(srv);
 		if (n == 0) {
 			int err = sw_dp_wait(srv->ctx, WAIT_MS);
 			if (err < 0 && err != -ETIMEDOUT) {
@@ -738,16 +746,26 @@ int sw_shuffle_server_addr(struct sw_shuffle_server *srv, char *buf, size_t len)
 	return sw_dp_listen_addr(srv->ctx, buf, len);
 }
 
-int sw_shuffle_server_create(struct sw_shuffle_store *st, const struct sw_shuffle_server_conf *conf,
+void sw_shuffle_server_dp_config(const struct sw_shuffle_server_conf *conf, struct sw_dp_config *dc)
+{
+	sw_dp_config_init(dc);
+	dc->backend = conf->backend;
+	dc->ucx_tls = conf->ucx_tls;
+	dc->max_recv = SW_SHUFFLE_SERVER_MAX_RECV;
+}
+
+int sw_shuffle_server_attach(struct sw_shuffle_store *st, struct sw_dp_ctx *ctx,
+                             const struct sw_shuffle_server_conf *conf,
                              struct sw_shuffle_server **out)
 {
-	if (st == NULL || conf == NULL || conf->listen_addr == NULL ||
+	if (st == NULL || ctx == NULL || conf == NULL || conf->listen_addr == NULL ||
 	    conf->chunk > SW_SHUFFLE_CHUNK_MAX)
 		return -EINVAL;
 	struct sw_shuffle_server *srv = calloc(1, sizeof(*srv));
 	if (srv == NULL)
 		return -ENOMEM;
 	srv->st = st;
+	srv->ctx = ctx;
 	srv->log = conf->log;
 	srv->chunk = conf->chunk ? conf->chunk : SW_SHUFFLE_CHUNK_DEFAULT;
 	srv->chunk = srv->chunk < MIN_CHUNK ? MIN_CHUNK : srv->chunk;
@@ -755,17 +773,10 @@ int sw_shuffle_server_create(struct sw_shuffle_store *st, const struct sw_shuffl
 	srv->max_conns = conf->max_conns ? conf->max_conns : MAX_CONNS;
 	srv->idle_ms = conf->idle_ms > 0 ? conf->idle_ms : IDLE_MS;
 	srv->now_ms = sw_mono_ms();
-	struct sw_dp_config dc;
-	sw_dp_config_init(&dc);
-	dc.backend = conf->backend;
-	dc.ucx_tls = conf->ucx_tls;
-	dc.max_recv = MAX_RECV;
 	int err = -ENOMEM;
 	if ((srv->z = proto_zctx_new()) == NULL || (srv->g = proto_gmac_new()) == NULL)
 		goto fail;
 	if ((err = sw_shuffle_secret_new(srv->decoy)) < 0)
-		goto fail;
-	if ((err = sw_dp_open(&dc, &srv->ctx)) < 0)
 		goto fail;
 	if (conf->one_sided && (sw_dp_caps(srv->ctx) & SW_DP_CAP_GET)) {
 		void *arena;
@@ -787,17 +798,43 @@ fail:
 	return err;
 }
 
+int sw_shuffle_server_create(struct sw_shuffle_store *st, const struct sw_shuffle_server_conf *conf,
+                             struct sw_shuffle_server **out)
+{
+	if (conf == NULL)
+		return -EINVAL;
+	struct sw_dp_config dc;
+	struct sw_dp_ctx *ctx;
+	sw_shuffle_server_dp_config(conf, &dc);
+	int err = sw_dp_open(&dc, &ctx);
+	if (err < 0) {
+		sw_logf(&conf->log, "server: cannot open the %s transport: %s",
+		        conf->backend ? conf->backend : "default", sw_dp_strerror(err));
+		return err;
+	}
+	if ((err = sw_shuffle_server_attach(st, ctx, conf, out)) < 0) {
+		sw_dp_close(ctx);
+		return err;
+	}
+	(*out)->own_ctx = true;
+	return 0;
+}
+
 void sw_shuffle_server_destroy(struct sw_shuffle_server *srv)
 {
 	if (srv == NULL)
 		return;
-	if (srv->ctx != NULL) {
-		for (struct conn *c = srv->conns; c != NULL; c = c->next)
-			c->ep = NULL; /* sw_dp_close() closes them */
-		if (srv->mr != NULL)
-			sw_dp_mem_dereg(srv->ctx, srv->mr);
+	/* Endpoints and pending sends go with the context, which the caller closes next (it
+	 * must not poll it in between: completions would name freed buffers). */
+	for (struct conn *c = srv->conns; c != NULL; c = c->next)
+		if (c->ep != NULL) {
+			sw_dp_ep_set_user(c->ep, NULL);
+			c->ep = NULL;
+		}
+	if (srv->mr != NULL)
+		sw_dp_mem_dereg(srv->ctx, srv->mr);
+	if (srv->own_ctx)
 		sw_dp_close(srv->ctx);
-	}
 	while (srv->conns != NULL)
 		conn_free(srv, srv->conns);
 	proto_zctx_free(srv->z);

@@ -133,9 +133,18 @@ struct sw_shuffle_counters {
 };
 
 /* ---------------------------------------------------------------------------------------- */
-/* Server: serves fetches from a store over one sw_dp context (one thread). */
+/* Server: serves fetches from a store over one sw_dp context, driven by one thread: either its
+ * own context and loop (create + run), or a context the caller owns and polls in its own loop
+ * (attach + event + progress), so that the caller reads the context's transport counters. */
 
 struct sw_shuffle_server;
+struct sw_dp_ctx;
+struct sw_dp_config;
+struct sw_dp_event;
+
+/* The largest message a server's context takes from a peer (sw_dp_config.max_recv): a request
+ * is 96 bytes, so a peer cannot make the server allocate more before it proved a key. */
+#define SW_SHUFFLE_SERVER_MAX_RECV 4096
 
 struct sw_shuffle_server_conf {
 	const char *backend;     /* sw_dp backend: "tcp", "ucx", NULL = automatic */
@@ -152,14 +161,38 @@ struct sw_shuffle_server_conf {
 	struct sw_shuffle_log log;
 };
 
-/* Opens the transport, registers the store's arena, listens. -EINVAL, -ENOMEM, sw_dp codes. */
+/* The dataplane settings a server's context needs (backend, ucx_tls, max_recv): a caller
+ * opening the context for sw_shuffle_server_attach() starts from these. */
+void sw_shuffle_server_dp_config(const struct sw_shuffle_server_conf *conf,
+                                 struct sw_dp_config *dc);
+
+/* Opens its own transport, registers the store's arena, listens; serve with run().
+ * -EINVAL, -ENOMEM, sw_dp codes. */
 int sw_shuffle_server_create(struct sw_shuffle_store *st, const struct sw_shuffle_server_conf *conf,
                              struct sw_shuffle_server **out);
-/* Closes every connection (ends leases and unpins). NULL is a no-op. */
+/*
+ * Serves on ctx, which the caller opened (with sw_shuffle_server_dp_config's settings), polls
+ * and closes: the server listens on it (a context has one listener) and owns every endpoint
+ * and send on it, so the context serves this server alone. The caller hands every event it
+ * polls to sw_shuffle_server_event() and calls sw_shuffle_server_progress() after each batch
+ * and at least every second (idle connections are closed there). -EINVAL, -ENOMEM, sw_dp codes.
+ */
+int sw_shuffle_server_attach(struct sw_shuffle_store *st, struct sw_dp_ctx *ctx,
+                             const struct sw_shuffle_server_conf *conf,
+                             struct sw_shuffle_server **out);
+/* Handles one event of the server's context (and releases it). */
+void sw_shuffle_server_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev);
+/* Moves every connection's answers forward as far as credits allow; closes broken and idle
+ * connections. */
+void sw_shuffle_server_progress(struct sw_shuffle_server *srv);
+/* Closes every connection (ends leases and unpins); an own context is closed too. An attached
+ * server's context must be closed right after, without polling it in between (its pending
+ * sends name the server's freed buffers). NULL is a no-op. */
 void sw_shuffle_server_destroy(struct sw_shuffle_server *srv);
 /* The bound address "IP:port". 0 or -EINVAL (buffer too small). */
 int sw_shuffle_server_addr(struct sw_shuffle_server *srv, char *buf, size_t len);
-/* Serves until sw_shuffle_server_stop(); from the thread that owns srv. 0 or -EIO. */
+/* Serves a created server until sw_shuffle_server_stop(); from the thread that owns srv.
+ * 0 or -EIO. */
 int sw_shuffle_server_run(struct sw_shuffle_server *srv);
 /* Makes run() return; safe from any thread and from a signal handler. */
 void sw_shuffle_server_stop(struct sw_shuffle_server *srv);
@@ -170,15 +203,102 @@ void sw_shuffle_server_counters(struct sw_shuffle_server *srv, struct sw_shuffle
 void sw_shuffle_server_corrupt_next_chunk(struct sw_shuffle_server *srv);
 
 /* ---------------------------------------------------------------------------------------- */
-/* Client: fetches partitions from one server over one sw_dp context (one thread). */
-
-struct sw_shuffle_client;
+/* Fetching. The fetcher runs many fetches from many servers at once on one sw_dp context that
+ * the caller owns and polls in its own loop; it never blocks. The client is the blocking form
+ * for one server: a fetcher on a context of its own, waited on. */
 
 enum sw_shuffle_codec {
 	SW_SHUFFLE_RAW = 0,
 	SW_SHUFFLE_LZ4 = 1,
 	SW_SHUFFLE_ZSTD = 2,
 };
+
+struct sw_shuffle_fetch {
+	uint64_t job;
+	const void *secret; /* the job's secret */
+	size_t secret_len;
+	uint32_t map, part;
+	uint64_t offset;
+	uint64_t length; /* SW_SHUFFLE_TO_END for the rest of the partition */
+};
+
+/* Servers a fetcher fetches from at once by default (Hadoop's mapreduce.reduce.shuffle.
+ * parallelcopies). */
+#define SW_SHUFFLE_PARALLEL_DEFAULT 5
+
+struct sw_shuffle_fetcher;
+struct sw_shuffle_fetch_op;
+
+struct sw_shuffle_fetcher_conf {
+	uint32_t parallel;           /* servers with a fetch running at once; 0 = 5 */
+	uint32_t chunk;              /* chunk size asked for; 0 = the server's default */
+	enum sw_shuffle_codec codec; /* compression asked for (the server may send raw) */
+	bool one_sided;              /* read memory-resident data with sw_dp_get() if possible */
+	uint32_t retries;            /* re-fetches of a chunk with a bad CRC; 0 = 3 */
+	int timeout_ms;              /* no sign of life from the server for this long fails the
+	                              * fetch running on it; 0 = 10000 */
+	int deadline_ms;    /* a whole fetch, re-fetches included, fails after it; 0 = 600000 */
+	uint64_t max_fetch; /* the most a fetch without a buffer allocates for an answer (a
+	                     * server announcing more gets -EFBIG); 0 = 1 GiB */
+	struct sw_shuffle_log log;
+};
+
+/* Sets what a fetcher's context needs in an initialised config (max_recv: the largest answer
+ * frame, a compressed chunk of SW_SHUFFLE_CHUNK_MAX). */
+void sw_shuffle_fetcher_dp_config(struct sw_dp_config *dc);
+/*
+ * A fetcher on ctx, which the caller opened (sw_shuffle_fetcher_dp_config), polls and closes.
+ * The fetcher owns every endpoint and send on it: the caller hands it every event it polls
+ * (sw_shuffle_fetcher_event) and calls sw_shuffle_fetcher_progress() after each batch and
+ * when the time it returned has passed. -EINVAL, -ENOMEM.
+ */
+int sw_shuffle_fetcher_attach(struct sw_dp_ctx *ctx, const struct sw_shuffle_fetcher_conf *conf,
+                              struct sw_shuffle_fetcher **out);
+/* Drops every fetch without calling its callback. Close the context right after, without
+ * polling it in between. Not from a done callback. NULL is a no-op. */
+void sw_shuffle_fetcher_destroy(struct sw_shuffle_fetcher *fc);
+
+/*
+ * A fetch's end: status 0 with len bytes in data, or a negative code (data NULL, len 0). data
+ * is the caller's buffer when one was given, else a malloc'd buffer (NULL when len is 0) the
+ * callback now owns. Called from sw_shuffle_fetcher_event() or _progress(); it may add and
+ * cancel fetches. op is freed when the callback returns.
+ * Codes: -ESRCH (job removed), -ENOENT (unknown partition), -ERANGE (past the end), -EACCES
+ * (wrong secret, or a job the server does not have: it tells the two apart only to a peer that
+ * proved a key), -EPROTONOSUPPORT (server speaks another version), -EBADMSG (corrupt frame),
+ * -EILSEQ (CRC still wrong after the retries), -ECONNRESET (server unreachable or gone),
+ * -ETIMEDOUT (no sign of life for timeout_ms, or past deadline_ms), -EIO (server could not
+ * read its spill file), -ENOBUFS (answer longer than the caller's buffer), -EFBIG (answer above
+ * max_fetch), -ENOMEM.
+ */
+typedef void (*sw_shuffle_fetch_done_fn)(void *arg, struct sw_shuffle_fetch_op *op, int status,
+                                         uint8_t *data, uint64_t len);
+
+/*
+ * Queues a fetch of f (copied, secret included) from server "IP:port", into buf (cap bytes) or,
+ * with buf NULL, into a buffer allocated for the answer. It starts when its server's connection
+ * is free and fewer than `parallel` servers are busy; its deadline counts from then. *out (may
+ * be NULL) identifies it for sw_shuffle_fetch_cancel() until done is called. 0, -EINVAL (bad
+ * argument or secret length), -ENOMEM. done is never called from inside this call.
+ */
+int sw_shuffle_fetcher_add(struct sw_shuffle_fetcher *fc, const char *server,
+                           const struct sw_shuffle_fetch *f, void *buf, size_t cap,
+                           sw_shuffle_fetch_done_fn done, void *arg,
+                           struct sw_shuffle_fetch_op **out);
+/* Drops a fetch whose callback has not run; it will not run. A fetch whose answer is arriving
+ * closes its connection (the others queued on it start on a new one). */
+void sw_shuffle_fetch_cancel(struct sw_shuffle_fetch_op *op);
+/* Handles one event of the fetcher's context (and releases it). */
+void sw_shuffle_fetcher_event(struct sw_shuffle_fetcher *fc, struct sw_dp_event *ev);
+/* Sends what waited for credits, fails fetches past their time, starts waiting ones. Returns
+ * the ms until it should be called again at the latest, or -1 when no fetch is running. */
+int sw_shuffle_fetcher_progress(struct sw_shuffle_fetcher *fc);
+void sw_shuffle_fetcher_counters(const struct sw_shuffle_fetcher *fc,
+                                 struct sw_shuffle_counters *out);
+
+/* Client: blocking fetches from one server, on a context of its own (one thread). */
+
+struct sw_shuffle_client;
 
 struct sw_shuffle_client_conf {
 	const char *backend; /* as the server's */
@@ -200,25 +320,12 @@ int sw_shuffle_client_create(const struct sw_shuffle_client_conf *conf,
                              struct sw_shuffle_client **out);
 void sw_shuffle_client_destroy(struct sw_shuffle_client *cl);
 
-struct sw_shuffle_fetch {
-	uint64_t job;
-	const void *secret; /* the job's secret */
-	size_t secret_len;
-	uint32_t map, part;
-	uint64_t offset;
-	uint64_t length; /* SW_SHUFFLE_TO_END for the rest of the partition */
-};
-
 /*
  * Fetches a range, verifying every chunk's CRC32C (re-fetching bad chunks up to `retries`
  * times). On success *data is a malloc'd buffer of *len bytes (NULL when 0) for the caller to
- * free. Errors: -ESRCH (unknown job), -ENOENT (unknown partition), -ERANGE (past the end),
- * -EACCES (wrong secret, or a job the server does not have: it tells the two apart only to a
- * peer that proved a key), -EPROTONOSUPPORT (server speaks another version), -EBADMSG (corrupt
- * frame), -EILSEQ (CRC still wrong after the retries), -ECONNRESET (server went away),
- * -ETIMEDOUT (no progress for timeout_ms, or the fetch took deadline_ms), -EIO (server could
- * not read its spill file), -EFBIG (answer above max_fetch; the client stays usable), -ENOMEM.
- * After -ECONNRESET / -ETIMEDOUT / -EBADMSG the client is unusable: destroy it.
+ * free. Errors: those of sw_shuffle_fetch_done_fn, and -EINVAL (bad secret length). After
+ * -ECONNRESET / -ETIMEDOUT / -EBADMSG / -EPROTONOSUPPORT the client is unusable (-ENOTCONN):
+ * destroy it.
  */
 int sw_shuffle_client_fetch(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
                             uint8_t **data, uint64_t *len);
