@@ -516,11 +516,12 @@ static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_
 	}
 	if (err == 0 && h->raw_len > op->atotal - op->got)
 		err = -EBADMSG;
-	uint8_t *out = err == 0 && op->drain == 0 ? req_dst(op) + op->got : NULL;
-	if (out != NULL &&
+	/* raw_len > 0 here means the answer has bytes, so its buffer exists */
+	if (err == 0 && op->drain == 0 &&
 	    (!authentic || (h->raw_len > 0 &&
-	                    (proto_unpack(fc->z, h->codec, payload, h->len, out, h->raw_len) < 0 ||
-	                     proto_crc32c(out, h->raw_len) != h->data_crc)))) {
+	                    (proto_unpack(fc->z, h->codec, payload, h->len, req_dst(op) + op->got,
+	                                  h->raw_len) < 0 ||
+	                     proto_crc32c(req_dst(op) + op->got, h->raw_len) != h->data_crc)))) {
 		chunk_failed(op, h);
 		err = bad_add(op, h->offset, h->raw_len);
 	}

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Fuzzes every decoder of network bytes with libFuzzer for a short pass each (default 30 s;
 # the first argument overrides): fuzz_frames (shuffle requests, answer headers and their
-# tags, the hello, rkey descriptors, compressed payloads) and fuzz_tcp (the tcp backend's
-# frame headers, reassembly and credit grants, through a real socket). Builds with clang
+# tags, the hello, rkey descriptors, compressed payloads), fuzz_tcp (the tcp backend's
+# frame headers, reassembly and credit grants, through a real socket) and fuzz_fetcher (the
+# fetcher's answer handling as a whole, against a peer sending the input as answers; corpus
+# in tests/shuffle/fuzz-corpus-fetcher). Builds with clang
 # directly so that the meson build may use any compiler. fuzz_frames starts from valid frames
 # written by the codec itself (fuzz_seeds.c), fuzz_tcp from the corpus checked in under
 # tests/dataplane/fuzz-corpus. Exits non-zero on any crash, sanitizer report or leak.
@@ -22,14 +24,19 @@ clang $fuzz -I"$root/shuffle" "$root/tests/shuffle/fuzz_frames.c" $srcs $deps \
 clang $fuzz -I"$root/dataplane" "$root/tests/dataplane/fuzz_tcp.c" $dp \
 	$(pkg-config --cflags --libs numa libibverbs) -o "$work/fuzz_tcp"
 # shellcheck disable=SC2086
+clang $fuzz -I"$root/shuffle" -I"$root/dataplane" "$root/tests/shuffle/fuzz_fetcher.c" $srcs \
+	"$root/shuffle/fetcher.c" "$root/shuffle/log.c" $dp $deps \
+	$(pkg-config --cflags --libs numa libibverbs) -o "$work/fuzz_fetcher"
+# shellcheck disable=SC2086
 clang -std=gnu11 -D_GNU_SOURCE -I"$root/shuffle" "$root/tests/shuffle/fuzz_seeds.c" $srcs \
 	$deps -o "$work/fuzz_seeds"
-mkdir "$work/frames" "$work/tcp"
+mkdir "$work/frames" "$work/tcp" "$work/fetcher"
 "$work/fuzz_seeds" "$work/frames"
 cp "$root"/tests/dataplane/fuzz-corpus/* "$work/tcp/"
+cp "$root"/tests/shuffle/fuzz-corpus-fetcher/* "$work/fetcher/"
 cd "$work"
 status=0
-for t in frames tcp; do
+for t in frames tcp fetcher; do
 	if ./fuzz_$t -max_total_time="$secs" -max_len=4096 -print_final_stats=1 $t >$t.log 2>&1; then
 		grep -E '^(Done|stat::(number_of_executed_units|new_units_added))' $t.log
 		echo "fuzz_$t: no crash in ${secs} s"

@@ -777,6 +777,178 @@ static void a_server_killed_mid_transfer_fails_the_fetch_cleanly(void **state)
 	close(fds[1]);
 }
 
+/* A fetcher's fetches, ended through its callback. */
+struct ends {
+	unsigned n, bad, failed;
+	struct sw_shuffle_fetch_op *op[16];
+	struct sw_shuffle_fetch f[16];
+};
+
+static void on_end(void *arg, struct sw_shuffle_fetch_op *op, int status, uint8_t *data,
+                   uint64_t len)
+{
+	struct ends *e = arg;
+	unsigned i = 0;
+	while (e->op[i] != op)
+		i++;
+	const struct sw_shuffle_fetch *f = &e->f[i];
+	e->n++;
+	if (status < 0)
+		e->failed++;
+	else if (len != size_mixed(f->map, f->part) ||
+	         pattern_check(data, JOB, f->map, f->part, 0, len) != -1)
+		e->bad++;
+	free(data);
+}
+
+/* Drives a fetcher on ctx the way a daemon's loop does until `until` fetches ended. */
+static void drive(struct sw_dp_ctx *ctx, struct sw_shuffle_fetcher *fc, const unsigned *n,
+                  unsigned until)
+{
+	struct sw_dp_event ev[16];
+	while (*n < until) {
+		int k = sw_dp_poll(ctx, ev, 16);
+		for (int i = 0; i < k; i++)
+			sw_shuffle_fetcher_event(fc, &ev[i]);
+		int wait = sw_shuffle_fetcher_progress(fc);
+		if (k == 0 && *n < until)
+			sw_dp_wait(ctx, wait < 0 || wait > TIMEOUT ? TIMEOUT : wait);
+	}
+}
+
+static void one_fetcher_fetches_from_several_servers_at_once_in_the_callers_loop(void **state)
+{
+	(void)state;
+	struct map_conf mc = {.budget = 8 * MiB, .maps = 2, .parts = 2, .size = size_mixed};
+	struct map_side ms[3];
+	struct map_report r;
+	for (int i = 0; i < 3; i++)
+		map_start(&mc, &ms[i]);
+	struct sw_dp_config dc;
+	sw_dp_config_init(&dc);
+	dc.backend = backend;
+	dc.ucx_tls = ucx_tls;
+	sw_shuffle_fetcher_dp_config(&dc);
+	struct sw_dp_ctx *ctx;
+	struct sw_shuffle_fetcher *fc;
+	assert_int_equal(sw_dp_open(&dc, &ctx), 0);
+	struct sw_shuffle_fetcher_conf conf = {.parallel = 2, .timeout_ms = TIMEOUT, .log = tlog};
+	assert_int_equal(sw_shuffle_fetcher_attach(ctx, &conf, &fc), 0);
+	struct ends e = {0};
+	unsigned k = 0;
+	for (int i = 0; i < 3; i++)
+		for (uint32_t m = 0; m < 2; m++)
+			for (uint32_t p = 0; p < 2; p++, k++) {
+				e.f[k] = whole(m, p);
+				assert_int_equal(sw_shuffle_fetcher_add(fc, ms[i].addr, &e.f[k],
+				                                        NULL, 0, on_end, &e,
+				                                        &e.op[k]),
+				                 0);
+			}
+	sw_shuffle_fetch_cancel(e.op[k - 1]); /* waits for a connection: never asked for */
+	e.op[k - 1] = NULL;
+	drive(ctx, fc, &e.n, k - 1);
+	assert_int_equal(e.failed, 0);
+	assert_int_equal(e.bad, 0);
+	struct sw_shuffle_counters c;
+	sw_shuffle_fetcher_counters(fc, &c);
+	assert_int_equal(c.fetch_errors, 0);
+	sw_shuffle_fetcher_destroy(fc);
+	sw_dp_close(ctx);
+	uint64_t served = 0;
+	for (int i = 0; i < 3; i++) {
+		map_stop(&ms[i], &r);
+		served += r.cnt.requests;
+	}
+	assert_int_equal(served, 11); /* the dropped fetch was never asked for */
+}
+
+/* A server that answers every request with a 1 MiB answer one byte at a time, a byte every
+ * 100 ms, each chunk authentic: alive all along, never done. */
+static void trickle_child(int wr)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	struct sw_dp_config dc;
+	sw_dp_config_init(&dc);
+	dc.backend = backend;
+	dc.ucx_tls = ucx_tls;
+	struct sw_dp_ctx *ctx;
+	char addr[SW_DP_ADDRSTRLEN] = {0};
+	if (sw_dp_open(&dc, &ctx) < 0 || sw_dp_listen(ctx, "127.0.0.1:0") < 0 ||
+	    sw_dp_listen_addr(ctx, addr, sizeof(addr)) < 0)
+		_exit(20);
+	write_all(wr, addr, sizeof(addr));
+	struct proto_gmac *g = proto_gmac_new();
+	uint8_t challenge[PROTO_CHALLENGE_LEN] = {7}, hello[PROTO_HELLO_LEN], akey[PROTO_KEY_LEN];
+	uint8_t frame[PROTO_CHUNK_LEN + 1];
+	proto_hello_encode(challenge, hello);
+	struct sw_dp_ep *ep = NULL;
+	struct proto_req q = {0};
+	bool asked = false;
+	for (uint32_t seq = 0;;) {
+		struct sw_dp_event ev;
+		sw_dp_wait(ctx, 100);
+		while (sw_dp_poll(ctx, &ev, 1) == 1) {
+			if (ev.type == SW_DP_EV_ACCEPT) {
+				ep = ev.ep;
+				struct iovec iov = {hello, sizeof(hello)};
+				sw_dp_send(ep, 0, &iov, 1, NULL);
+			} else if (ev.type == SW_DP_EV_RECV) {
+				asked = proto_req_decode(ev.data, ev.len, &q) == 0;
+				proto_answer_key((const uint8_t *)SECRET, 16, challenge, akey);
+			}
+			sw_dp_release(ctx, &ev);
+		}
+		if (!asked)
+			continue;
+		frame[PROTO_CHUNK_LEN] = 0;
+		pattern_fill(frame + PROTO_CHUNK_LEN, JOB, q.map, q.part, seq, 1);
+		struct proto_chunk h = {.version = SW_SHUFFLE_VERSION,
+		                        .seq = seq,
+		                        .offset = seq,
+		                        .total = MiB,
+		                        .raw_len = 1,
+		                        .len = 1,
+		                        .data_crc = proto_crc32c(frame + PROTO_CHUNK_LEN, 1)};
+		proto_chunk_seal(g, akey, q.nonce, &h, frame + PROTO_CHUNK_LEN, 1);
+		proto_chunk_encode(&h, frame);
+		struct iovec iov = {frame, sizeof(frame)};
+		if (sw_dp_send(ep, 0, &iov, 1, NULL) == 0)
+			seq++;
+	}
+}
+
+static void a_fetch_past_its_deadline_fails_though_the_server_keeps_sending(void **state)
+{
+	(void)state;
+	int fds[2];
+	struct map_side ms = {0};
+	assert_int_equal(pipe(fds), 0);
+	ms.pid = fork();
+	assert_true(ms.pid >= 0);
+	if (ms.pid == 0)
+		trickle_child(fds[1]);
+	read_all(fds[0], ms.addr, sizeof(ms.addr));
+	struct sw_shuffle_client_conf cc = {.backend = backend,
+	                                    .ucx_tls = ucx_tls,
+	                                    .server_addr = ms.addr,
+	                                    .timeout_ms = 60000, /* never reached: bytes flow */
+	                                    .deadline_ms = 1000,
+	                                    .log = tlog};
+	struct sw_shuffle_client *cl;
+	assert_int_equal(sw_shuffle_client_create(&cc, &cl), 0);
+	struct sw_shuffle_fetch f = whole(0, 0);
+	uint8_t *d;
+	uint64_t n;
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), -ETIMEDOUT);
+	assert_null(d);
+	sw_shuffle_client_destroy(cl);
+	kill(ms.pid, SIGKILL);
+	waitpid(ms.pid, NULL, 0);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -818,6 +990,9 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(a_connection_silent_for_idle_ms_is_closed_and_others_go_on),
 	        cmocka_unit_test(a_reducer_killed_mid_transfer_costs_the_server_nothing),
 	        cmocka_unit_test(a_server_killed_mid_transfer_fails_the_fetch_cleanly),
+	        cmocka_unit_test(
+	                one_fetcher_fetches_from_several_servers_at_once_in_the_callers_loop),
+	        cmocka_unit_test(a_fetch_past_its_deadline_fails_though_the_server_keeps_sending),
 	};
 	return cmocka_run_group_tests_name(name, tests, setup, teardown);
 }
