@@ -74,6 +74,71 @@ void sw_agent_rx_add(struct sw_agent *ag, uint32_t rack, uint64_t bytes)
 	ag->rx_by_rack[rack] += bytes;
 }
 
+int sw_agent_server_rack(struct sw_agent *ag, const char *addr, uint32_t rack)
+{
+	uint32_t i = 0;
+	while (i < ag->n_server_racks && strcmp(ag->server_racks[i].addr, addr))
+		i++;
+	if (i == ag->cap_server_racks) {
+		uint32_t cap = ag->cap_server_racks ? 2 * ag->cap_server_racks : 16;
+		void *p = realloc(ag->server_racks, cap * sizeof(*ag->server_racks));
+		if (!p)
+			return -ENOMEM;
+		ag->server_racks = p;
+		ag->cap_server_racks = cap;
+	}
+	if (i == ag->n_server_racks)
+		ag->n_server_racks++;
+	snprintf(ag->server_racks[i].addr, sizeof(ag->server_racks[i].addr), "%s", addr);
+	ag->server_racks[i].rack = rack;
+	sw_agent_rx_add(ag, rack, 0); /* the rack gets its counter */
+	return 0;
+}
+
+/* The rack of the shuffle server at addr: 0, or -ENOENT when no location named it. */
+static int server_rack(const struct sw_agent *ag, const char *addr, uint32_t *rack)
+{
+	for (uint32_t i = 0; i < ag->n_server_racks; i++)
+		if (!strcmp(ag->server_racks[i].addr, addr)) {
+			*rack = ag->server_racks[i].rack;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* A fetch connection closed: what it carried moves into rx_by_rack. */
+static void fetch_conn_closed(void *arg, const char *server, const struct sw_dp_counters *c)
+{
+	struct sw_agent *ag = arg;
+	uint32_t rack;
+	if (!server_rack(ag, server, &rack))
+		sw_agent_rx_add(ag, rack, c->rx_bytes);
+}
+
+struct rack_sum {
+	struct sw_agent *ag;
+	uint32_t rack;
+	uint64_t bytes;
+};
+
+static int add_open_conn(struct sw_dp_ep *ep, const char *peer, const struct sw_dp_counters *c,
+                         void *arg)
+{
+	(void)ep;
+	struct rack_sum *s = arg;
+	uint32_t rack;
+	if (!server_rack(s->ag, peer, &rack) && rack == s->rack)
+		s->bytes += c->rx_bytes;
+	return 0;
+}
+
+uint64_t sw_agent_rx_bytes(struct sw_agent *ag, uint32_t rack)
+{
+	struct rack_sum s = {ag, rack, rack < ag->n_racks ? ag->rx_by_rack[rack] : 0};
+	sw_dp_foreach_peer(ag->fetch_dp, add_open_conn, &s);
+	return s.bytes;
+}
+
 int sw_agent_write_file(struct sw_agent *ag, const char *sub, const char *name, const void *data,
                         size_t len)
 {
@@ -246,7 +311,9 @@ int sw_agent_create(const struct sw_agent_conf *conf, const uint8_t *key, size_t
 		goto fail;
 
 	struct sw_shuffle_fetcher_conf fc = {.timeout_ms = SW_AGENT_FETCH_TIMEOUT_MS,
-	                                     .log = {fetch_log, ag}};
+	                                     .log = {fetch_log, ag},
+	                                     .conn_closed = fetch_conn_closed,
+	                                     .arg = ag};
 	struct sw_dp_config fdc;
 	sw_dp_config_init(&fdc);
 	fdc.backend = conf->transport;
@@ -313,6 +380,7 @@ void sw_agent_destroy(struct sw_agent *ag)
 	if (ag->epfd >= 0)
 		close(ag->epfd);
 	free(ag->rx_by_rack);
+	free(ag->server_racks);
 	free(ag);
 }
 

@@ -55,8 +55,17 @@ struct sw_agent {
 	int replica_conns;         /* accepted replica connections */
 	uint64_t put_idle_ms;      /* a put with no ACK for this long fails (tests shorten it) */
 	struct sw_agent_counters cnt;
-	uint64_t *rx_by_rack; /* cumulative, indexed by the sending node's rack */
+	/* NetSat: bytes received by source rack, of replica puts and of fetch connections that
+	 * closed; sw_agent_rx_bytes() adds the open fetch connections' */
+	uint64_t *rx_by_rack;
 	uint32_t n_racks;
+	struct sw_agent_server_rack *server_racks; /* each shuffle server fetched from: its rack */
+	uint32_t n_server_racks, cap_server_racks;
+};
+
+struct sw_agent_server_rack {
+	char addr[SW_DP_ADDRSTRLEN];
+	uint32_t rack;
 };
 
 void sw_agent_log(struct sw_agent *ag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -67,8 +76,13 @@ void sw_agent_timer_ack(struct sw_agent_watch *w);
 void sw_agent_synth_fill(uint8_t *buf, size_t len, uint64_t job, uint32_t map, uint32_t part);
 uint32_t sw_agent_crc32c(const void *buf, size_t len);
 
-/* Bytes received from nodes of a rack (shuffle fetches, replica puts), for NetSat. */
+/* Bytes received from nodes of a rack (replica puts, closed fetch connections), for NetSat. */
 void sw_agent_rx_add(struct sw_agent *ag, uint32_t rack, uint64_t bytes);
+/* Records the rack of the shuffle server at addr (from a map location), under which the
+ * fetch context's bytes from it are counted. 0 or -ENOMEM. */
+int sw_agent_server_rack(struct sw_agent *ag, const char *addr, uint32_t rack);
+/* NetSat's counter of a rack: rx_by_rack plus the open fetch connections' received bytes. */
+uint64_t sw_agent_rx_bytes(struct sw_agent *ag, uint32_t rack);
 /* Writes data_dir/SUB/NAME whole or not at all (temporary file, fsync, rename). */
 int sw_agent_write_file(struct sw_agent *ag, const char *sub, const char *name, const void *data,
                         size_t len);

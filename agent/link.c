@@ -122,11 +122,12 @@ static void send_heartbeat(struct sw_agent_link *l)
 	hb.n_running = n_run;
 	hb.running_listed = 1;
 	for (uint32_t r = 0; r < ag->n_racks; r++) {
-		if (!ag->rx_by_rack[r])
+		uint64_t rx = sw_agent_rx_bytes(ag, r);
+		if (!rx)
 			continue;
 		sw_wire__rack_bytes__init(&rb[hb.n_netsat]);
 		rb[hb.n_netsat].rack = r;
-		rb[hb.n_netsat].rx_bytes = ag->rx_by_rack[r];
+		rb[hb.n_netsat].rx_bytes = rx;
 		prb[hb.n_netsat] = &rb[hb.n_netsat];
 		hb.n_netsat++;
 	}

@@ -66,10 +66,12 @@ char *sw_agent_metrics_text(struct sw_agent *ag, struct sw_agent_link *link, siz
 
 	metric(f, "swagent_rx_bytes_total", "counter",
 	       "Bytes received from nodes of each rack (NetSat's input).");
-	for (uint32_t r = 0; r < ag->n_racks; r++)
-		if (ag->rx_by_rack[r])
+	for (uint32_t r = 0; r < ag->n_racks; r++) {
+		uint64_t rx = sw_agent_rx_bytes(ag, r);
+		if (rx)
 			fprintf(f, "swagent_rx_bytes_total{rack=\"%u\"} %llu\n", r,
-			        (unsigned long long)ag->rx_by_rack[r]);
+			        (unsigned long long)rx);
+	}
 
 	struct sw_shuffle_store_stats st;
 	sw_shuffle_store_stats(ag->store, &st);

@@ -125,7 +125,6 @@ static int check_one(struct synth *x, const struct sw_agent_source *src, const u
 		return -EILSEQ;
 	}
 	ag->cnt.fetched_bytes += len;
-	sw_agent_rx_add(ag, src->rack, len);
 	x->fetched_bytes += len;
 	return 0;
 }
@@ -188,8 +187,10 @@ static void reduce_fetch(struct synth *x)
 		                             .map = src->map,
 		                             .part = t->spec.task,
 		                             .length = SW_SHUFFLE_TO_END};
-		int rc = sw_shuffle_fetcher_add(ag->fetcher, src->addr, &f, NULL, 0, fetch_done, x,
-		                                &x->inflight[src->map].op);
+		int rc = sw_agent_server_rack(ag, src->addr, src->rack);
+		if (!rc)
+			rc = sw_shuffle_fetcher_add(ag->fetcher, src->addr, &f, NULL, 0, fetch_done,
+			                            x, &x->inflight[src->map].op);
 		if (rc) {
 			sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "fetch of map %u from %s: %s",
 			                  src->map, src->addr, sw_shuffle_strerror(rc));

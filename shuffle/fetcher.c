@@ -164,6 +164,11 @@ static void conn_close(struct fconn *c)
 	struct sw_shuffle_fetcher *fc = c->fc;
 	held_release(c);
 	if (c->ep != NULL) {
+		if (fc->conf.conn_closed != NULL) {
+			struct sw_dp_counters k;
+			sw_dp_ep_counters(c->ep, &k);
+			fc->conf.conn_closed(fc->conf.arg, c->server, &k);
+		}
 		sw_dp_ep_set_user(c->ep, NULL);
 		sw_dp_ep_close(c->ep);
 		c->ep = NULL;

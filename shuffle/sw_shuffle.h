@@ -141,6 +141,7 @@ struct sw_shuffle_server;
 struct sw_dp_ctx;
 struct sw_dp_config;
 struct sw_dp_event;
+struct sw_dp_counters;
 
 /* The largest message a server's context takes from a peer (sw_dp_config.max_recv): a request
  * is 96 bytes, so a peer cannot make the server allocate more before it proved a key. */
@@ -241,6 +242,12 @@ struct sw_shuffle_fetcher_conf {
 	uint64_t max_fetch; /* the most a fetch without a buffer allocates for an answer (a
 	                     * server announcing more gets -EFBIG); 0 = 1 GiB */
 	struct sw_shuffle_log log;
+	/* Called as a connection to a server closes, with its endpoint's transport counters
+	 * (sw_dp_ep_counters: what the link carried to this side, frame headers included), so
+	 * that the caller can keep per-server byte counts past a connection's life. May be NULL.
+	 * It must not call the fetcher. */
+	void (*conn_closed)(void *arg, const char *server, const struct sw_dp_counters *c);
+	void *arg;
 };
 
 /* Sets what a fetcher's context needs in an initialised config (max_recv: the largest answer
