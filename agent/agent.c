@@ -50,13 +50,19 @@ static uint64_t splitmix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-void sw_agent_synth_fill(uint8_t *buf, size_t len, uint64_t job, uint32_t map, uint32_t part)
+void sw_agent_synth_fill_at(uint8_t *buf, uint64_t off, size_t len, uint64_t job, uint32_t map,
+                            uint32_t part)
 {
 	uint64_t seed = splitmix64(job ^ splitmix64(((uint64_t)map << 32) | part));
 	for (size_t i = 0; i < len; i += 8) {
-		uint64_t w = splitmix64(seed + i / 8);
+		uint64_t w = splitmix64(seed + (off + i) / 8);
 		memcpy(buf + i, &w, len - i < 8 ? len - i : 8);
 	}
+}
+
+void sw_agent_synth_fill(uint8_t *buf, size_t len, uint64_t job, uint32_t map, uint32_t part)
+{
+	sw_agent_synth_fill_at(buf, 0, len, job, map, part);
 }
 
 void sw_agent_rx_add(struct sw_agent *ag, uint32_t rack, uint64_t bytes)
@@ -139,46 +145,67 @@ uint64_t sw_agent_rx_bytes(struct sw_agent *ag, uint32_t rack)
 	return s.bytes;
 }
 
-int sw_agent_write_file(struct sw_agent *ag, const char *sub, const char *name, const void *data,
-                        size_t len)
+int sw_agent_file_open(struct sw_agent *ag, const char *sub, const char *name,
+                       struct sw_agent_file *f)
 {
-	char path[PATH_MAX + 256], tmp[PATH_MAX + 264];
-	snprintf(path, sizeof(path), "%s/%s/%s", ag->conf.data_dir, sub, name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	int rc = 0;
-	for (size_t off = 0; !rc && off < len;) {
-		ssize_t n = write(fd, (const char *)data + off, len - off);
+	snprintf(f->path, sizeof(f->path), "%s/%s/%s", ag->conf.data_dir, sub, name);
+	snprintf(f->tmp, sizeof(f->tmp), "%s.tmp", f->path);
+	f->off = 0;
+	f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	return f->fd < 0 ? -errno : 0;
+}
+
+int sw_agent_file_append(struct sw_agent_file *f, const void *data, size_t len)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(f->fd, (const char *)data + done, len - done);
 		if (n < 0 && errno != EINTR)
-			rc = -errno;
-		else if (n > 0)
-			off += (size_t)n;
+			return -errno;
+		if (n > 0)
+			done += (size_t)n;
 	}
-	if (!rc && fsync(fd))
+	/* start the writeback now, without waiting for it: the final fsync then finds the
+	 * data on its way and the loop does not wait for all of it at once */
+	sync_file_range(f->fd, (off_t)f->off, (off_t)len, SYNC_FILE_RANGE_WRITE);
+	f->off += len;
+	return 0;
+}
+
+int sw_agent_file_commit(struct sw_agent_file *f)
+{
+	int rc = fsync(f->fd) ? -errno : 0;
+	if (close(f->fd) && !rc)
 		rc = -errno;
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
+	f->fd = -1;
+	if (!rc && rename(f->tmp, f->path))
 		rc = -errno;
 	if (rc)
-		unlink(tmp);
+		unlink(f->tmp);
 	return rc;
+}
+
+void sw_agent_file_abort(struct sw_agent_file *f)
+{
+	if (f->fd < 0)
+		return;
+	close(f->fd);
+	f->fd = -1;
+	unlink(f->tmp);
 }
 
 /* ---------------------------------------------------------------------------------------- */
 /* The dp context: its fd in the loop, its events to the peers that own the endpoints. */
 
-/* Polls the replica context dry, handing each event to the peer owning its endpoint. */
+/* Polls the replica context, handing each event to the peer owning its endpoint: at most a
+ * batch per turn of the loop, as the shuffle contexts. */
 static void on_dp_fd(struct sw_agent_watch *w, uint32_t events)
 {
 	(void)events;
 	struct sw_agent *ag = container_of(w, struct sw_agent, dp_watch);
 	/* One event at a time: handling one may close endpoints that later ones would name. */
 	struct sw_dp_event ev;
-	int n;
-	do {
+	int n = 0;
+	for (int k = 0; k < SW_AGENT_DP_BATCH; k++) {
 		sw_agent_puts_pump(ag);
 		n = sw_dp_poll(ag->dp, &ev, 1);
 		if (n <= 0)
@@ -193,21 +220,22 @@ static void on_dp_fd(struct sw_agent_watch *w, uint32_t events)
 			p->on_event(ag, p, &ev);
 		else if (ev.type == SW_DP_EV_RECV)
 			sw_dp_release(ag->dp, &ev);
-	} while (1);
+	}
 	if (n < 0)
 		sw_agent_log(ag, "dataplane: %s", sw_dp_strerror(n));
 }
 
-/* The shuffle server's context: every event is the server's. */
+/* The shuffle server's context: every event is the server's. One batch per turn of the loop
+ * (which comes back at once while the context has more), so that a busy stream cannot keep
+ * the loop from its timers. */
 static void on_srv_fd(struct sw_agent_watch *w, uint32_t events)
 {
 	(void)events;
 	struct sw_agent *ag = container_of(w, struct sw_agent, srv_watch);
-	struct sw_dp_event ev[32];
-	int n;
-	while ((n = sw_dp_poll(ag->srv_dp, ev, 32)) > 0)
-		for (int i = 0; i < n; i++)
-			sw_shuffle_server_event(ag->srv, &ev[i]);
+	struct sw_dp_event ev[SW_AGENT_DP_BATCH];
+	int n = sw_dp_poll(ag->srv_dp, ev, SW_AGENT_DP_BATCH);
+	for (int i = 0; i < n; i++)
+		sw_shuffle_server_event(ag->srv, &ev[i]);
 	if (n < 0)
 		sw_agent_log(ag, "shuffle transport: %s", sw_dp_strerror(n));
 	sw_shuffle_server_progress(ag->srv);
@@ -220,11 +248,10 @@ static void on_fetch_fd(struct sw_agent_watch *w, uint32_t events)
 {
 	(void)events;
 	struct sw_agent *ag = container_of(w, struct sw_agent, fetch_watch);
-	struct sw_dp_event ev[32];
-	int n;
-	while ((n = sw_dp_poll(ag->fetch_dp, ev, 32)) > 0)
-		for (int i = 0; i < n; i++)
-			sw_shuffle_fetcher_event(ag->fetcher, &ev[i]);
+	struct sw_dp_event ev[SW_AGENT_DP_BATCH];
+	int n = sw_dp_poll(ag->fetch_dp, ev, SW_AGENT_DP_BATCH);
+	for (int i = 0; i < n; i++)
+		sw_shuffle_fetcher_event(ag->fetcher, &ev[i]);
 	if (n < 0)
 		sw_agent_log(ag, "fetch transport: %s", sw_dp_strerror(n));
 	int ms = sw_shuffle_fetcher_progress(ag->fetcher);

@@ -3,6 +3,7 @@
 #ifndef SW_AGENT_INT_H
 #define SW_AGENT_INT_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "agent.h"
@@ -14,6 +15,8 @@
  * make the agent hold at most credits x max_msg bytes per connection. */
 #define SW_AGENT_MAX_MSG (SW_AGENT_PUT_CHUNK + 4096)
 #define SW_AGENT_CREDITS 8
+/* Events a dp context's handler takes per turn of the loop. */
+#define SW_AGENT_DP_BATCH 32
 /* Replica chunks a put has unacknowledged at once (below the credits: see put_pump). */
 #define SW_AGENT_PUT_WINDOW 4
 /* A fetch whose server shows no sign of life for this long fails and the reduce waits for a
@@ -74,6 +77,9 @@ void sw_agent_timer_ack(struct sw_agent_watch *w);
 /* Synthetic data: byte i of partition (job, map, part) is a fixed function of the four, so a
  * reducer checks every byte it fetched without any copy of what was written. */
 void sw_agent_synth_fill(uint8_t *buf, size_t len, uint64_t job, uint32_t map, uint32_t part);
+/* The same for bytes [off, off+len) of the partition, into buf; off a multiple of 8. */
+void sw_agent_synth_fill_at(uint8_t *buf, uint64_t off, size_t len, uint64_t job, uint32_t map,
+                            uint32_t part);
 uint32_t sw_agent_crc32c(const void *buf, size_t len);
 
 /* Bytes received from nodes of a rack (replica puts, closed fetch connections), for NetSat. */
@@ -83,9 +89,21 @@ void sw_agent_rx_add(struct sw_agent *ag, uint32_t rack, uint64_t bytes);
 int sw_agent_server_rack(struct sw_agent *ag, const char *addr, uint32_t rack);
 /* NetSat's counter of a rack: rx_by_rack plus the open fetch connections' received bytes. */
 uint64_t sw_agent_rx_bytes(struct sw_agent *ag, uint32_t rack);
-/* Writes data_dir/SUB/NAME whole or not at all (temporary file, fsync, rename). */
-int sw_agent_write_file(struct sw_agent *ag, const char *sub, const char *name, const void *data,
-                        size_t len);
+/* data_dir/SUB/NAME written whole or not at all (a temporary file, fsync, rename), in pieces
+ * so that the loop never waits for the disk long: each piece goes to writeback at once
+ * (sync_file_range), so the final fsync finds little left to do. 0 or -errno. */
+struct sw_agent_file {
+	int fd;
+	uint64_t off;
+	char path[PATH_MAX + 256], tmp[PATH_MAX + 264];
+};
+int sw_agent_file_open(struct sw_agent *ag, const char *sub, const char *name,
+                       struct sw_agent_file *f);
+int sw_agent_file_append(struct sw_agent_file *f, const void *data, size_t len);
+/* fsync and rename; on failure the temporary file is removed. Closes f either way. */
+int sw_agent_file_commit(struct sw_agent_file *f);
+/* Drops an unfinished file (no-op once committed or aborted). */
+void sw_agent_file_abort(struct sw_agent_file *f);
 
 /* Replica puts (replica.c). A put sends data (kept by the caller until done() is called) to
  * the agent at addr; done(arg, 0 or -errno) runs exactly once unless the put is cancelled. */

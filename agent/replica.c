@@ -74,6 +74,9 @@ static int store_chunk(struct sw_agent *ag, const struct sw_agent_put_hdr *h, co
 		else if (n > 0)
 			off += (size_t)n;
 	}
+	/* writeback starts now, so the last chunk's fsync does not wait for the whole file */
+	if (!rc)
+		sync_file_range(fd, (off_t)h->offset, (off_t)h->len, SYNC_FILE_RANGE_WRITE);
 	struct stat st;
 	if (!rc && h->last) {
 		if (fstat(fd, &st))

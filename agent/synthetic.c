@@ -21,7 +21,11 @@
 /* The map id under which a reduce's output is generated (no map has it). */
 #define OUTPUT_MAP UINT32_MAX
 
-enum phase { FETCH, COMPUTE, WRITE };
+enum phase { FETCH, COMPUTE, OUTPUT, WRITE };
+
+/* Output bytes made and written per turn of the loop: a turn stays short however large the
+ * output (a slow disk under load must not delay heartbeats). */
+#define OUTPUT_PIECE (4u << 20)
 
 struct inflight {
 	struct sw_shuffle_fetch_op *op;
@@ -42,6 +46,8 @@ struct synth {
 	uint32_t n_fetched;
 	uint64_t fetched_bytes;
 	uint8_t *out;
+	uint64_t out_done; /* bytes of out made and written */
+	struct sw_agent_file file;
 	struct sw_agent_put **puts;
 	uint32_t puts_left;
 };
@@ -225,22 +231,41 @@ static void put_done(void *arg, struct sw_agent_put *put, int status)
 	}
 }
 
-/* Writes the output to data_dir/output and starts a put to every replica agent. */
+/* Makes and writes the output to data_dir/output a piece per turn, then starts a put to every
+ * replica agent. */
 static void reduce_write(struct synth *x)
 {
 	struct sw_agent_task *t = x->t;
 	struct sw_agent *ag = t->ag;
 	const struct sw_agent_task_spec *s = &t->spec;
 	char name[128];
+	int rc = 0;
 	snprintf(name, sizeof(name), "job-%llu.reduce-%u", (unsigned long long)s->job, s->task);
-	x->out = malloc(s->output_bytes ? s->output_bytes : 1);
-	if (!x->out) {
-		sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "out of memory for %llu output bytes",
-		                  (unsigned long long)s->output_bytes);
-		return;
+	if (x->phase == COMPUTE) {
+		x->out = malloc(s->output_bytes ? s->output_bytes : 1);
+		if (!x->out) {
+			sw_agent_task_end(t, SW_AGENT_FAILED, NULL,
+			                  "out of memory for %llu output bytes",
+			                  (unsigned long long)s->output_bytes);
+			return;
+		}
+		rc = sw_agent_file_open(ag, "output", name, &x->file);
+		x->phase = OUTPUT;
 	}
-	sw_agent_synth_fill(x->out, s->output_bytes, s->job, OUTPUT_MAP, s->task);
-	int rc = sw_agent_write_file(ag, "output", name, x->out, s->output_bytes);
+	if (!rc && x->out_done < s->output_bytes) {
+		uint64_t n = s->output_bytes - x->out_done;
+		n = n < OUTPUT_PIECE ? n : OUTPUT_PIECE;
+		sw_agent_synth_fill_at(x->out + x->out_done, x->out_done, n, s->job, OUTPUT_MAP,
+		                       s->task);
+		rc = sw_agent_file_append(&x->file, x->out + x->out_done, n);
+		x->out_done += n;
+		if (!rc && x->out_done < s->output_bytes) {
+			sw_agent_timer_start(ag, &x->timer, 0);
+			return;
+		}
+	}
+	if (!rc)
+		rc = sw_agent_file_commit(&x->file);
 	if (rc) {
 		sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "writing output/%s: %s", name,
 		                  strerror(-rc));
@@ -275,7 +300,7 @@ static void on_timer(struct sw_agent_watch *w, uint32_t events)
 		map_write(x);
 	else if (x->phase == FETCH)
 		reduce_fetch(x);
-	else if (x->phase == COMPUTE)
+	else if (x->phase == COMPUTE || x->phase == OUTPUT)
 		reduce_write(x);
 }
 
@@ -290,6 +315,7 @@ static int synth_start(struct sw_agent_task *t)
 		return -ENOMEM;
 	x->t = t;
 	x->timer.fd = -1;
+	x->file.fd = -1;
 	x->timer.fn = on_timer;
 	t->priv = x;
 	int rc;
@@ -338,6 +364,7 @@ static void synth_release(struct sw_agent_task *t)
 	if (!x)
 		return;
 	sw_agent_watch_close(t->ag, &x->timer);
+	sw_agent_file_abort(&x->file);
 	for (uint32_t i = 0; x->puts && i < t->spec.n_replicas; i++)
 		if (x->puts[i])
 			sw_agent_put_cancel(x->puts[i]);
