@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * swagent's core, private to agent/: one event loop (epoll) that owns the tasks, the map-output
- * store, the shuffle server and the agent's own sw_dp context (replica puts; the controller
- * link). Every call returns 0 or a negative errno. Single-threaded except for the shuffle
- * server's thread, which touches only the store (itself locked).
+ * store, and three sw_dp contexts: the shuffle server's, the shuffle fetcher's and its own
+ * (replica puts; the controller link). Every call returns 0 or a negative errno.
+ * Single-threaded.
  */
 #ifndef SW_AGENT_H
 #define SW_AGENT_H
@@ -37,7 +37,8 @@ void sw_agent_watch_del(struct sw_agent *ag, struct sw_agent_watch *w);
 void sw_agent_watch_close(struct sw_agent *ag, struct sw_agent_watch *w);
 /* A dp context in the loop: w->fn runs when its fd is ready and after every round, since a
  * context can hold events its fd does not show (send completions, returned credits); w->fn
- * must poll it dry. At most SW_AGENT_DP_MAX contexts. */
+ * may take one batch of events, as the next round comes at once while the context holds
+ * more (sw_dp_wait(dp, 0)). At most SW_AGENT_DP_MAX contexts. */
 #define SW_AGENT_DP_MAX 4
 int sw_agent_dp_watch(struct sw_agent *ag, struct sw_agent_watch *w, struct sw_dp_ctx *dp);
 void sw_agent_dp_unwatch(struct sw_agent *ag, struct sw_agent_watch *w);
@@ -46,7 +47,7 @@ int sw_agent_timer_start(struct sw_agent *ag, struct sw_agent_watch *w, uint64_t
 /* Waits up to timeout_ms (-1: forever) and runs the handlers of ready fds. 0 or -errno. */
 int sw_agent_run_once(struct sw_agent *ag, int timeout_ms);
 /* Runs until sw_agent_stop() or SIGTERM/SIGINT, taken through a signalfd: block both before
- * sw_agent_create() (sw_agent_block_signals()), or its threads would take them instead. */
+ * sw_agent_create() (sw_agent_block_signals()), or threads that libraries start would take them. */
 int sw_agent_block_signals(void);
 int sw_agent_run(struct sw_agent *ag);
 void sw_agent_stop(struct sw_agent *ag);
