@@ -66,6 +66,8 @@ static uint64_t part_len(const struct sw_agent_task_spec *s, uint32_t p)
 	return s->output_bytes / s->partitions + (p < s->output_bytes % s->partitions);
 }
 
+/* Writes the map's output into the store, a partition per turn of the loop (a large output
+ * must not hold the loop: the store may spill to disk in the put). */
 static void map_write(struct synth *x)
 {
 	struct sw_agent_task *t = x->t;
@@ -97,6 +99,11 @@ static void map_write(struct synth *x)
 		}
 		if (!rc)
 			ag->cnt.map_output_bytes += len;
+		if (x->next_part + 1 < s->partitions) { /* one partition per turn of the loop */
+			x->next_part++;
+			sw_agent_timer_start(ag, &x->timer, 0);
+			return;
+		}
 	}
 	struct sw_agent_task_result res = {
 	        .partitions = s->partitions, .part_bytes = x->part_bytes, .part_crc = x->part_crc};
