@@ -2,8 +2,8 @@
 # swctl cluster on this machine, as root: a 2 x 2 cluster of network namespaces (100 Mbit/s
 # uplinks, 1 Gbit/s node links) with real swcontroller and swagent processes. Checks the
 # shaping with iperf3, the registrations, a job whose cross-rack bytes the uplinks and the
-# agents both count, that down leaves nothing behind (also after a killed up), and that a
-# non-root user gets a clear refusal. Argument: the swctl binary (daemons are found beside
+# agents both count, a small mix replayed live under two schedulers, that down leaves
+# nothing behind (also after a killed up), and that a non-root user gets a clear refusal. Argument: the swctl binary (daemons are found beside
 # it in the build tree).
 set -u
 swctl=$(realpath "$1")
@@ -86,6 +86,37 @@ job() {
 	awk -v u="$u" -v a="$a" 'BEGIN { exit !(a > 4000000 && u >= a && u < a * 1.05) }'
 }
 check "a job completes; its cross-rack bytes on the uplinks are within 5% above the agents' count" job
+
+# A small mix replayed live under two schedulers (tests/cluster/mix.jsonl).
+live_replay() {
+	"$swctl" replay --live "$dir" --mix "$(dirname "$0")/mix.jsonl" --schedulers fair,sw-fair \
+		--warmup 0 --no-plot --out "$tmp/live" >"$tmp/live.out" 2>"$tmp/live.err" ||
+		{ tail "$tmp/live.err"; return 1; }
+	sed -n '/^cross-rack bytes counted/,/^$/p' "$tmp/live.out" | grep -v '^results' |
+		sed 's/^/  /'
+	# every job of both runs completed (jobs.csv: failed is column 21)
+	[ "$(awk -F, 'NR > 1 && $21 == 0' "$tmp/live/jobs.csv" | wc -l)" = 8 ] || return 1
+	# the uplinks carried what the agents counted, at most 5% more (headers, heartbeats),
+	# and the jobs' bytes by placement (the table's xrack) add up to the agents' count
+	awk -F, 'NR > 1 && !($4 > 1000000 && $3 >= $4 && $3 < $4 * 1.05 &&
+		$5 > $4 * 0.99 && $5 < $4 * 1.01) {print "  live.csv:", $0; bad = 1}
+		END {exit bad}' "$tmp/live/live.csv" || return 1
+	# no 1-second sample of any uplink, either way, above the 100 Mbit/s it is shaped to
+	cat "$tmp/live"/uplink-*.csv | awk -F, '$1 != "time_s" && ($3 > 1.05 || $5 > 1.05) {
+		print "  uplink over its rate:", $0; bad = 1} END {exit bad}'
+}
+check "replay --live: every job completes, uplinks within 5% of NetSat, placements add up to NetSat, no uplink above its rate" live_replay
+
+compare() {
+	"$swctl" replay --topology "$dir/topology.json" --heartbeat 0.5 \
+		--mix "$(dirname "$0")/mix.jsonl" --schedulers fair,sw-fair --warmup 0 --no-plot \
+		--quiet --out "$tmp/sim" >/dev/null &&
+		"$swctl" compare "$tmp/sim" "$tmp/live" >"$tmp/compare" &&
+		[ "$(grep -cE '^(fair|sw-fair) all +jobs_per_hour' "$tmp/compare")" = 2 ] &&
+		! "$swctl" compare "$tmp/sim" "$tmp/nothing" 2>"$tmp/compare.err" &&
+		has "$tmp/compare.err" "$tmp/nothing/results.csv"
+}
+check "compare sets the simulated replay on the cluster's topology beside the live one" compare
 
 # gone PID: it has exited (a zombie until whoever adopted it reaps it counts as gone)
 gone() { [ ! -e "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }

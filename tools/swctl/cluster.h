@@ -38,6 +38,8 @@ struct cluster {
 int cluster_state_create(const struct cluster *c);
 /* Appends one line "pid PID ROLE NAMESPACE". */
 void cluster_state_add_pid(const struct cluster *c, pid_t pid, const char *role, const char *ns);
+/* Appends c->policy's line (the last one counts). */
+void cluster_state_set_policy(const struct cluster *c);
 /* Appends the line "up": every agent registered. */
 void cluster_state_mark_up(const struct cluster *c);
 /* Reads the header of DIR's state file into *c (dir set to DIR's real path). 0, -ENOENT
@@ -69,6 +71,10 @@ void cluster_node_ip(int rack, int node, char *buf, size_t len);
 /* Writes the key and configs, starts swcontroller and every swagent, and waits up to
  * @p timeout seconds until every agent has registered. 0, or -1 after a message. */
 int cluster_start(const struct cluster *c, double timeout);
+/* Restarts swcontroller with a fresh state under policy c->policy and @p users users (what ran
+ * before is forgotten; the agents reconnect), records the policy in the state file, and waits
+ * up to @p timeout seconds until every agent has registered again. 0, or -1 after a message. */
+int cluster_restart_controller(const struct cluster *c, unsigned users, double timeout);
 /* Stops every process in the cluster's namespaces or running on a file in its directory
  * (SIGTERM, then SIGKILL after 5 s). Returns how many there were. */
 int cluster_kill_all(const char *name, const char *dir);

@@ -78,28 +78,43 @@ static int make_dir(const char *path)
 	return -1;
 }
 
-static int write_configs(const struct cluster *c)
+/* The controller's config: the cluster's nodes, policy c->policy, @p users users. */
+static int write_ctl_conf(const struct cluster *c, unsigned users)
 {
-	char path[PATH_MAX + 64], ip[32];
-	snprintf(path, sizeof(path), "%s/controller", c->dir);
-	if (make_dir(path))
-		return -1;
+	char path[PATH_MAX + 64];
 	snprintf(path, sizeof(path), "%s/controller/conf", c->dir);
 	FILE *f = create(path);
 	if (f) {
 		fprintf(f,
-		        "# written by swctl cluster up\nlisten = " CLUSTER_CTL_AGENTS
+		        "# written by swctl cluster\nlisten = " CLUSTER_CTL_AGENTS
 		        "\nhttp_listen = " CLUSTER_CTL_HTTP "\nkey_file = %s/cluster.key\n"
 		        "state_db = %s/controller/state.db\ntrace_file = "
 		        "%s/controller/trace.jsonl\n"
-		        "policy = %s\nheartbeat_ms = 500\nlost_after_ms = 10000\n"
+		        "policy = %s\nusers = %u\nheartbeat_ms = 500\nlost_after_ms = 10000\n"
 		        "uplink_mbps = %llu\nnic_mbps = %llu\n",
-		        c->dir, c->dir, c->dir, c->policy, c->uplink_bps / 1000000,
+		        c->dir, c->dir, c->dir, c->policy, users, c->uplink_bps / 1000000,
 		        c->nic_bps / 1000000);
 		for (int r = 0; r < c->racks; r++)
 			for (int n = 0; n < c->nodes; n++)
 				fprintf(f, "node = r%dn%d %d\n", r, n, r);
 	}
+	return finish(f, path);
+}
+
+static int write_configs(const struct cluster *c)
+{
+	char path[PATH_MAX + 64], ip[32];
+	snprintf(path, sizeof(path), "%s/controller", c->dir);
+	if (make_dir(path) || write_ctl_conf(c, 16))
+		return -1;
+	/* The same cluster for the simulator: swctl replay --topology DIR/topology.json. */
+	snprintf(path, sizeof(path), "%s/topology.json", c->dir);
+	FILE *f = create(path);
+	if (f)
+		fprintf(f,
+		        "{\"racks\": %d, \"nodes_per_rack\": %d, \"map_slots\": 2, "
+		        "\"reduce_slots\": 2, \"nic_bps\": %llu, \"uplink_bps\": %llu}\n",
+		        c->racks, c->nodes, c->nic_bps, c->uplink_bps);
 	if (finish(f, path))
 		return -1;
 	for (int r = 0; r < c->racks; r++)
@@ -201,69 +216,95 @@ static int nodes_up(void)
 	return up;
 }
 
+/* The log of daemon @p i of @p c: node i, or the controller for i = racks x nodes. */
+static void log_path(const struct cluster *c, int i, char *buf, size_t len)
+{
+	if (i < c->racks * c->nodes)
+		snprintf(buf, len, "%s/r%dn%d/log", c->dir, i / c->nodes, i % c->nodes);
+	else
+		snprintf(buf, len, "%s/controller/log", c->dir);
+}
+
+static int late(const struct cluster *c, const char *what)
+{
+	fprintf(stderr, "swctl cluster: %s before %s (logs in %s)\n",
+	        runner_interrupted ? "interrupted" : "timed out", what, c->dir);
+	return -1;
+}
+
+/* Starts swcontroller in the spine (its last log kept as log.1) and waits until it listens;
+ * its pid, or -1 after a message. */
+static pid_t start_controller(const struct cluster *c, double deadline)
+{
+	char ctl[PATH_MAX], conf[PATH_MAX + 32], log[PATH_MAX + 32], old[PATH_MAX + 40], ns[64];
+	if (find_bin("swcontroller", "../../controller/swcontroller", ctl, sizeof(ctl)))
+		return -1;
+	cluster_ns_name(c, -1, -1, ns, sizeof(ns));
+	snprintf(conf, sizeof(conf), "%s/controller/conf", c->dir);
+	log_path(c, c->racks * c->nodes, log, sizeof(log));
+	snprintf(old, sizeof(old), "%s.1", log);
+	rename(log, old);
+	pid_t pid = spawn(c, ns, "swcontroller", ctl, "-c", conf, log);
+	while (pid > 0 && !has_line(log, "listening for agents")) {
+		if (died(pid, "swcontroller", log))
+			return -1;
+		if (runner_interrupted || now() > deadline)
+			return late(c, "the controller listened");
+		usleep(50000);
+	}
+	return pid;
+}
+
+/* Waits until every node is up and connected; fails when one of @p pids (our children, the
+ * daemons of log_path's numbering, -1 for none) exits. Asks the controller from the spine. */
+static int wait_registered(const struct cluster *c, const pid_t *pids, double deadline)
+{
+	char ns[64], log[PATH_MAX + 32];
+	int total = c->racks * c->nodes;
+	cluster_ns_name(c, -1, -1, ns, sizeof(ns));
+	if (cluster_enter(ns))
+		return -1;
+	while (nodes_up() < total) {
+		for (int i = 0; i <= total; i++) {
+			log_path(c, i, log, sizeof(log));
+			if (pids[i] > 0 &&
+			    died(pids[i], i < total ? "a swagent" : "swcontroller", log))
+				return -1;
+		}
+		if (runner_interrupted || now() > deadline)
+			return late(c, "every agent registered");
+		usleep(200000);
+	}
+	return 0;
+}
+
 int cluster_start(const struct cluster *c, double timeout)
 {
-	char agent[PATH_MAX], ctl[PATH_MAX], path[PATH_MAX + 32], log[PATH_MAX + 32], ns[64];
+	char agent[PATH_MAX], path[PATH_MAX + 32], log[PATH_MAX + 32], ns[64];
 	char err[SW_WIRE_ERRLEN];
 	int total = c->racks * c->nodes;
 	pid_t pids[CLUSTER_MAX_RACKS * CLUSTER_MAX_NODES + 1];
-	if (find_bin("swagent", "../../agent/swagent", agent, sizeof(agent)) ||
-	    find_bin("swcontroller", "../../controller/swcontroller", ctl, sizeof(ctl)))
+	double deadline = now() + timeout;
+	if (find_bin("swagent", "../../agent/swagent", agent, sizeof(agent)))
 		return -1;
 	snprintf(path, sizeof(path), "%s/cluster.key", c->dir);
 	if (sw_wire_key_generate(path, err, sizeof(err)) < 0) {
 		fprintf(stderr, "swctl cluster up: %s\n", err);
 		return -1;
 	}
-	if (write_configs(c))
+	if (write_configs(c) || (pids[total] = start_controller(c, deadline)) < 0)
 		return -1;
-
-	cluster_ns_name(c, -1, -1, ns, sizeof(ns));
-	snprintf(path, sizeof(path), "%s/controller/conf", c->dir);
-	snprintf(log, sizeof(log), "%s/controller/log", c->dir);
-	double deadline = now() + timeout;
-	pids[total] = spawn(c, ns, "swcontroller", ctl, "-c", path, log);
-	if (pids[total] < 0)
-		return -1;
-	while (!has_line(log, "listening for agents")) {
-		if (died(pids[total], "swcontroller", log))
-			return -1;
-		if (runner_interrupted || now() > deadline)
-			goto late;
-		usleep(50000);
-	}
 	for (int i = 0; i < total; i++) {
 		cluster_ns_name(c, i / c->nodes, i % c->nodes, ns, sizeof(ns));
 		snprintf(path, sizeof(path), "%s/r%dn%d/conf", c->dir, i / c->nodes, i % c->nodes);
-		snprintf(log, sizeof(log), "%s/r%dn%d/log", c->dir, i / c->nodes, i % c->nodes);
+		log_path(c, i, log, sizeof(log));
 		if ((pids[i] = spawn(c, ns, "swagent", agent, "--config", path, log)) < 0)
 			return -1;
 	}
-
-	/* The controller's HTTP API is in the spine: ask it from there. */
-	cluster_ns_name(c, -1, -1, ns, sizeof(ns));
-	if (cluster_enter(ns))
+	if (wait_registered(c, pids, deadline))
 		return -1;
-	while (nodes_up() < total) {
-		for (int i = 0; i <= total; i++) {
-			if (i < total)
-				snprintf(log, sizeof(log), "%s/r%dn%d/log", c->dir, i / c->nodes,
-				         i % c->nodes);
-			else
-				snprintf(log, sizeof(log), "%s/controller/log", c->dir);
-			if (died(pids[i], i < total ? "a swagent" : "swcontroller", log))
-				return -1;
-		}
-		if (runner_interrupted || now() > deadline)
-			goto late;
-		usleep(200000);
-	}
 	cluster_state_mark_up(c);
 	return 0;
-late:
-	fprintf(stderr, "swctl cluster up: %s before every agent registered (logs in %s)\n",
-	        runner_interrupted ? "interrupted" : "timed out", c->dir);
-	return -1;
 }
 
 /* ---- stopping ---- */
@@ -367,4 +408,39 @@ int cluster_kill_all(const char *name, const char *dir)
 		fprintf(stderr, "swctl cluster down: some processes of %s survived SIGKILL\n",
 		        name);
 	return p.n;
+}
+
+/* Finds the running controller's pid (cluster_state_each_pid's callback). */
+static void ctl_pid(pid_t pid, const char *role, const char *ns, void *arg)
+{
+	const struct cluster *c = ((void **)arg)[0];
+	(void)ns;
+	if (!strcmp(role, "swcontroller") && cluster_pid_is_ours(pid, c->dir))
+		*(pid_t *)((void **)arg)[1] = pid;
+}
+
+int cluster_restart_controller(const struct cluster *c, unsigned users, double timeout)
+{
+	static const char *const state[] = {"state.db", "state.db-wal", "state.db-shm",
+	                                    "trace.jsonl"};
+	char path[PATH_MAX + 32];
+	pid_t old = -1, pids[CLUSTER_MAX_RACKS * CLUSTER_MAX_NODES + 1];
+	cluster_state_each_pid(c, ctl_pid, (void *[]){(void *)c, &old});
+	if (old > 0) {
+		struct procs p = {.pid = {old}, .n = 1};
+		if (stop(&p, SIGTERM, 5) > 0 && stop(&p, SIGKILL, 2) > 0)
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof(state) / sizeof(state[0]); i++) {
+		snprintf(path, sizeof(path), "%s/controller/%s", c->dir, state[i]);
+		unlink(path);
+	}
+	for (int i = 0; i < c->racks * c->nodes; i++)
+		pids[i] = -1;
+	double deadline = now() + timeout;
+	int total = c->racks * c->nodes;
+	if (write_ctl_conf(c, users) || (pids[total] = start_controller(c, deadline)) < 0)
+		return -1;
+	cluster_state_set_policy(c);
+	return wait_registered(c, pids, deadline);
 }

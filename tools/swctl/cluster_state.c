@@ -58,6 +58,11 @@ void cluster_state_add_pid(const struct cluster *c, pid_t pid, const char *role,
 	append(c, "pid %d %s %s\n", (int)pid, role, ns);
 }
 
+void cluster_state_set_policy(const struct cluster *c)
+{
+	append(c, "policy %s\n", c->policy);
+}
+
 void cluster_state_mark_up(const struct cluster *c)
 {
 	append(c, "up\n");

@@ -13,5 +13,6 @@ int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_cluster(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

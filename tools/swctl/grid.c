@@ -159,6 +159,7 @@ int grid_run(struct grid *g, int workers, double progress, const char *prefix)
 		rc = setup_runs(g);
 	if (rc == 0) {
 		rc = runner_interrupted ? -ECANCELED
+		     : g->run           ? g->run(g->runs, g->n_runs, g->run_arg)
 		                        : runner_run(g->runs, g->n_runs, workers, progress);
 		if (rc == -ENOMEM)
 			fprintf(stderr, "%s: out of memory starting %d threads\n", prefix, workers);

@@ -37,6 +37,10 @@ struct grid {
 	int n_runs;
 	struct runner_job *runs;
 	struct metrics *m;
+	/* Runs the jobs instead of the simulator when set (swctl replay --live): fills each
+	 * job's result and rc; returns 0 or the first failure's code. */
+	int (*run)(struct runner_job *jobs, int n, void *arg);
+	void *run_arg;
 };
 
 /* Allocates @p n_points empty points. Returns 0 or -ENOMEM. */

@@ -20,6 +20,7 @@ static const struct command {
         {"status", cmd_status, "the live controller's nodes, racks and job counts"},
         {"jobs", cmd_jobs, "the live controller's jobs and their progress"},
         {"cluster", cmd_cluster, "emulated racks of namespaces running the live service"},
+        {"compare", cmd_compare, "a simulated and a live replay of one mix, side by side"},
         {"replay-trace", cmd_replay_trace,
          "replay a controller's scheduler-call trace and check it"},
 };

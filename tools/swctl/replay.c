@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "grid.h"
 #include "output.h"
+#include "replay_live.h"
 
 static const char replay_usage[] =
         "usage: swctl replay [options]\n"
@@ -19,25 +20,68 @@ static const char replay_usage[] =
         "job), uplink-SCHEDULER.csv (uplink utilisation over time), uplink.gp, uplink.png,\n"
         "xrack.gp and xrack.png (cross-rack traffic over time); DIR is --out, by default\n"
         "results/replay-MIX.\n"
+        "With --live CLUSTER_DIR (first, before the other options), the mix runs on the\n"
+        "emulated racks of `swctl cluster up --dir CLUSTER_DIR` instead, once per scheduler\n"
+        "(the controller restarted under each), every job submitted at its arrival time:\n"
+        "shrink a mix to minutes with --duration, --interarrival and --size-scale\n"
+        "(--time-scale for SWIM). The mix gets the cluster's shape (CLUSTER_DIR/\n"
+        "topology.json; a --topology FILE overrides it: give the simulated replay the same\n"
+        "file to compare the two). The cross-rack bytes the ToR uplinks and the agents\n"
+        "(NetSat) counted follow the table and go to DIR/live.csv; DIR defaults to\n"
+        "results/live-MIX. Needs root.\n"
         "\n";
 
-static void default_out_dir(const struct replay_opts *o, char *buf, size_t len)
+static void default_out_dir(const struct replay_opts *o, int live, char *buf, size_t len)
 {
 	const char *base = strrchr(o->load.mix, '/');
 	const char *dot;
 
 	base = base ? base + 1 : o->load.mix;
 	dot = strrchr(base, '.');
-	snprintf(buf, len, "results/replay-%.*s", dot ? (int)(dot - base) : (int)strlen(base),
-	         base);
+	snprintf(buf, len, "results/%s-%.*s", live ? "live" : "replay",
+	         dot ? (int)(dot - base) : (int)strlen(base), base);
+}
+
+/* live.csv: the cross-rack bytes each run's counters measured. */
+static int write_live_csv(const char *dir, const struct replay_live *l,
+                          const struct runner_job *runs)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/live.csv", dir);
+	FILE *f = fopen(path, "w");
+	if (f == NULL) {
+		perror(path);
+		return -errno;
+	}
+	fprintf(f, "scheduler,uplink_out_bytes,uplink_in_bytes,netsat_bytes,placement_bytes\n");
+	for (int i = 0; i < l->n; i++)
+		fprintf(f, "%s,%llu,%llu,%llu,%llu\n", runs[i].cfg.sched.policy,
+		        (unsigned long long)l->bytes[i].uplink_out,
+		        (unsigned long long)l->bytes[i].uplink_in,
+		        (unsigned long long)l->bytes[i].netsat,
+		        (unsigned long long)l->bytes[i].placed);
+	return fclose(f) == 0 ? 0 : -EIO;
 }
 
 int cmd_replay(int argc, char **argv)
 {
 	const struct options_ctx ctx = {.prefix = "swctl replay", .usage = replay_usage};
+	static struct replay_live live;
+	const char *live_dir = NULL;
 	struct grid g;
 	int rc;
 
+	/* --live DIR: the cluster's shape unless --topology says otherwise (given later, it
+	 * overrides this one). */
+	char topology[600];
+	if (argc >= 3 && !strcmp(argv[1], "--live")) {
+		live_dir = argv[2];
+		snprintf(topology, sizeof(topology), "--topology=%s/topology.json", live_dir);
+		argv[1] = argv[0];
+		argv[2] = topology;
+		argc -= 1;
+		argv += 1;
+	}
 	if (grid_alloc(&g, 1) < 0)
 		return 1;
 	const struct replay_opts *o = &g.points[0].opts;
@@ -48,18 +92,30 @@ int cmd_replay(int argc, char **argv)
 		if (o->out)
 			snprintf(dir, sizeof(dir), "%s", o->out);
 		else
-			default_out_dir(o, dir, sizeof(dir));
+			default_out_dir(o, live_dir != NULL, dir, sizeof(dir));
 		rc = output_check(dir, ctx.prefix);
+	}
+	if (rc == 0 && live_dir) {
+		if (replay_live_open(&live, live_dir))
+			rc = -EIO;
+		g.run = replay_live_run;
+		g.run_arg = &live;
 	}
 	if (rc) {
 		grid_free(&g);
-		return rc > 0 ? 0 : 2;
+		return rc > 0 ? 0 : rc == -EIO ? 1 : 2;
 	}
 	rc = grid_run(&g, o->workers, o->progress, ctx.prefix);
 	if (rc == 0) {
 		report_print(stdout, &g.points[0].rep);
+		if (live_dir)
+			replay_live_print(stdout, &live, g.points[0].runs);
 		rc = output_replay(dir, &g.points[0].rep, o->plot, ctx.prefix);
+		if (rc == 0 && live_dir)
+			rc = write_live_csv(dir, &live, g.points[0].runs);
 	}
+	if (live_dir)
+		replay_live_close(&live);
 	grid_free(&g);
 	return rc == -ECANCELED ? 130 : rc < 0 ? 1 : 0;
 }

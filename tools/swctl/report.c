@@ -137,6 +137,11 @@ void report_print(FILE *f, const struct report *rep)
 	for (int i = 0; i < rep->n; i++) {
 		const struct runner_job *r = &rep->runs[i];
 
+		if (r->result.events == 0) { /* a live run (swctl replay --live) */
+			fprintf(f, "%-12s ran live for %.1f s, the last job ending at %.1f s\n",
+			        r->cfg.sched.policy, r->wall, r->result.end);
+			continue;
+		}
 		fprintf(f, "%-12s simulated %.1f h: %llu events in %.2f s (%.2fM events/s)\n",
 		        r->cfg.sched.policy, r->result.end / 3600,
 		        (unsigned long long)r->result.events, r->wall,
