@@ -107,6 +107,23 @@ live_replay() {
 }
 check "replay --live: every job completes, uplinks within 5% of NetSat, placements add up to NetSat, no uplink above its rate" live_replay
 
+# an agent killed (SIGKILL) 3 s into the mix and started again 3 s later
+live_fault() {
+	"$swctl" replay --live "$dir" --mix "$(dirname "$0")/mix.jsonl" --schedulers fair \
+		--fail-node 1.1@3+3 --warmup 0 --no-plot --out "$tmp/fault" >"$tmp/fault.out" \
+		2>"$tmp/fault.err" || { tail "$tmp/fault.err"; return 1; }
+	has "$tmp/fault.err" "killing the agent of node 1.1" &&
+		has "$tmp/fault.err" "starting the agent of node 1.1" &&
+		[ "$(awk -F, 'NR > 1 && $21 == 0' "$tmp/fault/jobs.csv" | wc -l)" = 4 ] &&
+		awk '$1 == "fair" && $2 == 1 {ok = 1} END {exit !ok}' "$tmp/fault.out" &&
+		for n in r0n0 r0n1 r1n0 r1n1; do
+			ip=$(awk -v n="$n" '$1 == n {print $NF}' "$tmp/status" | cut -d: -f1)
+			in_ns "$n" curl -sf "http://$ip:7003/metrics" |
+				grep -qx "swagent_checksum_failures_total 0" || return 1
+		done
+}
+check "replay --live --fail-node: a killed agent's work runs again, every job completes, no checksum fails" live_fault
+
 compare() {
 	"$swctl" replay --topology "$dir/topology.json" --heartbeat 0.5 \
 		--mix "$(dirname "$0")/mix.jsonl" --schedulers fair,sw-fair --warmup 0 --no-plot \
@@ -119,7 +136,11 @@ compare() {
 check "compare sets the simulated replay on the cluster's topology beside the live one" compare
 
 # gone PID: it has exited (a zombie until whoever adopted it reaps it counts as gone)
-gone() { [ ! -e "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+# (reaped meanwhile: the file vanishes between the two looks, so look again)
+gone() {
+	[ ! -e "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null ||
+		[ ! -e "/proc/$1" ]
+}
 down() {
 	pids=$(awk '$1 == "pid" {print $2}' "$dir/cluster.state")
 	"$swctl" cluster down --dir "$dir" >"$tmp/down.out" || return 1

@@ -75,6 +75,14 @@ int cluster_start(const struct cluster *c, double timeout);
  * before is forgotten; the agents reconnect), records the policy in the state file, and waits
  * up to @p timeout seconds until every agent has registered again. 0, or -1 after a message. */
 int cluster_restart_controller(const struct cluster *c, unsigned users, double timeout);
+/* Kills node (rack, node)'s swagent with SIGKILL, as a crash would: 1, 0 if none ran, or -1
+ * when it survived. */
+int cluster_kill_agent(const struct cluster *c, int rack, int node);
+/* Starts node (rack, node)'s swagent again (its config, store and data as they were). 0, or
+ * -1 after a message. */
+int cluster_start_agent(const struct cluster *c, int rack, int node);
+/* Waits up to @p timeout seconds until every agent is registered. 0, or -1 after a message. */
+int cluster_wait_registered(const struct cluster *c, double timeout);
 /* Stops every process in the cluster's namespaces or running on a file in its directory
  * (SIGTERM, then SIGKILL after 5 s). Returns how many there were. */
 int cluster_kill_all(const char *name, const char *dir);

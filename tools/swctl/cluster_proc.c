@@ -444,3 +444,47 @@ int cluster_restart_controller(const struct cluster *c, unsigned users, double t
 	cluster_state_set_policy(c);
 	return wait_registered(c, pids, deadline);
 }
+
+struct find_agent {
+	const struct cluster *c;
+	const char *ns;
+	pid_t pid;
+};
+
+static void agent_pid(pid_t pid, const char *role, const char *ns, void *arg)
+{
+	struct find_agent *f = arg;
+	if (!strcmp(role, "swagent") && !strcmp(ns, f->ns) && cluster_pid_is_ours(pid, f->c->dir))
+		f->pid = pid;
+}
+
+int cluster_kill_agent(const struct cluster *c, int rack, int node)
+{
+	char ns[64];
+	cluster_ns_name(c, rack, node, ns, sizeof(ns));
+	struct find_agent f = {.c = c, .ns = ns, .pid = -1};
+	cluster_state_each_pid(c, agent_pid, &f);
+	if (f.pid < 0)
+		return 0;
+	struct procs p = {.pid = {f.pid}, .n = 1};
+	return stop(&p, SIGKILL, 5) ? -1 : 1;
+}
+
+int cluster_start_agent(const struct cluster *c, int rack, int node)
+{
+	char agent[PATH_MAX], ns[64], conf[PATH_MAX + 32], log[PATH_MAX + 32];
+	if (find_bin("swagent", "../../agent/swagent", agent, sizeof(agent)))
+		return -1;
+	cluster_ns_name(c, rack, node, ns, sizeof(ns));
+	snprintf(conf, sizeof(conf), "%s/r%dn%d/conf", c->dir, rack, node);
+	log_path(c, rack * c->nodes + node, log, sizeof(log));
+	return spawn(c, ns, "swagent", agent, "--config", conf, log) < 0 ? -1 : 0;
+}
+
+int cluster_wait_registered(const struct cluster *c, double timeout)
+{
+	pid_t none[CLUSTER_MAX_RACKS * CLUSTER_MAX_NODES + 1];
+	for (int i = 0; i <= c->racks * c->nodes; i++)
+		none[i] = -1;
+	return wait_registered(c, none, now() + timeout);
+}

@@ -28,7 +28,8 @@ static const char replay_usage[] =
         "topology.json; a --topology FILE overrides it: give the simulated replay the same\n"
         "file to compare the two). The cross-rack bytes the ToR uplinks and the agents\n"
         "(NetSat) counted follow the table and go to DIR/live.csv; DIR defaults to\n"
-        "results/live-MIX. Needs root.\n"
+        "results/live-MIX. --fail-node kills the node's swagent (SIGKILL) and starts it\n"
+        "again after +DOWN seconds. Needs root.\n"
         "\n";
 
 static void default_out_dir(const struct replay_opts *o, int live, char *buf, size_t len)
@@ -95,7 +96,10 @@ int cmd_replay(int argc, char **argv)
 			default_out_dir(o, live_dir != NULL, dir, sizeof(dir));
 		rc = output_check(dir, ctx.prefix);
 	}
-	if (rc == 0 && live_dir) {
+	if (rc == 0 && live_dir && o->sim.task_failure_rate > 0) {
+		fprintf(stderr, "swctl replay: --task-failure-rate is not supported with --live\n");
+		rc = -EINVAL;
+	} else if (rc == 0 && live_dir) {
 		if (replay_live_open(&live, live_dir))
 			rc = -EIO;
 		g.run = replay_live_run;

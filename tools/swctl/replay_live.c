@@ -185,6 +185,47 @@ static int sample(struct replay_live *l, struct sw_sim_result *r, uint64_t *prev
 	return 0;
 }
 
+/*
+ * --fail-node RACK.NODE@SEC[+DOWN], live: at SEC after the first arrival the node's swagent is
+ * killed with SIGKILL, and started again DOWN seconds later (never without +DOWN, until the
+ * run ends). @p state: 0 pending, 1 down, 2 done. Returns -1 after a message.
+ */
+static int faults(struct replay_live *l, const struct sw_sim_config *cfg, double t, uint8_t *state,
+                  struct sw_sim_result *r)
+{
+	for (uint32_t i = 0; i < cfg->n_faults; i++) {
+		const struct sw_sim_fault *f = &cfg->faults[i];
+		if (state[i] == 0 && t >= f->at) {
+			fprintf(stderr, "\nswctl replay: %.0f s: killing the agent of node %u.%u\n",
+			        t, f->rack, f->node);
+			if (cluster_kill_agent(&l->c, (int)f->rack, (int)f->node) < 0)
+				return -1;
+			state[i] = 1;
+			r->nodes_lost++;
+		}
+		if (state[i] == 1 && f->down_for > 0 && t >= f->at + f->down_for) {
+			fprintf(stderr,
+			        "\nswctl replay: %.0f s: starting the agent of node %u.%u\n", t,
+			        f->rack, f->node);
+			if (cluster_start_agent(&l->c, (int)f->rack, (int)f->node))
+				return -1;
+			state[i] = 2;
+		}
+	}
+	return 0;
+}
+
+/* Starts the agents a run's faults left down, so the next run has every node, and waits until
+ * every agent is registered (a restarted one's /metrics is up). */
+static int revive(struct replay_live *l, const struct sw_sim_config *cfg, uint8_t *state)
+{
+	for (uint32_t i = 0; i < cfg->n_faults; i++)
+		if (state[i] == 1 &&
+		    cluster_start_agent(&l->c, (int)cfg->faults[i].rack, (int)cfg->faults[i].node))
+			return -1;
+	return cfg->n_faults ? cluster_wait_registered(&l->c, 60) : 0;
+}
+
 /* Replays the mix once under job->cfg's policy; fills job->result and @p b. */
 static int run_one(struct replay_live *l, struct runner_job *job, struct replay_live_bytes *b)
 {
@@ -232,6 +273,7 @@ static int run_one(struct replay_live *l, struct runner_job *job, struct replay_
 	}
 
 	double t0 = now(), last = t0, last_end = t0, base = w->n_jobs ? w->jobs[0].arrival : 0;
+	uint8_t fault_state[SW_SIM_MAX_FAULTS] = {0};
 	size_t next = 0, shown_next = 0;
 	int ended = 0, shown_ended = -1, tty = isatty(2);
 	while (ended < (int)w->n_jobs) {
@@ -239,6 +281,8 @@ static int run_one(struct replay_live *l, struct runner_job *job, struct replay_
 		for (; next < w->n_jobs && w->jobs[next].arrival - base <= t - t0; next++)
 			if ((ids[next] = submit(w, &w->jobs[next])) == 0)
 				goto out;
+		if (faults(l, &job->cfg, t - t0, fault_state, r))
+			goto out;
 		if (t - last >= r->sample_interval) {
 			if (sample(l, r, out, in, t - last))
 				goto out;
@@ -270,7 +314,8 @@ static int run_one(struct replay_live *l, struct runner_job *job, struct replay_
 		usleep(20000);
 	}
 	fprintf(stderr, "\n");
-	if (read_uplinks(l, out, in) || read_netsat(l, r->node_rx))
+	if (revive(l, &job->cfg, fault_state) || read_uplinks(l, out, in) ||
+	    read_netsat(l, r->node_rx))
 		goto out;
 	b->uplink_out = b->uplink_in = b->netsat = 0;
 	for (int k = 0; k < racks; k++) {
@@ -282,7 +327,9 @@ static int run_one(struct replay_live *l, struct runner_job *job, struct replay_
 	for (int i = 0; i < nodes; i++)
 		for (int k = 0; k < racks; k++) {
 			size_t x = (size_t)i * racks + k;
-			r->node_rx[x] -= rx0[x];
+			/* an agent started again counts from 0: what it had counted is lost */
+			r->node_rx[x] =
+			        r->node_rx[x] >= rx0[x] ? r->node_rx[x] - rx0[x] : r->node_rx[x];
 			if (k != i / l->c.nodes)
 				b->netsat += r->node_rx[x];
 		}
