@@ -410,13 +410,26 @@ int cluster_kill_all(const char *name, const char *dir)
 	return p.n;
 }
 
-/* Finds the running controller's pid (cluster_state_each_pid's callback). */
-static void ctl_pid(pid_t pid, const char *role, const char *ns, void *arg)
+struct find_daemon {
+	const struct cluster *c;
+	const char *role, *ns; /* ns NULL: any namespace */
+	pid_t pid;
+};
+
+static void daemon_pid(pid_t pid, const char *role, const char *ns, void *arg)
 {
-	const struct cluster *c = ((void **)arg)[0];
-	(void)ns;
-	if (!strcmp(role, "swcontroller") && cluster_pid_is_ours(pid, c->dir))
-		*(pid_t *)((void **)arg)[1] = pid;
+	struct find_daemon *f = arg;
+	if (!strcmp(role, f->role) && (f->ns == NULL || !strcmp(ns, f->ns)) &&
+	    cluster_pid_is_ours(pid, f->c->dir))
+		f->pid = pid;
+}
+
+/* The pid of the running daemon @p role (in namespace @p ns, if not NULL), or -1. */
+static pid_t find_daemon(const struct cluster *c, const char *role, const char *ns)
+{
+	struct find_daemon f = {.c = c, .role = role, .ns = ns, .pid = -1};
+	cluster_state_each_pid(c, daemon_pid, &f);
+	return f.pid;
 }
 
 int cluster_restart_controller(const struct cluster *c, unsigned users, double timeout)
@@ -424,8 +437,8 @@ int cluster_restart_controller(const struct cluster *c, unsigned users, double t
 	static const char *const state[] = {"state.db", "state.db-wal", "state.db-shm",
 	                                    "trace.jsonl"};
 	char path[PATH_MAX + 32];
-	pid_t old = -1, pids[CLUSTER_MAX_RACKS * CLUSTER_MAX_NODES + 1];
-	cluster_state_each_pid(c, ctl_pid, (void *[]){(void *)c, &old});
+	pid_t old = find_daemon(c, "swcontroller", NULL);
+	pid_t pids[CLUSTER_MAX_RACKS * CLUSTER_MAX_NODES + 1];
 	if (old > 0) {
 		struct procs p = {.pid = {old}, .n = 1};
 		if (stop(&p, SIGTERM, 5) > 0 && stop(&p, SIGKILL, 2) > 0)
@@ -445,28 +458,14 @@ int cluster_restart_controller(const struct cluster *c, unsigned users, double t
 	return wait_registered(c, pids, deadline);
 }
 
-struct find_agent {
-	const struct cluster *c;
-	const char *ns;
-	pid_t pid;
-};
-
-static void agent_pid(pid_t pid, const char *role, const char *ns, void *arg)
-{
-	struct find_agent *f = arg;
-	if (!strcmp(role, "swagent") && !strcmp(ns, f->ns) && cluster_pid_is_ours(pid, f->c->dir))
-		f->pid = pid;
-}
-
 int cluster_kill_agent(const struct cluster *c, int rack, int node)
 {
 	char ns[64];
 	cluster_ns_name(c, rack, node, ns, sizeof(ns));
-	struct find_agent f = {.c = c, .ns = ns, .pid = -1};
-	cluster_state_each_pid(c, agent_pid, &f);
-	if (f.pid < 0)
+	pid_t pid = find_daemon(c, "swagent", ns);
+	if (pid < 0)
 		return 0;
-	struct procs p = {.pid = {f.pid}, .n = 1};
+	struct procs p = {.pid = {pid}, .n = 1};
 	return stop(&p, SIGKILL, 5) ? -1 : 1;
 }
 
