@@ -114,7 +114,7 @@ int sw_dp_devices(struct sw_dp_device *out, int max)
 	return n ? n : -ENODEV;
 }
 
-int dp_nic_numa_node(void)
+int sw_dp_nic_numa_node(void)
 {
 	struct sw_dp_device d;
 

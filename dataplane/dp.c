@@ -10,9 +10,9 @@
 
 /* The one list of backends. A new one (dpdk) adds its ops here and nowhere else. */
 static const struct dp_ops *const backends[] = {
-        &dp_tcp_ops,
+        &sw_dp_tcp_ops,
 #ifdef SW_DP_HAVE_UCX
-        &dp_ucx_ops,
+        &sw_dp_ucx_ops,
 #endif
 };
 
@@ -76,12 +76,12 @@ int sw_dp_open(const struct sw_dp_config *cfg, struct sw_dp_ctx **out)
 	ctx->cfg = c;
 	ctx->cfg.backend = ops->name; /* the caller's string may not outlive the context */
 	ctx->cfg.ucx_tls = NULL;      /* consumed by the backend's open() */
-	ctx->numa_node = c.numa_node >= 0 ? c.numa_node : dp_nic_numa_node();
-	rc = dp_pool_init(&ctx->pool, ctx->numa_node);
+	ctx->numa_node = c.numa_node >= 0 ? c.numa_node : sw_dp_nic_numa_node();
+	rc = sw_dp_pool_init(&ctx->pool, ctx->numa_node);
 	if (rc == 0)
 		rc = ops->open(ctx, &c);
 	if (rc < 0) {
-		dp_pool_fini(&ctx->pool);
+		sw_dp_pool_fini(&ctx->pool);
 		free(ctx);
 		return rc;
 	}
@@ -105,11 +105,11 @@ void sw_dp_close(struct sw_dp_ctx *ctx)
 	for (size_t i = 0; i < ctx->evq.n; i++) {
 		struct sw_dp_event *ev = &ctx->evq.ev[(ctx->evq.head + i) % ctx->evq.cap];
 		if (ev->type == SW_DP_EV_RECV)
-			dp_rxbuf_free(ctx, ev->data, ev->len);
+			sw_dp_rxbuf_free(ctx, ev->data, ev->len);
 	}
-	dp_regcache_fini(ctx);
+	sw_dp_regcache_fini(ctx);
 	ctx->ops->close(ctx);
-	dp_pool_fini(&ctx->pool);
+	sw_dp_pool_fini(&ctx->pool);
 	free(ctx->evq.ev);
 	free(ctx);
 }
@@ -151,7 +151,7 @@ static int parse_addr(const char *s, struct sockaddr_in *sa)
 	return 0;
 }
 
-void dp_addr_str(const struct sockaddr_in *sa, char *buf, size_t len)
+void sw_dp_addr_str(const struct sockaddr_in *sa, char *buf, size_t len)
 {
 	char host[INET_ADDRSTRLEN];
 
@@ -179,14 +179,14 @@ int sw_dp_listen_addr(const struct sw_dp_ctx *ctx, char *buf, size_t len)
 
 	if (!ctx->listening)
 		return -ENOTCONN;
-	dp_addr_str(&ctx->laddr, s, sizeof(s));
+	sw_dp_addr_str(&ctx->laddr, s, sizeof(s));
 	if (strlen(s) >= len)
 		return -EINVAL;
 	strcpy(buf, s);
 	return 0;
 }
 
-struct sw_dp_ep *dp_ep_new(struct sw_dp_ctx *ctx)
+struct sw_dp_ep *sw_dp_ep_new(struct sw_dp_ctx *ctx)
 {
 	struct sw_dp_ep *ep = calloc(1, ctx->ops->ep_size);
 
@@ -237,10 +237,10 @@ int sw_dp_connect(struct sw_dp_ctx *ctx, const char *addr, struct sw_dp_ep **out
 
 	if (rc < 0 || !out)
 		return -EINVAL;
-	ep = dp_ep_new(ctx);
+	ep = sw_dp_ep_new(ctx);
 	if (!ep)
 		return -ENOMEM;
-	dp_addr_str(&sa, ep->peer, sizeof(ep->peer));
+	sw_dp_addr_str(&sa, ep->peer, sizeof(ep->peer));
 	rc = ctx->ops->connect(ep, &sa);
 	if (rc < 0) {
 		ep_unlink(ep);
@@ -273,7 +273,7 @@ static void evq_forget_ep(struct sw_dp_ctx *ctx, struct sw_dp_ep *ep)
 			continue;
 		}
 		if (ev->type == SW_DP_EV_RECV) {
-			dp_rxbuf_free(ctx, ev->data, ev->len);
+			sw_dp_rxbuf_free(ctx, ev->data, ev->len);
 			ep->rx_held--;
 		}
 		ev->type = 0; /* skipped by sw_dp_poll() */
@@ -355,7 +355,7 @@ int sw_dp_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int i
 	return rc;
 }
 
-int dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n)
+int sw_dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n)
 {
 	if (n > ep->ctx->cfg.credits - ep->credits)
 		return -EPROTO; /* more than we spent: a peer must not mint credits */
@@ -367,7 +367,7 @@ int dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n)
 	return 0;
 }
 
-void dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status)
+void sw_dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status)
 {
 	struct sw_dp_event ev = {.type = SW_DP_EV_SEND, .status = status, .user = user};
 
@@ -376,21 +376,21 @@ void dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status)
 		ep->c.tx_msgs++;
 	}
 	ev.ep = ep->closed ? NULL : ep;
-	dp_push(ep->ctx, &ev);
+	sw_dp_push(ep->ctx, &ev);
 }
 
-bool dp_rx_full(const struct sw_dp_ep *ep, unsigned pending)
+bool sw_dp_rx_full(const struct sw_dp_ep *ep, unsigned pending)
 {
 	uint32_t limit = ep->ctx->cfg.credits > SW_DP_DEFAULT_CREDITS ? ep->ctx->cfg.credits
 	                                                              : SW_DP_DEFAULT_CREDITS;
 	return ep->rx_held + ep->grant_pending + pending >= limit;
 }
 
-int dp_push_recv(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len)
+int sw_dp_push_recv(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len)
 {
 	struct sw_dp_event ev = {
 	        .type = SW_DP_EV_RECV, .ep = ep, .tag = tag, .data = data, .len = len};
-	int rc = dp_push(ep->ctx, &ev);
+	int rc = sw_dp_push(ep->ctx, &ev);
 
 	if (rc < 0)
 		return rc;
@@ -400,7 +400,7 @@ int dp_push_recv(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len)
 	return 0;
 }
 
-void dp_ep_down(struct sw_dp_ep *ep, int status)
+void sw_dp_ep_down(struct sw_dp_ep *ep, int status)
 {
 	struct sw_dp_event ev = {.type = SW_DP_EV_CLOSED, .status = status, .ep = ep};
 
@@ -408,10 +408,10 @@ void dp_ep_down(struct sw_dp_ep *ep, int status)
 		return;
 	ep->down = true;
 	owe_clear(ep);
-	dp_push(ep->ctx, &ev);
+	sw_dp_push(ep->ctx, &ev);
 }
 
-int dp_push(struct sw_dp_ctx *ctx, const struct sw_dp_event *ev)
+int sw_dp_push(struct sw_dp_ctx *ctx, const struct sw_dp_event *ev)
 {
 	struct dp_evq *q = &ctx->evq;
 
@@ -494,7 +494,7 @@ void sw_dp_release(struct sw_dp_ctx *ctx, struct sw_dp_event *ev)
 	if (!ev || ev->type != SW_DP_EV_RECV)
 		return;
 	ep = ev->ep;
-	dp_rxbuf_free(ctx, ev->data, ev->len);
+	sw_dp_rxbuf_free(ctx, ev->data, ev->len);
 	ev->type = 0;
 	ev->data = NULL;
 	ep->rx_held--;
@@ -511,18 +511,18 @@ int sw_dp_mem_reg(struct sw_dp_ctx *ctx, void *addr, size_t len, struct sw_dp_mr
 {
 	if (!ctx || !addr || !len || !out)
 		return -EINVAL;
-	return dp_regcache_get(ctx, addr, len, out);
+	return sw_dp_regcache_get(ctx, addr, len, out);
 }
 
 void sw_dp_mem_dereg(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr)
 {
 	if (mr)
-		dp_regcache_put(ctx, mr);
+		sw_dp_regcache_put(ctx, mr);
 }
 
 int sw_dp_mem_evict(struct sw_dp_ctx *ctx, void *addr, size_t len)
 {
-	return dp_regcache_evict(ctx, addr, len);
+	return sw_dp_regcache_evict(ctx, addr, len);
 }
 
 const void *sw_dp_mr_rkey(const struct sw_dp_mr *mr, size_t *len)
@@ -583,12 +583,12 @@ int sw_dp_foreach_peer(struct sw_dp_ctx *ctx, sw_dp_peer_fn fn, void *arg)
 
 void *sw_dp_alloc(struct sw_dp_ctx *ctx, size_t len)
 {
-	return dp_numa_alloc(ctx->numa_node, len);
+	return sw_dp_numa_alloc(ctx->numa_node, len);
 }
 
 void sw_dp_free(struct sw_dp_ctx *ctx, void *p, size_t len)
 {
-	dp_numa_free(ctx->numa_node, p, len);
+	sw_dp_numa_free(ctx->numa_node, p, len);
 }
 
 int sw_dp_numa_node(const struct sw_dp_ctx *ctx)

@@ -32,16 +32,16 @@ struct dp_ops {
 	void (*mem_dereg)(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);
 	int (*get)(struct sw_dp_ep *ep, void *local, size_t len, uint64_t raddr, const void *rkey,
 	           size_t rkey_len, void *user);
-	/* Non-blocking: moves data and pushes events with dp_push(). */
+	/* Non-blocking: moves data and pushes events with sw_dp_push(). */
 	int (*progress)(struct sw_dp_ctx *ctx);
 	int (*wait)(struct sw_dp_ctx *ctx, int timeout_ms);
 	int (*fd)(struct sw_dp_ctx *ctx);
 	void (*describe)(const struct sw_dp_ep *ep, FILE *out);
 };
 
-extern const struct dp_ops dp_tcp_ops;
+extern const struct dp_ops sw_dp_tcp_ops;
 #ifdef SW_DP_HAVE_UCX
-extern const struct dp_ops dp_ucx_ops;
+extern const struct dp_ops sw_dp_ucx_ops;
 #endif
 
 /* Receive buffers on the context's NUMA node: small ones carved from slabs, large ones
@@ -119,34 +119,34 @@ struct sw_dp_ep {
 };
 
 /* dp.c: used by backends. */
-int dp_push(struct sw_dp_ctx *ctx, const struct sw_dp_event *ev);
-struct sw_dp_ep *dp_ep_new(struct sw_dp_ctx *ctx);
-void dp_ep_down(struct sw_dp_ep *ep, int status);
-int dp_push_recv(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len);
+int sw_dp_push(struct sw_dp_ctx *ctx, const struct sw_dp_event *ev);
+struct sw_dp_ep *sw_dp_ep_new(struct sw_dp_ctx *ctx);
+void sw_dp_ep_down(struct sw_dp_ep *ep, int status);
+int sw_dp_push_recv(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len);
 /* Whether one more message (besides `pending` the backend is still receiving) would exceed
  * the credits a peer can have: then the peer ignores flow control and loses its endpoint
  * (-EPROTO) before anything is allocated. The limit is the larger of this side's credits
  * and the default, so that peers configured with fewer credits interoperate. */
-bool dp_rx_full(const struct sw_dp_ep *ep, unsigned pending);
+bool sw_dp_rx_full(const struct sw_dp_ep *ep, unsigned pending);
 /* Credits the peer gave back: 0, or -EPROTO when it gives more than were spent. */
-int dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n);
-void dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status);
-void dp_addr_str(const struct sockaddr_in *sa, char *buf, size_t len);
+int sw_dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n);
+void sw_dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status);
+void sw_dp_addr_str(const struct sockaddr_in *sa, char *buf, size_t len);
 
 /* mem.c */
-int dp_pool_init(struct dp_pool *p, int numa_node);
-void dp_pool_fini(struct dp_pool *p);
+int sw_dp_pool_init(struct dp_pool *p, int numa_node);
+void sw_dp_pool_fini(struct dp_pool *p);
 /* A receive buffer of len bytes: from the pool when it fits, else the heap. */
-void *dp_rxbuf_alloc(struct sw_dp_ctx *ctx, size_t len);
-void dp_rxbuf_free(struct sw_dp_ctx *ctx, void *p, size_t len);
-int dp_regcache_get(struct sw_dp_ctx *ctx, void *addr, size_t len, struct sw_dp_mr **out);
-void dp_regcache_put(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);
-int dp_regcache_evict(struct sw_dp_ctx *ctx, void *addr, size_t len);
-void dp_regcache_fini(struct sw_dp_ctx *ctx);
-void *dp_numa_alloc(int node, size_t len);
-void dp_numa_free(int node, void *p, size_t len);
+void *sw_dp_rxbuf_alloc(struct sw_dp_ctx *ctx, size_t len);
+void sw_dp_rxbuf_free(struct sw_dp_ctx *ctx, void *p, size_t len);
+int sw_dp_regcache_get(struct sw_dp_ctx *ctx, void *addr, size_t len, struct sw_dp_mr **out);
+void sw_dp_regcache_put(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);
+int sw_dp_regcache_evict(struct sw_dp_ctx *ctx, void *addr, size_t len);
+void sw_dp_regcache_fini(struct sw_dp_ctx *ctx);
+void *sw_dp_numa_alloc(int node, size_t len);
+void sw_dp_numa_free(int node, void *p, size_t len);
 
 /* devices.c: NUMA node of the first RDMA device, -1 when none or unknown. */
-int dp_nic_numa_node(void);
+int sw_dp_nic_numa_node(void);
 
 #endif

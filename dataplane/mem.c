@@ -20,14 +20,14 @@ static bool numa_placed(int node)
 	return node >= 0 && numa_available() >= 0;
 }
 
-void *dp_numa_alloc(int node, size_t len)
+void *sw_dp_numa_alloc(int node, size_t len)
 {
 	if (numa_placed(node))
 		return numa_alloc_onnode(len, node);
 	return malloc(len);
 }
 
-void dp_numa_free(int node, void *p, size_t len)
+void sw_dp_numa_free(int node, void *p, size_t len)
 {
 	if (!p)
 		return;
@@ -37,19 +37,19 @@ void dp_numa_free(int node, void *p, size_t len)
 		free(p);
 }
 
-int dp_pool_init(struct dp_pool *p, int numa_node)
+int sw_dp_pool_init(struct dp_pool *p, int numa_node)
 {
 	memset(p, 0, sizeof(*p));
 	p->numa_node = numa_node;
 	return 0;
 }
 
-void dp_pool_fini(struct dp_pool *p)
+void sw_dp_pool_fini(struct dp_pool *p)
 {
 	for (size_t i = 0; i < p->nbig; i++)
-		dp_numa_free(p->numa_node, p->big[i].p, p->big[i].cls);
+		sw_dp_numa_free(p->numa_node, p->big[i].p, p->big[i].cls);
 	for (size_t i = 0; i < p->nslabs; i++)
-		dp_numa_free(p->numa_node, p->slabs[i], DP_POOL_SLAB);
+		sw_dp_numa_free(p->numa_node, p->slabs[i], DP_POOL_SLAB);
 	free(p->slabs);
 	free(p->free);
 	memset(p, 0, sizeof(*p));
@@ -71,7 +71,7 @@ static int pool_grow(struct dp_pool *p)
 		return -ENOMEM;
 	p->free = fl;
 	p->cap += per;
-	slab = dp_numa_alloc(p->numa_node, DP_POOL_SLAB);
+	slab = sw_dp_numa_alloc(p->numa_node, DP_POOL_SLAB);
 	if (!slab)
 		return -ENOMEM;
 	p->slabs[p->nslabs++] = slab;
@@ -100,7 +100,7 @@ static void *big_get(struct dp_pool *p, size_t len)
 			return b;
 		}
 	}
-	return dp_numa_alloc(p->numa_node, cls);
+	return sw_dp_numa_alloc(p->numa_node, cls);
 }
 
 static void big_put(struct dp_pool *p, void *b, size_t len)
@@ -108,7 +108,7 @@ static void big_put(struct dp_pool *p, void *b, size_t len)
 	size_t cls = big_class(len);
 
 	if (p->nbig == DP_BIG_KEEP || p->big_bytes + cls > DP_BIG_BYTES) {
-		dp_numa_free(p->numa_node, b, cls);
+		sw_dp_numa_free(p->numa_node, b, cls);
 		return;
 	}
 	p->big[p->nbig].p = b;
@@ -116,7 +116,7 @@ static void big_put(struct dp_pool *p, void *b, size_t len)
 	p->big_bytes += cls;
 }
 
-void *dp_rxbuf_alloc(struct sw_dp_ctx *ctx, size_t len)
+void *sw_dp_rxbuf_alloc(struct sw_dp_ctx *ctx, size_t len)
 {
 	struct dp_pool *p = &ctx->pool;
 
@@ -129,7 +129,7 @@ void *dp_rxbuf_alloc(struct sw_dp_ctx *ctx, size_t len)
 	return p->free[--p->nfree];
 }
 
-void dp_rxbuf_free(struct sw_dp_ctx *ctx, void *buf, size_t len)
+void sw_dp_rxbuf_free(struct sw_dp_ctx *ctx, void *buf, size_t len)
 {
 	struct dp_pool *p = &ctx->pool;
 
@@ -173,7 +173,7 @@ static void regcache_trim(struct sw_dp_ctx *ctx)
 	}
 }
 
-int dp_regcache_get(struct sw_dp_ctx *ctx, void *addr, size_t len, struct sw_dp_mr **out)
+int sw_dp_regcache_get(struct sw_dp_ctx *ctx, void *addr, size_t len, struct sw_dp_mr **out)
 {
 	struct dp_regcache *rc = &ctx->rc;
 	uintptr_t a = (uintptr_t)addr;
@@ -213,7 +213,7 @@ found:
 	return 0;
 }
 
-void dp_regcache_put(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr)
+void sw_dp_regcache_put(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr)
 {
 	if (mr->refs)
 		mr->refs--;
@@ -228,7 +228,7 @@ static bool overlaps(const struct sw_dp_mr *mr, uintptr_t a, size_t len)
 	return a < b + mr->len && b < a + len;
 }
 
-int dp_regcache_evict(struct sw_dp_ctx *ctx, void *addr, size_t len)
+int sw_dp_regcache_evict(struct sw_dp_ctx *ctx, void *addr, size_t len)
 {
 	struct dp_regcache *rc = &ctx->rc;
 	uintptr_t a = (uintptr_t)addr;
@@ -248,7 +248,7 @@ int dp_regcache_evict(struct sw_dp_ctx *ctx, void *addr, size_t len)
 	return n;
 }
 
-void dp_regcache_fini(struct sw_dp_ctx *ctx)
+void sw_dp_regcache_fini(struct sw_dp_ctx *ctx)
 {
 	while (ctx->rc.n)
 		mr_destroy(ctx, ctx->rc.n - 1);

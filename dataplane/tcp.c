@@ -179,7 +179,7 @@ static void fail_txq(struct tcp_ep *e, int status)
 		struct tcp_tx *tx = e->txq;
 		e->txq = tx->next;
 		if (!tx->ctrl)
-			dp_send_done(&e->base, tx->payload, tx->user, status);
+			sw_dp_send_done(&e->base, tx->payload, tx->user, status);
 		free(tx);
 	}
 	e->txq_tail = NULL;
@@ -195,7 +195,7 @@ static void ep_release(struct tcp_ep *e, int status)
 	free(e->stage);
 	e->stage = NULL;
 	if (e->body) {
-		dp_rxbuf_free(e->base.ctx, e->body, e->rxh.len);
+		sw_dp_rxbuf_free(e->base.ctx, e->body, e->rxh.len);
 		e->body = NULL;
 	}
 }
@@ -203,7 +203,7 @@ static void ep_release(struct tcp_ep *e, int status)
 static void ep_fail(struct tcp_ep *e, int status)
 {
 	ep_release(e, -ECONNRESET);
-	dp_ep_down(&e->base, status);
+	sw_dp_ep_down(&e->base, status);
 }
 
 static void tcp_ep_close(struct sw_dp_ep *ep)
@@ -244,7 +244,7 @@ static int flush(struct tcp_ep *e)
 			if (!e->txq)
 				e->txq_tail = NULL;
 			if (!tx->ctrl)
-				dp_send_done(&e->base, tx->payload, tx->user, 0);
+				sw_dp_send_done(&e->base, tx->payload, tx->user, 0);
 			free(tx);
 		}
 	}
@@ -341,8 +341,8 @@ static int deliver(struct tcp_ep *e, const struct frame *h, void *data)
 {
 	if (h->type == FRAME_CREDIT)
 		return h->tag > UINT32_MAX ? -EPROTO
-		                           : dp_credit_arrived(&e->base, (uint32_t)h->tag);
-	return dp_push_recv(&e->base, h->tag, data, h->len);
+		                           : sw_dp_credit_arrived(&e->base, (uint32_t)h->tag);
+	return sw_dp_push_recv(&e->base, h->tag, data, h->len);
 }
 
 /* Parses staged bytes into frames. Returns 0, or -EPROTO / -EMSGSIZE / -ENOMEM. */
@@ -364,10 +364,10 @@ static int parse(struct tcp_ep *e)
 			return -EPROTO;
 		if (h.len > c->cfg.max_recv)
 			return -EMSGSIZE; /* refused before any allocation */
-		if (h.type == FRAME_MSG && dp_rx_full(&e->base, 0))
+		if (h.type == FRAME_MSG && sw_dp_rx_full(&e->base, 0))
 			return -EPROTO;
 		avail = e->staged - e->parsed - sizeof(h);
-		buf = dp_rxbuf_alloc(c, h.len);
+		buf = sw_dp_rxbuf_alloc(c, h.len);
 		if (h.len && !buf)
 			return -ENOMEM;
 		e->parsed += sizeof(h);
@@ -385,7 +385,7 @@ static int parse(struct tcp_ep *e)
 		e->parsed += h.len;
 		int rc = deliver(e, &h, buf);
 		if (rc < 0) {
-			dp_rxbuf_free(c, buf, h.len);
+			sw_dp_rxbuf_free(c, buf, h.len);
 			return rc;
 		}
 	}
@@ -439,7 +439,7 @@ static void ep_readable(struct tcp_ep *e)
 				e->body = NULL;
 				rc = deliver(e, &e->rxh, b);
 				if (rc < 0)
-					dp_rxbuf_free(e->base.ctx, b, e->rxh.len);
+					sw_dp_rxbuf_free(e->base.ctx, b, e->rxh.len);
 				else
 					rc = parse(e);
 			}
@@ -500,7 +500,7 @@ static void accept_all(struct tcp_ctx *t)
 		}
 		if (fd < 0)
 			return;
-		ep = dp_ep_new(&t->base);
+		ep = sw_dp_ep_new(&t->base);
 		if (!ep) {
 			close(fd);
 			continue;
@@ -509,9 +509,9 @@ static void accept_all(struct tcp_ctx *t)
 			sw_dp_ep_close(ep); /* never reported, so dropped quietly; closes fd */
 			continue;
 		}
-		dp_addr_str(&sa, ep->peer, sizeof(ep->peer));
+		sw_dp_addr_str(&sa, ep->peer, sizeof(ep->peer));
 		ev.ep = ep;
-		dp_push(&t->base, &ev);
+		sw_dp_push(&t->base, &ev);
 	}
 }
 
@@ -563,11 +563,11 @@ static void tcp_describe(const struct sw_dp_ep *ep, FILE *out)
 	char local[SW_DP_ADDRSTRLEN] = "?";
 
 	if (getsockname(e->fd, (struct sockaddr *)&sa, &l) == 0)
-		dp_addr_str(&sa, local, sizeof(local));
+		sw_dp_addr_str(&sa, local, sizeof(local));
 	fprintf(out, "tcp endpoint %s -> %s (kernel socket %d)\n", local, ep->peer, e->fd);
 }
 
-const struct dp_ops dp_tcp_ops = {
+const struct dp_ops sw_dp_tcp_ops = {
         .name = "tcp",
         .caps = SW_DP_CAP_FD,
         .ctx_size = sizeof(struct tcp_ctx),

@@ -154,8 +154,8 @@ static void rx_drain(struct sw_dp_ep *ep)
 	while (e->rxq && e->rxq->done) {
 		struct ucx_req *r = e->rxq;
 		e->rxq = r->pnext;
-		if (r->failed || dp_push_recv(ep, r->hdr, r->buf, r->len) < 0)
-			dp_rxbuf_free(r->ctx, r->buf, r->len);
+		if (r->failed || sw_dp_push_recv(ep, r->hdr, r->buf, r->len) < 0)
+			sw_dp_rxbuf_free(r->ctx, r->buf, r->len);
 		free(r);
 	}
 	if (!e->rxq)
@@ -191,11 +191,11 @@ static void req_done(struct ucx_req *r, ucs_status_t s)
 	switch (r->kind) {
 	case REQ_SEND:
 		if (ep) {
-			dp_send_done(ep, r->len, r->user, ev.status);
+			sw_dp_send_done(ep, r->len, r->user, ev.status);
 			break;
 		}
 		ev.type = SW_DP_EV_SEND;
-		dp_push(r->ctx, &ev);
+		sw_dp_push(r->ctx, &ev);
 		break;
 	case REQ_GET:
 		ev.type = SW_DP_EV_GET;
@@ -204,11 +204,11 @@ static void req_done(struct ucx_req *r, ucs_status_t s)
 			ep->c.get_bytes += r->len;
 		}
 		ev.ep = ep && !ep->closed ? ep : NULL;
-		dp_push(r->ctx, &ev);
+		sw_dp_push(r->ctx, &ev);
 		break;
 	case REQ_RECV:
 		if (!ep) {
-			dp_rxbuf_free(r->ctx, r->buf, r->len);
+			sw_dp_rxbuf_free(r->ctx, r->buf, r->len);
 			break;
 		}
 		r->done = true;
@@ -346,13 +346,13 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 	unsigned pending = 0;
 	for (struct ucx_req *q = uep(ep)->rxq; q; q = q->pnext)
 		pending++;
-	if (extra + len > u->base.cfg.max_recv || dp_rx_full(ep, pending)) {
+	if (extra + len > u->base.cfg.max_recv || sw_dp_rx_full(ep, pending)) {
 		/* as tcp: refused before any allocation */
-		dp_ep_down(ep, extra + len > u->base.cfg.max_recv ? -EMSGSIZE : -EPROTO);
+		sw_dp_ep_down(ep, extra + len > u->base.cfg.max_recv ? -EMSGSIZE : -EPROTO);
 		return UCS_OK; /* UCS_OK without a receive drops a rendezvous payload too */
 	}
 	if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-		void *buf = dp_rxbuf_alloc(&u->base, extra + len);
+		void *buf = sw_dp_rxbuf_alloc(&u->base, extra + len);
 		if (extra + len && !buf)
 			return UCS_OK;
 		if (extra)
@@ -361,13 +361,13 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 			memcpy((char *)buf + extra, data, len);
 		len += extra;
 		if (!uep(ep)->rxq) { /* nothing ahead of it */
-			if (dp_push_recv(ep, tag, buf, len) < 0)
-				dp_rxbuf_free(&u->base, buf, len);
+			if (sw_dp_push_recv(ep, tag, buf, len) < 0)
+				sw_dp_rxbuf_free(&u->base, buf, len);
 			return UCS_OK;
 		}
 		r = calloc(1, sizeof(*r)); /* complete already: UCX does not own it */
 		if (!r) {
-			dp_rxbuf_free(&u->base, buf, len);
+			sw_dp_rxbuf_free(&u->base, buf, len);
 			return UCS_OK;
 		}
 		*r = (struct ucx_req){.kind = REQ_RECV,
@@ -387,7 +387,7 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 	rx_queue(ep, r);
 	r->hdr = tag;
 	r->len = extra + len;
-	r->buf = dp_rxbuf_alloc(&u->base, r->len);
+	r->buf = sw_dp_rxbuf_alloc(&u->base, r->len);
 	if (!r->buf) {
 		req_done(r, UCS_ERR_NO_MEMORY);
 		return UCS_OK;
@@ -412,8 +412,8 @@ static ucs_status_t am_credit(void *arg, const void *header, size_t hlen, void *
 		ep = ep_of(arg, param->reply_ep);
 	if (ep && hlen == sizeof(n)) {
 		memcpy(&n, header, sizeof(n));
-		if (n > UINT32_MAX || dp_credit_arrived(ep, (uint32_t)n) < 0)
-			dp_ep_down(ep, -EPROTO);
+		if (n > UINT32_MAX || sw_dp_credit_arrived(ep, (uint32_t)n) < 0)
+			sw_dp_ep_down(ep, -EPROTO);
 	}
 	return UCS_OK;
 }
@@ -516,7 +516,7 @@ static void ucx_close(struct sw_dp_ctx *c)
 static void on_ep_error(void *arg, ucp_ep_h h, ucs_status_t s)
 {
 	(void)h;
-	dp_ep_down(arg, err_of(s) ? err_of(s) : -ECONNRESET);
+	sw_dp_ep_down(arg, err_of(s) ? err_of(s) : -ECONNRESET);
 }
 
 /* A flush completes once wireup has: the signal that the endpoint is up. */
@@ -557,20 +557,20 @@ static void on_conn(ucp_conn_request_h req, void *arg)
 	ucp_conn_request_attr_t a = {.field_mask = UCP_CONN_REQUEST_ATTR_FIELD_CLIENT_ADDR};
 	ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_CONN_REQUEST, .conn_request = req};
 	struct sw_dp_event ev = {.type = SW_DP_EV_ACCEPT};
-	struct sw_dp_ep *ep = dp_ep_new(&u->base);
+	struct sw_dp_ep *ep = sw_dp_ep_new(&u->base);
 
 	if (!ep) {
 		ucp_listener_reject(u->l, req);
 		return;
 	}
 	if (ucp_conn_request_query(req, &a) == UCS_OK && a.client_address.ss_family == AF_INET)
-		dp_addr_str((struct sockaddr_in *)&a.client_address, ep->peer, sizeof(ep->peer));
+		sw_dp_addr_str((struct sockaddr_in *)&a.client_address, ep->peer, sizeof(ep->peer));
 	if (ep_create(ep, &p) < 0) {
 		sw_dp_ep_close(ep); /* never reported: dropped quietly */
 		return;
 	}
 	ev.ep = ep;
-	dp_push(&u->base, &ev);
+	sw_dp_push(&u->base, &ev);
 }
 
 static int ucx_listen(struct sw_dp_ctx *c, const struct sockaddr_in *sa)
@@ -641,7 +641,7 @@ static void ucx_ep_close(struct sw_dp_ep *ep)
 	for (struct ucx_req *r = e->rxq, *next; r; r = next) {
 		next = r->pnext;
 		if (r->done) {
-			dp_rxbuf_free(r->ctx, r->buf, r->len);
+			sw_dp_rxbuf_free(r->ctx, r->buf, r->len);
 			free(r);
 		}
 	}
@@ -883,7 +883,7 @@ static void ucx_describe(const struct sw_dp_ep *ep, FILE *out)
 	ucp_ep_print_info(((const struct ucx_ep *)ep)->uep, out);
 }
 
-const struct dp_ops dp_ucx_ops = {
+const struct dp_ops sw_dp_ucx_ops = {
         .name = "ucx",
         .caps = SW_DP_CAP_GET | SW_DP_CAP_FD | SW_DP_CAP_RDMA,
         .ctx_size = sizeof(struct ucx_ctx),

@@ -21,7 +21,7 @@ dp="$root/dataplane/dp.c $root/dataplane/mem.c $root/dataplane/devices.c $root/d
 clang $fuzz -I"$root/shuffle" "$root/tests/shuffle/fuzz_frames.c" $srcs $deps \
 	-o "$work/fuzz_frames"
 # shellcheck disable=SC2086
-clang $fuzz -I"$root/dataplane" "$root/tests/dataplane/fuzz_tcp.c" $dp \
+clang $fuzz -I"$root/dataplane/include" "$root/tests/dataplane/fuzz_tcp.c" $dp \
 	$(pkg-config --cflags --libs numa libibverbs) -o "$work/fuzz_tcp"
 # shellcheck disable=SC2086
 clang $fuzz -I"$root/shuffle" -I"$root/dataplane" "$root/tests/shuffle/fuzz_fetcher.c" $srcs \

@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 deps=$(pkg-config --cflags --libs libprotobuf-c libcrypto)
 protoc-c --proto_path="$root/agent/wire" --c_out="$work" "$root/agent/wire/shufflewatch.proto"
 srcs="$work/shufflewatch.pb-c.c $root/agent/wire/wire.c $root/agent/wire/handshake.c"
-incs="-I$work -I$root/agent/wire -I$root/agent/wire/include -I$root/dataplane"
+incs="-I$work -I$root/agent/wire -I$root/agent/wire/include -I$root/dataplane/include"
 # shellcheck disable=SC2086
 clang -std=gnu11 -D_GNU_SOURCE $incs "$root/tests/wire/fuzz_seeds.c" \
 	"$root/tests/wire/samples.c" $srcs $deps -o "$work/fuzz_seeds"
