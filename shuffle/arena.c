@@ -11,7 +11,7 @@
 
 #include "arena.h"
 
-int arena_init(struct arena *a, size_t size)
+int sw_shuffle_arena_init(struct arena *a, size_t size)
 {
 	a->cap = 16;
 	a->free = malloc(a->cap * sizeof(*a->free));
@@ -22,14 +22,14 @@ int arena_init(struct arena *a, size_t size)
 	return 0;
 }
 
-void arena_fini(struct arena *a)
+void sw_shuffle_arena_fini(struct arena *a)
 {
 	free(a->free);
 	a->free = NULL;
 	a->nfree = 0;
 }
 
-size_t arena_alloc(struct arena *a, size_t len)
+size_t sw_shuffle_arena_alloc(struct arena *a, size_t len)
 {
 	for (size_t i = 0; i < a->nfree; i++) {
 		struct arena_ext *e = &a->free[i];
@@ -47,7 +47,7 @@ size_t arena_alloc(struct arena *a, size_t len)
 	return (size_t)-1;
 }
 
-int arena_free(struct arena *a, size_t off, size_t len)
+int sw_shuffle_arena_free(struct arena *a, size_t off, size_t len)
 {
 	size_t lo = 0, hi = a->nfree;
 	while (lo < hi) { /* first free extent after off */

@@ -19,12 +19,12 @@ struct arena {
 	size_t cap;
 };
 
-int arena_init(struct arena *a, size_t size);
-void arena_fini(struct arena *a);
+int sw_shuffle_arena_init(struct arena *a, size_t size);
+void sw_shuffle_arena_fini(struct arena *a);
 /* Offset of a free extent of len bytes (a multiple of ARENA_GRAIN), or (size_t)-1. */
-size_t arena_alloc(struct arena *a, size_t len);
+size_t sw_shuffle_arena_alloc(struct arena *a, size_t len);
 /* 0, or -ENOMEM when the free list cannot grow (the extent is then lost to the arena). */
-int arena_free(struct arena *a, size_t off, size_t len);
+int sw_shuffle_arena_free(struct arena *a, size_t off, size_t len);
 
 static inline size_t arena_round(size_t len)
 {

@@ -22,8 +22,9 @@ struct proto_gmac {
 	EVP_CIPHER_CTX *x;
 };
 
-int proto_mac(const uint8_t *key, size_t key_len, const uint8_t challenge[PROTO_CHALLENGE_LEN],
-              const uint8_t req[PROTO_REQ_LEN], uint8_t mac[PROTO_MAC_LEN])
+int sw_shuffle_proto_mac(const uint8_t *key, size_t key_len,
+                         const uint8_t challenge[PROTO_CHALLENGE_LEN],
+                         const uint8_t req[PROTO_REQ_LEN], uint8_t mac[PROTO_MAC_LEN])
 {
 	uint8_t msg[PROTO_CHALLENGE_LEN + PROTO_REQ_MACED];
 	unsigned int n = 0;
@@ -35,17 +36,19 @@ int proto_mac(const uint8_t *key, size_t key_len, const uint8_t challenge[PROTO_
 	return 0;
 }
 
-int proto_mac_verify(const uint8_t *key, size_t key_len,
-                     const uint8_t challenge[PROTO_CHALLENGE_LEN], const uint8_t req[PROTO_REQ_LEN])
+int sw_shuffle_proto_mac_verify(const uint8_t *key, size_t key_len,
+                                const uint8_t challenge[PROTO_CHALLENGE_LEN],
+                                const uint8_t req[PROTO_REQ_LEN])
 {
 	uint8_t mac[PROTO_MAC_LEN];
-	if (proto_mac(key, key_len, challenge, req, mac) < 0)
+	if (sw_shuffle_proto_mac(key, key_len, challenge, req, mac) < 0)
 		return -EACCES;
 	return CRYPTO_memcmp(mac, req + PROTO_REQ_MACED, PROTO_MAC_LEN) == 0 ? 0 : -EACCES;
 }
 
-int proto_answer_key(const uint8_t *secret, size_t secret_len,
-                     const uint8_t challenge[PROTO_CHALLENGE_LEN], uint8_t key[PROTO_KEY_LEN])
+int sw_shuffle_proto_answer_key(const uint8_t *secret, size_t secret_len,
+                                const uint8_t challenge[PROTO_CHALLENGE_LEN],
+                                uint8_t key[PROTO_KEY_LEN])
 {
 	/* a label keeps this HMAC input apart from any request's */
 	uint8_t msg[8 + PROTO_CHALLENGE_LEN] = "SWFA key";
@@ -60,20 +63,20 @@ int proto_answer_key(const uint8_t *secret, size_t secret_len,
 	return 0;
 }
 
-struct proto_gmac *proto_gmac_new(void)
+struct proto_gmac *sw_shuffle_proto_gmac_new(void)
 {
 	struct proto_gmac *g = OPENSSL_zalloc(sizeof(*g));
 	if (g == NULL)
 		return NULL;
 	if ((g->x = EVP_CIPHER_CTX_new()) == NULL ||
 	    EVP_EncryptInit_ex(g->x, EVP_aes_128_gcm(), NULL, NULL, NULL) != 1) {
-		proto_gmac_free(g);
+		sw_shuffle_proto_gmac_free(g);
 		return NULL;
 	}
 	return g;
 }
 
-void proto_gmac_free(struct proto_gmac *g)
+void sw_shuffle_proto_gmac_free(struct proto_gmac *g)
 {
 	if (g == NULL)
 		return;
@@ -89,7 +92,7 @@ static int gmac(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN], uint64_t
 {
 	uint8_t hdr[PROTO_CHUNK_LEN], iv[12];
 	int n;
-	proto_chunk_encode(c, hdr);
+	sw_shuffle_proto_chunk_encode(c, hdr);
 	for (int i = 0; i < 8; i++)
 		iv[i] = (uint8_t)(nonce >> (8 * i));
 	memcpy(iv + 8, hdr + 8, 4); /* seq as on the wire */
@@ -109,14 +112,16 @@ static int gmac(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN], uint64_t
 	return 0;
 }
 
-int proto_chunk_seal(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN], uint64_t nonce,
-                     struct proto_chunk *c, const void *payload, size_t len)
+int sw_shuffle_proto_chunk_seal(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
+                                uint64_t nonce, struct proto_chunk *c, const void *payload,
+                                size_t len)
 {
 	return gmac(g, key, nonce, c, payload, len, c->tag);
 }
 
-int proto_chunk_check(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN], uint64_t nonce,
-                      const struct proto_chunk *c, const void *payload, size_t len)
+int sw_shuffle_proto_chunk_check(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
+                                 uint64_t nonce, const struct proto_chunk *c, const void *payload,
+                                 size_t len)
 {
 	uint8_t tag[PROTO_TAG_LEN];
 	if (gmac(g, key, nonce, c, payload, len, tag) < 0)
@@ -124,7 +129,7 @@ int proto_chunk_check(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN], ui
 	return CRYPTO_memcmp(tag, c->tag, PROTO_TAG_LEN) == 0 ? 0 : -EBADMSG;
 }
 
-int proto_challenge_new(uint8_t challenge[PROTO_CHALLENGE_LEN])
+int sw_shuffle_proto_challenge_new(uint8_t challenge[PROTO_CHALLENGE_LEN])
 {
 	return RAND_bytes(challenge, PROTO_CHALLENGE_LEN) == 1 ? 0 : -EIO;
 }

@@ -117,8 +117,8 @@ int sw_shuffle_client_create(const struct sw_shuffle_client_conf *conf,
 	if (err == 0)
 		err = sw_shuffle_fetcher_attach(cl->ctx, &fconf, &cl->fc);
 	if (err < 0) {
-		sw_logf(&conf->log, "client: cannot fetch from %s: %s", conf->server_addr,
-		        sw_dp_strerror(err));
+		sw_shuffle_logf(&conf->log, "client: cannot fetch from %s: %s", conf->server_addr,
+		                sw_dp_strerror(err));
 		sw_shuffle_client_destroy(cl);
 		return err;
 	}

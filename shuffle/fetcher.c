@@ -57,7 +57,7 @@ struct sw_shuffle_fetch_op {
 	uint64_t cap;
 	bool own;
 	uint8_t akey[PROTO_KEY_LEN];
-	uint64_t deadline; /* sw_mono_ms() at which it fails */
+	uint64_t deadline; /* sw_shuffle_mono_ms() at which it fails */
 	bool retried;      /* sent again on a new connection after a stale one broke */
 	/* the current request: the whole range, or (sub) one bad chunk fetched again */
 	bool sub;
@@ -243,9 +243,9 @@ static void op_finish(struct sw_shuffle_fetch_op *op, int err)
 			fc->cnt.peers_lost++;
 		if (err == -EBADMSG)
 			fc->cnt.bad_frames++;
-		sw_logf(&fc->conf.log, "client: fetch job %llu map %u part %u from %s: %s",
-		        (unsigned long long)op->f.job, op->f.map, op->f.part, op->server,
-		        sw_shuffle_strerror(err));
+		sw_shuffle_logf(&fc->conf.log, "client: fetch job %llu map %u part %u from %s: %s",
+		                (unsigned long long)op->f.job, op->f.map, op->f.part, op->server,
+		                sw_shuffle_strerror(err));
 		op_drop_buf(op, c);
 		op->total = 0;
 	} else {
@@ -324,9 +324,9 @@ static int send_req(struct fconn *c, struct sw_shuffle_fetch_op *op, uint8_t typ
 	clock_gettime(CLOCK_REALTIME, &ts);
 	r.ts_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	struct slot *s = &c->slots[i];
-	proto_req_encode(&r, s->buf);
-	if (proto_mac(op->f.secret, op->f.secret_len, c->challenge, s->buf,
-	              s->buf + PROTO_REQ_MACED) < 0)
+	sw_shuffle_proto_req_encode(&r, s->buf);
+	if (sw_shuffle_proto_mac(op->f.secret, op->f.secret_len, c->challenge, s->buf,
+	                         s->buf + PROTO_REQ_MACED) < 0)
 		return -EIO;
 	struct iovec iov = {s->buf, PROTO_REQ_LEN};
 	int err = sw_dp_send(c->ep, 0, &iov, 1, s);
@@ -403,7 +403,8 @@ static int bad_add(struct sw_shuffle_fetch_op *op, uint64_t off, uint32_t len)
 static void chunk_failed(struct sw_shuffle_fetch_op *op, const struct proto_chunk *h)
 {
 	op->fc->cnt.crc_failures++;
-	sw_logf(&op->fc->conf.log,
+	sw_shuffle_logf(
+	        &op->fc->conf.log,
 	        "client: chunk %u of job %llu map %u part %u at %llu from %s failed its CRC32C or "
 	        "tag",
 	        h->seq, (unsigned long long)op->f.job, op->f.map, op->f.part,
@@ -450,7 +451,7 @@ static void lease_check(struct fconn *c, struct sw_shuffle_fetch_op *op)
 		uint32_t i = op->lease_i;
 		uint64_t o = (uint64_t)i * k->chunk;
 		size_t n = op->atotal - o < k->chunk ? op->atotal - o : k->chunk;
-		if (proto_crc32c(dst + o, n) == proto_rkey_crc(k, i))
+		if (sw_shuffle_proto_crc32c(dst + o, n) == sw_shuffle_proto_rkey_crc(k, i))
 			continue;
 		op->fc->cnt.crc_failures++;
 		if (op->tries++ == op->fc->conf.retries) {
@@ -470,11 +471,13 @@ static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_
 {
 	struct sw_shuffle_fetcher *fc = c->fc;
 	const uint8_t *payload = (const uint8_t *)ev->data + PROTO_CHUNK_LEN;
-	bool authentic = proto_chunk_check(fc->g, op->akey, op->nonce, h, payload, h->len) == 0;
+	bool authentic =
+	        sw_shuffle_proto_chunk_check(fc->g, op->akey, op->nonce, h, payload, h->len) == 0;
 	int err = 0;
 	if (h->status != PROTO_OK)
-		err = authentic || proto_status_untagged(h->status) ? proto_status_err(h->status)
-		                                                    : -EBADMSG;
+		err = authentic || sw_shuffle_proto_status_untagged(h->status)
+		              ? sw_shuffle_proto_status_err(h->status)
+		              : -EBADMSG;
 	else if ((op->seq > 0 && h->total != op->atotal) ||
 	         (op->len != SW_SHUFFLE_TO_END && h->total != op->len) ||
 	         h->offset != op->off + op->got)
@@ -497,12 +500,12 @@ static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_
 		}
 	}
 	if (err == 0 && (h->flags & PROTO_RKEY)) {
-		if (!authentic || proto_crc32c(payload, h->len) != h->data_crc ||
+		if (!authentic || sw_shuffle_proto_crc32c(payload, h->len) != h->data_crc ||
 		    (op->lease = malloc(h->len ? h->len : 1)) == NULL) {
 			err = -EBADMSG;
 		} else {
 			memcpy(op->lease, payload, h->len);
-			if (proto_rkey_decode(op->lease, h->len, &op->k) < 0 ||
+			if (sw_shuffle_proto_rkey_decode(op->lease, h->len, &op->k) < 0 ||
 			    op->k.nchunks != (h->total + op->k.chunk - 1) / op->k.chunk)
 				err = -EBADMSG;
 		}
@@ -523,10 +526,11 @@ static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_
 		err = -EBADMSG;
 	/* raw_len > 0 here means the answer has bytes, so its buffer exists */
 	if (err == 0 && op->drain == 0 &&
-	    (!authentic || (h->raw_len > 0 &&
-	                    (proto_unpack(fc->z, h->codec, payload, h->len, req_dst(op) + op->got,
-	                                  h->raw_len) < 0 ||
-	                     proto_crc32c(req_dst(op) + op->got, h->raw_len) != h->data_crc)))) {
+	    (!authentic ||
+	     (h->raw_len > 0 &&
+	      (sw_shuffle_proto_unpack(fc->z, h->codec, payload, h->len, req_dst(op) + op->got,
+	                               h->raw_len) < 0 ||
+	       sw_shuffle_proto_crc32c(req_dst(op) + op->got, h->raw_len) != h->data_crc)))) {
 		chunk_failed(op, h);
 		err = bad_add(op, h->offset, h->raw_len);
 	}
@@ -546,7 +550,7 @@ static void on_recv(struct fconn *c, struct sw_dp_event *ev)
 {
 	struct sw_shuffle_fetcher *fc = c->fc;
 	if (!c->greeted) { /* the server's hello: its challenge */
-		int err = proto_hello_decode(ev->data, ev->len, c->challenge);
+		int err = sw_shuffle_proto_hello_decode(ev->data, ev->len, c->challenge);
 		sw_dp_release(fc->ctx, ev);
 		if (err < 0) {
 			conn_fail(c, err == -EPROTONOSUPPORT ? err : -EBADMSG);
@@ -557,8 +561,9 @@ static void on_recv(struct fconn *c, struct sw_dp_event *ev)
 	}
 	struct sw_shuffle_fetch_op *op = c->head;
 	struct proto_chunk h;
-	int err = ev->len < PROTO_CHUNK_LEN ? -EBADMSG
-	                                    : proto_chunk_decode(ev->data, PROTO_CHUNK_LEN, &h);
+	int err = ev->len < PROTO_CHUNK_LEN
+	                  ? -EBADMSG
+	                  : sw_shuffle_proto_chunk_decode(ev->data, PROTO_CHUNK_LEN, &h);
 	if (err == 0 && ev->len != PROTO_CHUNK_LEN + (size_t)h.len)
 		err = -EBADMSG;
 	if (err == 0 && (op == NULL || op->st != OP_ANSWER || h.seq < op->seq ||
@@ -600,8 +605,8 @@ static void op_step(struct fconn *c)
 		case OP_QUEUED:
 			op->deadline = fc->now + (uint64_t)fc->conf.deadline_ms;
 			c->last_ms = fc->now;
-			if (proto_answer_key(op->f.secret, op->f.secret_len, c->challenge,
-			                     op->akey) < 0) {
+			if (sw_shuffle_proto_answer_key(op->f.secret, op->f.secret_len,
+			                                c->challenge, op->akey) < 0) {
 				op_finish(op, -EIO);
 				continue;
 			}
@@ -729,7 +734,7 @@ static void flush_done(struct sw_shuffle_fetcher *fc)
 
 void sw_shuffle_fetcher_event(struct sw_shuffle_fetcher *fc, struct sw_dp_event *ev)
 {
-	fc->now = sw_mono_ms();
+	fc->now = sw_shuffle_mono_ms();
 	struct fconn *c;
 	switch (ev->type) {
 	case SW_DP_EV_SEND: {
@@ -792,7 +797,7 @@ static uint64_t conn_due(const struct fconn *c)
 
 int sw_shuffle_fetcher_progress(struct sw_shuffle_fetcher *fc)
 {
-	fc->now = sw_mono_ms();
+	fc->now = sw_shuffle_mono_ms();
 	for (struct fconn *c = fc->conns, *n; c != NULL; c = n) {
 		n = c->next;
 		op_step(c); /* credits may have come back in the last poll */
@@ -818,9 +823,9 @@ int sw_shuffle_fetcher_add(struct sw_shuffle_fetcher *fc, const char *server,
 	    f->secret == NULL)
 		return -EINVAL;
 	if (f->secret_len < SW_SHUFFLE_SECRET_MIN || f->secret_len > SW_SHUFFLE_SECRET_MAX) {
-		sw_logf(&fc->conf.log,
-		        "client: fetch job %llu map %u part %u from %s: bad secret length",
-		        (unsigned long long)f->job, f->map, f->part, server);
+		sw_shuffle_logf(&fc->conf.log,
+		                "client: fetch job %llu map %u part %u from %s: bad secret length",
+		                (unsigned long long)f->job, f->map, f->part, server);
 		return -EINVAL;
 	}
 	struct sw_shuffle_fetch_op *op = calloc(1, sizeof(*op));
@@ -837,7 +842,7 @@ int sw_shuffle_fetcher_add(struct sw_shuffle_fetcher *fc, const char *server,
 	op->cap = cap;
 	op->own = buf == NULL;
 	op->st = OP_QUEUED;
-	fc->now = sw_mono_ms();
+	fc->now = sw_shuffle_mono_ms();
 	if (out != NULL)
 		*out = op;
 	conn_start(fc, op);
@@ -877,7 +882,7 @@ void sw_shuffle_fetch_cancel(struct sw_shuffle_fetch_op *op)
 void sw_shuffle_fetcher_dp_config(struct sw_dp_config *dc)
 {
 	/* the largest answer frame: a compressed chunk of the largest size */
-	dc->max_recv = PROTO_CHUNK_LEN + proto_pack_bound(SW_SHUFFLE_CHUNK_MAX);
+	dc->max_recv = PROTO_CHUNK_LEN + sw_shuffle_proto_pack_bound(SW_SHUFFLE_CHUNK_MAX);
 }
 
 int sw_shuffle_fetcher_attach(struct sw_dp_ctx *ctx, const struct sw_shuffle_fetcher_conf *conf,
@@ -896,7 +901,8 @@ int sw_shuffle_fetcher_attach(struct sw_dp_ctx *ctx, const struct sw_shuffle_fet
 	fc->conf.timeout_ms = conf->timeout_ms > 0 ? conf->timeout_ms : 10000;
 	fc->conf.deadline_ms = conf->deadline_ms > 0 ? conf->deadline_ms : 600000;
 	fc->conf.max_fetch = conf->max_fetch ? conf->max_fetch : 1ull << 30;
-	if ((fc->z = proto_zctx_new()) == NULL || (fc->g = proto_gmac_new()) == NULL) {
+	if ((fc->z = sw_shuffle_proto_zctx_new()) == NULL ||
+	    (fc->g = sw_shuffle_proto_gmac_new()) == NULL) {
 		sw_shuffle_fetcher_destroy(fc);
 		return -ENOMEM;
 	}
@@ -933,8 +939,8 @@ void sw_shuffle_fetcher_destroy(struct sw_shuffle_fetcher *fc)
 	}
 	ops_free(fc->wait_head);
 	ops_free(fc->done_head);
-	proto_zctx_free(fc->z);
-	proto_gmac_free(fc->g);
+	sw_shuffle_proto_zctx_free(fc->z);
+	sw_shuffle_proto_gmac_free(fc->g);
 	free(fc);
 }
 

@@ -7,16 +7,16 @@
 
 #include "shuffle_int.h"
 
-void sw_logf(const struct sw_shuffle_log *log, const char *fmt, ...)
+void sw_shuffle_logf(const struct sw_shuffle_log *log, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	sw_vlogf(log, fmt, ap);
+	sw_shuffle_vlogf(log, fmt, ap);
 	va_end(ap);
 }
 
-void sw_vlogf(const struct sw_shuffle_log *log, const char *fmt, va_list ap)
+void sw_shuffle_vlogf(const struct sw_shuffle_log *log, const char *fmt, va_list ap)
 {
 	char line[512];
 
@@ -61,7 +61,7 @@ const char *sw_shuffle_strerror(int err)
 	}
 }
 
-uint64_t sw_mono_ms(void)
+uint64_t sw_shuffle_mono_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);

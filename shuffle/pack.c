@@ -21,7 +21,7 @@ struct proto_zctx {
 	ZSTD_DCtx *d;
 };
 
-struct proto_zctx *proto_zctx_new(void)
+struct proto_zctx *sw_shuffle_proto_zctx_new(void)
 {
 	struct proto_zctx *z = calloc(1, sizeof(*z));
 	if (z == NULL)
@@ -29,13 +29,13 @@ struct proto_zctx *proto_zctx_new(void)
 	z->c = ZSTD_createCCtx();
 	z->d = ZSTD_createDCtx();
 	if (z->c == NULL || z->d == NULL) {
-		proto_zctx_free(z);
+		sw_shuffle_proto_zctx_free(z);
 		return NULL;
 	}
 	return z;
 }
 
-void proto_zctx_free(struct proto_zctx *z)
+void sw_shuffle_proto_zctx_free(struct proto_zctx *z)
 {
 	if (z == NULL)
 		return;
@@ -44,15 +44,15 @@ void proto_zctx_free(struct proto_zctx *z)
 	free(z);
 }
 
-size_t proto_pack_bound(size_t raw_len)
+size_t sw_shuffle_proto_pack_bound(size_t raw_len)
 {
 	size_t a = (size_t)LZ4_compressBound((int)raw_len), b = ZSTD_compressBound(raw_len);
 	a = a > b ? a : b;
 	return a > raw_len ? a : raw_len;
 }
 
-int proto_pack(struct proto_zctx *z, enum proto_codec want, const void *raw, size_t raw_len,
-               void *out, size_t *wire_len)
+int sw_shuffle_proto_pack(struct proto_zctx *z, enum proto_codec want, const void *raw,
+                          size_t raw_len, void *out, size_t *wire_len)
 {
 	size_t n = 0;
 	if (want == PROTO_LZ4 && raw_len > 0) {
@@ -72,8 +72,8 @@ int proto_pack(struct proto_zctx *z, enum proto_codec want, const void *raw, siz
 	return PROTO_RAW;
 }
 
-int proto_unpack(struct proto_zctx *z, uint8_t codec, const void *wire, size_t wire_len, void *raw,
-                 size_t raw_len)
+int sw_shuffle_proto_unpack(struct proto_zctx *z, uint8_t codec, const void *wire, size_t wire_len,
+                            void *raw, size_t raw_len)
 {
 	if (codec == PROTO_RAW) {
 		if (wire_len != raw_len)

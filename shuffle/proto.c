@@ -39,7 +39,7 @@ static uint64_t get64(const uint8_t *p)
 	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
-uint32_t proto_crc32c(const void *buf, size_t len)
+uint32_t sw_shuffle_proto_crc32c(const void *buf, size_t len)
 {
 	/* ISA-L takes an int length: feed it in pieces; the state carries across pieces. */
 	const uint8_t *p = buf;
@@ -53,7 +53,7 @@ uint32_t proto_crc32c(const void *buf, size_t len)
 	return ~crc;
 }
 
-void proto_req_encode(const struct proto_req *r, uint8_t out[PROTO_REQ_LEN])
+void sw_shuffle_proto_req_encode(const struct proto_req *r, uint8_t out[PROTO_REQ_LEN])
 {
 	memset(out, 0, PROTO_REQ_LEN);
 	put32(out + 0, PROTO_REQ_MAGIC);
@@ -71,7 +71,7 @@ void proto_req_encode(const struct proto_req *r, uint8_t out[PROTO_REQ_LEN])
 	memcpy(out + 64, r->mac, PROTO_MAC_LEN);
 }
 
-int proto_req_decode(const uint8_t *buf, size_t len, struct proto_req *r)
+int sw_shuffle_proto_req_decode(const uint8_t *buf, size_t len, struct proto_req *r)
 {
 	/* version first: a peer speaking another version may also use another length */
 	if (len < 8 || get32(buf) != PROTO_REQ_MAGIC)
@@ -99,7 +99,7 @@ int proto_req_decode(const uint8_t *buf, size_t len, struct proto_req *r)
 	return 0;
 }
 
-void proto_chunk_encode(const struct proto_chunk *c, uint8_t out[PROTO_CHUNK_LEN])
+void sw_shuffle_proto_chunk_encode(const struct proto_chunk *c, uint8_t out[PROTO_CHUNK_LEN])
 {
 	memset(out, 0, PROTO_CHUNK_LEN);
 	put32(out + 0, PROTO_CHUNK_MAGIC);
@@ -114,16 +114,16 @@ void proto_chunk_encode(const struct proto_chunk *c, uint8_t out[PROTO_CHUNK_LEN
 	put32(out + 32, c->raw_len);
 	put32(out + 36, c->data_crc);
 	memcpy(out + 40, c->tag, PROTO_TAG_LEN);
-	put32(out + 60, proto_crc32c(out, 60));
+	put32(out + 60, sw_shuffle_proto_crc32c(out, 60));
 }
 
-int proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c)
+int sw_shuffle_proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c)
 {
 	if (len < 8 || get32(buf) != PROTO_CHUNK_MAGIC)
 		return -EBADMSG;
 	if (buf[4] != SW_SHUFFLE_VERSION)
 		return -EPROTONOSUPPORT;
-	if (len != PROTO_CHUNK_LEN || get32(buf + 60) != proto_crc32c(buf, 60) ||
+	if (len != PROTO_CHUNK_LEN || get32(buf + 60) != sw_shuffle_proto_crc32c(buf, 60) ||
 	    get32(buf + 56) != 0)
 		return -EBADMSG;
 	c->version = buf[4];
@@ -141,7 +141,7 @@ int proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c)
 		return -EBADMSG;
 	if (c->raw_len > SW_SHUFFLE_CHUNK_MAX && !(c->flags & PROTO_RKEY))
 		return -EBADMSG;
-	if (c->len > proto_pack_bound(SW_SHUFFLE_CHUNK_MAX))
+	if (c->len > sw_shuffle_proto_pack_bound(SW_SHUFFLE_CHUNK_MAX))
 		return -EBADMSG;
 	if (c->codec == PROTO_RAW && c->len != c->raw_len)
 		return -EBADMSG;
@@ -150,7 +150,8 @@ int proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c)
 	return 0;
 }
 
-void proto_hello_encode(const uint8_t challenge[PROTO_CHALLENGE_LEN], uint8_t out[PROTO_HELLO_LEN])
+void sw_shuffle_proto_hello_encode(const uint8_t challenge[PROTO_CHALLENGE_LEN],
+                                   uint8_t out[PROTO_HELLO_LEN])
 {
 	memset(out, 0, PROTO_HELLO_LEN);
 	put32(out, PROTO_HELLO_MAGIC);
@@ -158,7 +159,8 @@ void proto_hello_encode(const uint8_t challenge[PROTO_CHALLENGE_LEN], uint8_t ou
 	memcpy(out + 8, challenge, PROTO_CHALLENGE_LEN);
 }
 
-int proto_hello_decode(const uint8_t *buf, size_t len, uint8_t challenge[PROTO_CHALLENGE_LEN])
+int sw_shuffle_proto_hello_decode(const uint8_t *buf, size_t len,
+                                  uint8_t challenge[PROTO_CHALLENGE_LEN])
 {
 	if (len < 8 || get32(buf) != PROTO_HELLO_MAGIC)
 		return -EBADMSG;
@@ -170,18 +172,19 @@ int proto_hello_decode(const uint8_t *buf, size_t len, uint8_t challenge[PROTO_C
 	return 0;
 }
 
-bool proto_status_untagged(uint8_t status)
+bool sw_shuffle_proto_status_untagged(uint8_t status)
 {
 	return status == PROTO_E_VERSION || status == PROTO_E_FRAME || status == PROTO_E_HMAC;
 }
 
-size_t proto_rkey_size(uint32_t nchunks, uint32_t rkey_len)
+size_t sw_shuffle_proto_rkey_size(uint32_t nchunks, uint32_t rkey_len)
 {
 	return 24 + 4 * (size_t)nchunks + rkey_len;
 }
 
-void proto_rkey_encode(uint64_t addr, uint32_t chunk, const uint32_t *crcs, uint32_t nchunks,
-                       const void *rkey, uint32_t rkey_len, uint8_t *out)
+void sw_shuffle_proto_rkey_encode(uint64_t addr, uint32_t chunk, const uint32_t *crcs,
+                                  uint32_t nchunks, const void *rkey, uint32_t rkey_len,
+                                  uint8_t *out)
 {
 	put64(out, addr);
 	put32(out + 8, chunk);
@@ -193,7 +196,7 @@ void proto_rkey_encode(uint64_t addr, uint32_t chunk, const uint32_t *crcs, uint
 	memcpy(out + 24 + 4 * (size_t)nchunks, rkey, rkey_len);
 }
 
-int proto_rkey_decode(const uint8_t *buf, size_t len, struct proto_rkey *k)
+int sw_shuffle_proto_rkey_decode(const uint8_t *buf, size_t len, struct proto_rkey *k)
 {
 	if (len < 24 || get32(buf + 20) != 0)
 		return -EBADMSG;
@@ -203,14 +206,14 @@ int proto_rkey_decode(const uint8_t *buf, size_t len, struct proto_rkey *k)
 	k->rkey_len = get32(buf + 16);
 	if (k->chunk == 0 || k->chunk > SW_SHUFFLE_CHUNK_MAX || k->rkey_len == 0 ||
 	    k->rkey_len > PROTO_RKEY_MAX || k->nchunks > (len - 24) / 4 ||
-	    len != proto_rkey_size(k->nchunks, k->rkey_len))
+	    len != sw_shuffle_proto_rkey_size(k->nchunks, k->rkey_len))
 		return -EBADMSG;
 	k->crcs = buf + 24;
 	k->rkey = buf + 24 + 4 * (size_t)k->nchunks;
 	return 0;
 }
 
-uint32_t proto_rkey_crc(const struct proto_rkey *k, uint32_t i)
+uint32_t sw_shuffle_proto_rkey_crc(const struct proto_rkey *k, uint32_t i)
 {
 	return get32(k->crcs + 4 * (size_t)i);
 }
@@ -227,12 +230,12 @@ static const int status_err[] = {
         [PROTO_E_NOMEM] = -ENOMEM,
 };
 
-int proto_status_err(uint8_t status)
+int sw_shuffle_proto_status_err(uint8_t status)
 {
 	return status <= PROTO_E_MAX ? status_err[status] : -EBADMSG;
 }
 
-uint8_t proto_err_status(int err)
+uint8_t sw_shuffle_proto_err_status(int err)
 {
 	for (uint8_t s = 0; s <= PROTO_E_MAX; s++)
 		if (status_err[s] == err)

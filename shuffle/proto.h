@@ -91,39 +91,43 @@ struct proto_rkey {
 	const uint8_t *rkey;
 };
 
-void proto_req_encode(const struct proto_req *r, uint8_t out[PROTO_REQ_LEN]);
-int proto_req_decode(const uint8_t *buf, size_t len, struct proto_req *r);
-void proto_chunk_encode(const struct proto_chunk *c, uint8_t out[PROTO_CHUNK_LEN]);
-int proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c);
+void sw_shuffle_proto_req_encode(const struct proto_req *r, uint8_t out[PROTO_REQ_LEN]);
+int sw_shuffle_proto_req_decode(const uint8_t *buf, size_t len, struct proto_req *r);
+void sw_shuffle_proto_chunk_encode(const struct proto_chunk *c, uint8_t out[PROTO_CHUNK_LEN]);
+int sw_shuffle_proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c);
 /* Bytes an rkey descriptor takes; encode writes it (crcs given as host u32). */
-size_t proto_rkey_size(uint32_t nchunks, uint32_t rkey_len);
-void proto_rkey_encode(uint64_t addr, uint32_t chunk, const uint32_t *crcs, uint32_t nchunks,
-                       const void *rkey, uint32_t rkey_len, uint8_t *out);
-int proto_rkey_decode(const uint8_t *buf, size_t len, struct proto_rkey *k);
-uint32_t proto_rkey_crc(const struct proto_rkey *k, uint32_t i);
+size_t sw_shuffle_proto_rkey_size(uint32_t nchunks, uint32_t rkey_len);
+void sw_shuffle_proto_rkey_encode(uint64_t addr, uint32_t chunk, const uint32_t *crcs,
+                                  uint32_t nchunks, const void *rkey, uint32_t rkey_len,
+                                  uint8_t *out);
+int sw_shuffle_proto_rkey_decode(const uint8_t *buf, size_t len, struct proto_rkey *k);
+uint32_t sw_shuffle_proto_rkey_crc(const struct proto_rkey *k, uint32_t i);
 
 /* Status <-> negative errno. */
-int proto_status_err(uint8_t status);
-uint8_t proto_err_status(int err);
+int sw_shuffle_proto_status_err(uint8_t status);
+uint8_t sw_shuffle_proto_err_status(int err);
 
 /* CRC32C (Castagnoli) through ISA-L. */
-uint32_t proto_crc32c(const void *buf, size_t len);
+uint32_t sw_shuffle_proto_crc32c(const void *buf, size_t len);
 
 /* The server's first message on a connection: a random challenge that every request's MAC
  * and every answer's key are bound to, so nothing recorded on one connection works on another. */
-void proto_hello_encode(const uint8_t challenge[PROTO_CHALLENGE_LEN], uint8_t out[PROTO_HELLO_LEN]);
-int proto_hello_decode(const uint8_t *buf, size_t len, uint8_t challenge[PROTO_CHALLENGE_LEN]);
+void sw_shuffle_proto_hello_encode(const uint8_t challenge[PROTO_CHALLENGE_LEN],
+                                   uint8_t out[PROTO_HELLO_LEN]);
+int sw_shuffle_proto_hello_decode(const uint8_t *buf, size_t len,
+                                  uint8_t challenge[PROTO_CHALLENGE_LEN]);
 /* A fresh random challenge (RAND_bytes): 0 or -EIO. */
-int proto_challenge_new(uint8_t challenge[PROTO_CHALLENGE_LEN]);
+int sw_shuffle_proto_challenge_new(uint8_t challenge[PROTO_CHALLENGE_LEN]);
 
 /* HMAC-SHA256 of the connection's challenge and an encoded request's first PROTO_REQ_MACED
  * bytes. 0 or -EIO. */
-int proto_mac(const uint8_t *key, size_t key_len, const uint8_t challenge[PROTO_CHALLENGE_LEN],
-              const uint8_t req[PROTO_REQ_LEN], uint8_t mac[PROTO_MAC_LEN]);
+int sw_shuffle_proto_mac(const uint8_t *key, size_t key_len,
+                         const uint8_t challenge[PROTO_CHALLENGE_LEN],
+                         const uint8_t req[PROTO_REQ_LEN], uint8_t mac[PROTO_MAC_LEN]);
 /* 0 if the request's MAC matches (constant-time compare), -EACCES otherwise. */
-int proto_mac_verify(const uint8_t *key, size_t key_len,
-                     const uint8_t challenge[PROTO_CHALLENGE_LEN],
-                     const uint8_t req[PROTO_REQ_LEN]);
+int sw_shuffle_proto_mac_verify(const uint8_t *key, size_t key_len,
+                                const uint8_t challenge[PROTO_CHALLENGE_LEN],
+                                const uint8_t req[PROTO_REQ_LEN]);
 
 /*
  * Answer authentication: AES-128-GMAC with a key derived from the job's secret and the
@@ -133,29 +137,32 @@ int proto_mac_verify(const uint8_t *key, size_t key_len,
  * constant time (0 or -EBADMSG).
  */
 struct proto_gmac;
-struct proto_gmac *proto_gmac_new(void);
-void proto_gmac_free(struct proto_gmac *g);
-int proto_answer_key(const uint8_t *secret, size_t secret_len,
-                     const uint8_t challenge[PROTO_CHALLENGE_LEN], uint8_t key[PROTO_KEY_LEN]);
-int proto_chunk_seal(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN], uint64_t nonce,
-                     struct proto_chunk *c, const void *payload, size_t len);
-int proto_chunk_check(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN], uint64_t nonce,
-                      const struct proto_chunk *c, const void *payload, size_t len);
+struct proto_gmac *sw_shuffle_proto_gmac_new(void);
+void sw_shuffle_proto_gmac_free(struct proto_gmac *g);
+int sw_shuffle_proto_answer_key(const uint8_t *secret, size_t secret_len,
+                                const uint8_t challenge[PROTO_CHALLENGE_LEN],
+                                uint8_t key[PROTO_KEY_LEN]);
+int sw_shuffle_proto_chunk_seal(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
+                                uint64_t nonce, struct proto_chunk *c, const void *payload,
+                                size_t len);
+int sw_shuffle_proto_chunk_check(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
+                                 uint64_t nonce, const struct proto_chunk *c, const void *payload,
+                                 size_t len);
 /* Statuses sent before the peer proved a key, so without a tag. */
-bool proto_status_untagged(uint8_t status);
+bool sw_shuffle_proto_status_untagged(uint8_t status);
 
 /*
  * Chunk payloads. pack compresses raw with the codec when that makes it smaller (else sends it
- * raw): returns the codec used and sets *wire_len; out must hold proto_pack_bound(raw_len).
- * unpack fills exactly raw_len bytes or returns -EBADMSG.
+ * raw): returns the codec used and sets *wire_len; out must hold
+ * sw_shuffle_proto_pack_bound(raw_len). unpack fills exactly raw_len bytes or returns -EBADMSG.
  */
-size_t proto_pack_bound(size_t raw_len);
+size_t sw_shuffle_proto_pack_bound(size_t raw_len);
 struct proto_zctx;
-struct proto_zctx *proto_zctx_new(void);
-void proto_zctx_free(struct proto_zctx *z);
-int proto_pack(struct proto_zctx *z, enum proto_codec want, const void *raw, size_t raw_len,
-               void *out, size_t *wire_len);
-int proto_unpack(struct proto_zctx *z, uint8_t codec, const void *wire, size_t wire_len, void *raw,
-                 size_t raw_len);
+struct proto_zctx *sw_shuffle_proto_zctx_new(void);
+void sw_shuffle_proto_zctx_free(struct proto_zctx *z);
+int sw_shuffle_proto_pack(struct proto_zctx *z, enum proto_codec want, const void *raw,
+                          size_t raw_len, void *out, size_t *wire_len);
+int sw_shuffle_proto_unpack(struct proto_zctx *z, uint8_t codec, const void *wire, size_t wire_len,
+                            void *raw, size_t raw_len);
 
 #endif

@@ -122,8 +122,9 @@ static void peer_log(struct sw_shuffle_server *srv, const char *fmt, ...)
 	uint64_t sec = srv->now_ms / 1000;
 	if (sec != srv->log_sec) {
 		if (srv->log_dropped > 0)
-			sw_logf(&srv->log, "server: %u more lines about peers left out in a second",
-			        srv->log_dropped);
+			sw_shuffle_logf(&srv->log,
+			                "server: %u more lines about peers left out in a second",
+			                srv->log_dropped);
 		srv->log_sec = sec;
 		srv->log_lines = srv->log_dropped = 0;
 	}
@@ -134,7 +135,7 @@ static void peer_log(struct sw_shuffle_server *srv, const char *fmt, ...)
 	srv->log_lines++;
 	va_list ap;
 	va_start(ap, fmt);
-	sw_vlogf(&srv->log, fmt, ap);
+	sw_shuffle_vlogf(&srv->log, fmt, ap);
 	va_end(ap);
 }
 
@@ -145,7 +146,7 @@ static void stream_free(struct conn *c, struct stream *s)
 		pp = &(*pp)->next_s;
 	*pp = s->next_s;
 	if (s->v.p != NULL)
-		store_unpin(c->srv->st, &s->v);
+		sw_shuffle_store_unpin(c->srv->st, &s->v);
 	free(s);
 }
 
@@ -154,7 +155,7 @@ static void lease_free_all(struct conn *c)
 	while (c->leases != NULL) {
 		struct lease *l = c->leases;
 		c->leases = l->next;
-		store_unpin(c->srv->st, &l->v);
+		sw_shuffle_store_unpin(c->srv->st, &l->v);
 		free(l);
 	}
 	c->nleases = 0;
@@ -239,12 +240,14 @@ static int send_frame(struct conn *c, struct stream *s, struct proto_chunk *h, u
 	struct sendbuf *b = malloc(sizeof(*b));
 	if (b == NULL)
 		return -ENOMEM;
-	int err = c->atag ? proto_chunk_seal(c->srv->g, c->akey, c->anonce, h, data, h->len) : 0;
+	int err = c->atag ? sw_shuffle_proto_chunk_seal(c->srv->g, c->akey, c->anonce, h, data,
+	                                                h->len)
+	                  : 0;
 	if (err < 0) {
 		free(b);
 		return err;
 	}
-	proto_chunk_encode(h, b->hdr);
+	sw_shuffle_proto_chunk_encode(h, b->hdr);
 	b->payload = payload;
 	return queue_send(c, s, b, PROTO_CHUNK_LEN, data, h->len);
 }
@@ -255,12 +258,12 @@ static int send_hello(struct conn *c)
 	struct sendbuf *b = calloc(1, sizeof(*b));
 	if (b == NULL)
 		return -ENOMEM;
-	int err = proto_challenge_new(c->challenge);
+	int err = sw_shuffle_proto_challenge_new(c->challenge);
 	if (err < 0) {
 		free(b);
 		return err;
 	}
-	proto_hello_encode(c->challenge, b->hdr);
+	sw_shuffle_proto_hello_encode(c->challenge, b->hdr);
 	return queue_send(c, NULL, b, PROTO_HELLO_LEN, NULL, 0);
 }
 
@@ -311,21 +314,21 @@ static int stream_chunk(struct sw_shuffle_server *srv, struct conn *c, struct st
 		raw = malloc(n ? n : 1);
 		if (raw == NULL)
 			return -ENOMEM;
-		if ((err = store_view_read(srv->st, &s->v, s->next, raw, n)) < 0) {
+		if ((err = sw_shuffle_store_view_read(srv->st, &s->v, s->next, raw, n)) < 0) {
 			free(raw);
 			return err;
 		}
 		data = raw;
 	}
-	h.data_crc = proto_crc32c(data, n);
+	h.data_crc = sw_shuffle_proto_crc32c(data, n);
 	if (s->codec != PROTO_RAW && n > 0) {
 		size_t wl;
-		wire = malloc(proto_pack_bound(n));
+		wire = malloc(sw_shuffle_proto_pack_bound(n));
 		if (wire == NULL) {
 			free(raw);
 			return -ENOMEM;
 		}
-		h.codec = (uint8_t)proto_pack(srv->z, s->codec, raw, n, wire, &wl);
+		h.codec = (uint8_t)sw_shuffle_proto_pack(srv->z, s->codec, raw, n, wire, &wl);
 		h.len = (uint32_t)wl;
 		free(raw);
 		raw = wire;
@@ -357,7 +360,7 @@ static int send_lease(struct sw_shuffle_server *srv, struct conn *c, const struc
                       struct sw_shuffle_view *v, uint64_t start, uint64_t len, uint32_t chunk)
 {
 	uint32_t nchunks = (uint32_t)((len + chunk - 1) / chunk);
-	size_t size = proto_rkey_size(nchunks, (uint32_t)srv->rkey_len);
+	size_t size = sw_shuffle_proto_rkey_size(nchunks, (uint32_t)srv->rkey_len);
 	uint32_t *crcs = malloc(sizeof(*crcs) * nchunks);
 	uint8_t *payload = malloc(size);
 	struct lease *l = malloc(sizeof(*l));
@@ -366,17 +369,18 @@ static int send_lease(struct sw_shuffle_server *srv, struct conn *c, const struc
 		goto fail;
 	for (uint32_t i = 0; i < nchunks; i++) {
 		uint64_t o = (uint64_t)i * chunk;
-		crcs[i] = proto_crc32c(v->addr + start + o, len - o < chunk ? len - o : chunk);
+		crcs[i] = sw_shuffle_proto_crc32c(v->addr + start + o,
+		                                  len - o < chunk ? len - o : chunk);
 	}
-	proto_rkey_encode((uint64_t)(uintptr_t)(v->addr + start), chunk, crcs, nchunks, srv->rkey,
-	                  (uint32_t)srv->rkey_len, payload);
+	sw_shuffle_proto_rkey_encode((uint64_t)(uintptr_t)(v->addr + start), chunk, crcs, nchunks,
+	                             srv->rkey, (uint32_t)srv->rkey_len, payload);
 	struct proto_chunk h = {.version = SW_SHUFFLE_VERSION,
 	                        .flags = PROTO_LAST | PROTO_RKEY,
 	                        .offset = start,
 	                        .total = len,
 	                        .len = (uint32_t)size,
 	                        .raw_len = (uint32_t)size,
-	                        .data_crc = proto_crc32c(payload, size)};
+	                        .data_crc = sw_shuffle_proto_crc32c(payload, size)};
 	if ((err = send_frame(c, NULL, &h, payload, payload)) < 0)
 		goto fail;
 	*l = (struct lease){
@@ -400,7 +404,7 @@ static void release_lease(struct conn *c, const struct proto_req *r)
 		struct lease *l = *pp;
 		if (l->job == r->job && l->map == r->map && l->part == r->part) {
 			*pp = l->next;
-			store_unpin(c->srv->st, &l->v);
+			sw_shuffle_store_unpin(c->srv->st, &l->v);
 			free(l);
 			c->nleases--;
 			return;
@@ -448,20 +452,20 @@ static uint8_t handle_req(struct sw_shuffle_server *srv, struct conn *c, const s
 	struct proto_req r;
 	uint8_t secret[SW_SHUFFLE_SECRET_MAX];
 	c->atag = false;
-	int err = proto_req_decode(q->buf, q->len, &r);
+	int err = sw_shuffle_proto_req_decode(q->buf, q->len, &r);
 	if (err == -EPROTONOSUPPORT)
 		return refuse(srv, c, PROTO_E_VERSION, "unsupported protocol version", NULL);
 	if (err < 0)
 		return refuse(srv, c, PROTO_E_FRAME, "malformed request frame", NULL);
 	/* An unknown job is answered like a wrong key, after the same HMAC work (with a random
 	 * key of the server's), so that a peer without a key learns nothing of which jobs exist. */
-	int slen = store_job_secret(srv->st, r.job, secret);
+	int slen = sw_shuffle_store_job_secret(srv->st, r.job, secret);
 	bool known = slen >= 0;
 	if (!known) {
 		memcpy(secret, srv->decoy, sizeof(srv->decoy));
 		slen = sizeof(srv->decoy);
 	}
-	if (proto_mac_verify(secret, (size_t)slen, c->challenge, q->buf) < 0 || !known) {
+	if (sw_shuffle_proto_mac_verify(secret, (size_t)slen, c->challenge, q->buf) < 0 || !known) {
 		if (!known) { /* counted and logged as what it is, answered as E_HMAC */
 			refuse(srv, c, PROTO_E_JOB, "unknown job", &r);
 			return PROTO_E_HMAC;
@@ -474,7 +478,7 @@ static uint8_t handle_req(struct sw_shuffle_server *srv, struct conn *c, const s
 		return refuse(srv, c, PROTO_E_HMAC, "replayed request (nonce not above the last)",
 		              &r);
 	}
-	if (proto_answer_key(secret, (size_t)slen, c->challenge, c->akey) < 0)
+	if (sw_shuffle_proto_answer_key(secret, (size_t)slen, c->challenge, c->akey) < 0)
 		return refuse(srv, c, PROTO_E_NOMEM, "cannot derive the answer key", &r);
 	c->atag = true;
 	c->anonce = r.nonce;
@@ -484,12 +488,12 @@ static uint8_t handle_req(struct sw_shuffle_server *srv, struct conn *c, const s
 	}
 	CNT_ADD(srv, requests, 1);
 	struct sw_shuffle_view v;
-	if ((err = store_pin(srv->st, r.job, r.map, r.part, &v)) < 0)
+	if ((err = sw_shuffle_store_pin(srv->st, r.job, r.map, r.part, &v)) < 0)
 		return refuse(srv, c, err == -ESRCH ? PROTO_E_JOB : PROTO_E_PART,
 		              sw_shuffle_strerror(err), &r);
 	uint64_t end = r.length == SW_SHUFFLE_TO_END ? v.len : r.offset + r.length;
 	if (r.offset > v.len || end > v.len || end < r.offset) {
-		store_unpin(srv->st, &v);
+		sw_shuffle_store_unpin(srv->st, &v);
 		return refuse(srv, c, PROTO_E_RANGE, "range past the end", &r);
 	}
 	uint32_t chunk = r.chunk ? r.chunk : srv->chunk;
@@ -499,13 +503,13 @@ static uint8_t handle_req(struct sw_shuffle_server *srv, struct conn *c, const s
 	    c->nleases < MAX_LEASES && (len + chunk - 1) / chunk <= MAX_RKEY_CRCS) {
 		if ((err = send_lease(srv, c, &r, &v, r.offset, len, chunk)) == 0)
 			return PROTO_OK;
-		store_unpin(srv->st, &v);
+		sw_shuffle_store_unpin(srv->st, &v);
 		return err == -EAGAIN ? RETRY_LATER
 		                      : refuse(srv, c, PROTO_E_NOMEM, "out of memory", &r);
 	}
 	struct stream *s = calloc(1, sizeof(*s));
 	if (s == NULL) {
-		store_unpin(srv->st, &v);
+		sw_shuffle_store_unpin(srv->st, &v);
 		return refuse(srv, c, PROTO_E_NOMEM, "out of memory", &r);
 	}
 	*s = (struct stream){.v = v,
@@ -549,8 +553,9 @@ static void conn_progress(struct sw_shuffle_server *srv, struct conn *c)
 					return;
 				}
 				if (err < 0) {
-					uint8_t st = refuse(srv, c, proto_err_status(err),
-					                    sw_shuffle_strerror(err), NULL);
+					uint8_t st =
+					        refuse(srv, c, sw_shuffle_proto_err_status(err),
+					               sw_shuffle_strerror(err), NULL);
 					if (send_status(c, st) == -EAGAIN)
 						return;
 					s->queued_all = true;
@@ -618,7 +623,7 @@ static bool fetch_queued(const struct conn *c)
 
 void sw_shuffle_server_event(struct sw_shuffle_server *srv, struct sw_dp_event *ev)
 {
-	srv->now_ms = sw_mono_ms();
+	srv->now_ms = sw_shuffle_mono_ms();
 	struct conn *c = ev->ep != NULL ? sw_dp_ep_user(ev->ep) : NULL;
 	switch (ev->type) {
 	case SW_DP_EV_ACCEPT:
@@ -633,7 +638,7 @@ void sw_shuffle_server_event(struct sw_shuffle_server *srv, struct sw_dp_event *
 		}
 		c = calloc(1, sizeof(*c));
 		if (c == NULL) {
-			sw_logf(&srv->log, "server: out of memory accepting a connection");
+			sw_shuffle_logf(&srv->log, "server: out of memory accepting a connection");
 			sw_dp_ep_close(ev->ep);
 			return;
 		}
@@ -682,7 +687,7 @@ void sw_shuffle_server_event(struct sw_shuffle_server *srv, struct sw_dp_event *
 
 void sw_shuffle_server_progress(struct sw_shuffle_server *srv)
 {
-	srv->now_ms = sw_mono_ms();
+	srv->now_ms = sw_shuffle_mono_ms();
 	for (struct conn *c = srv->conns, *next; c != NULL; c = next) {
 		next = c->next;
 		if (c->ep != NULL && !c->dead &&
@@ -705,7 +710,8 @@ int sw_shuffle_server_run(struct sw_shuffle_server *srv)
 	while (!__atomic_load_n(&srv->stop, __ATOMIC_RELAXED)) {
 		int n = sw_dp_poll(srv->ctx, ev, 32);
 		if (n < 0) {
-			sw_logf(&srv->log, "server: transport failed: %s", sw_dp_strerror(n));
+			sw_shuffle_logf(&srv->log, "server: transport failed: %s",
+			                sw_dp_strerror(n));
 			return -EIO;
 		}
 		for (int i = 0; i < n; i++)
@@ -714,7 +720,8 @@ int sw_shuffle_server_run(struct sw_shuffle_server *srv)
 		if (n == 0) {
 			int err = sw_dp_wait(srv->ctx, WAIT_MS);
 			if (err < 0 && err != -ETIMEDOUT) {
-				sw_logf(&srv->log, "server: wait failed: %s", sw_dp_strerror(err));
+				sw_shuffle_logf(&srv->log, "server: wait failed: %s",
+				                sw_dp_strerror(err));
 				return -EIO;
 			}
 		}
@@ -772,16 +779,17 @@ int sw_shuffle_server_attach(struct sw_shuffle_store *st, struct sw_dp_ctx *ctx,
 	srv->inflight = conf->inflight ? conf->inflight : 8;
 	srv->max_conns = conf->max_conns ? conf->max_conns : MAX_CONNS;
 	srv->idle_ms = conf->idle_ms > 0 ? conf->idle_ms : IDLE_MS;
-	srv->now_ms = sw_mono_ms();
+	srv->now_ms = sw_shuffle_mono_ms();
 	int err = -ENOMEM;
-	if ((srv->z = proto_zctx_new()) == NULL || (srv->g = proto_gmac_new()) == NULL)
+	if ((srv->z = sw_shuffle_proto_zctx_new()) == NULL ||
+	    (srv->g = sw_shuffle_proto_gmac_new()) == NULL)
 		goto fail;
 	if ((err = sw_shuffle_secret_new(srv->decoy)) < 0)
 		goto fail;
 	if (conf->one_sided && (sw_dp_caps(srv->ctx) & SW_DP_CAP_GET)) {
 		void *arena;
 		size_t arena_len;
-		store_arena(st, &arena, &arena_len);
+		sw_shuffle_store_arena(st, &arena, &arena_len);
 		if ((err = sw_dp_mem_reg(srv->ctx, arena, arena_len, &srv->mr)) < 0)
 			goto fail;
 		srv->rkey = sw_dp_mr_rkey(srv->mr, &srv->rkey_len);
@@ -792,8 +800,8 @@ int sw_shuffle_server_attach(struct sw_shuffle_store *st, struct sw_dp_ctx *ctx,
 	*out = srv;
 	return 0;
 fail:
-	sw_logf(&srv->log, "server: cannot start on %s: %s", conf->listen_addr,
-	        sw_dp_strerror(err));
+	sw_shuffle_logf(&srv->log, "server: cannot start on %s: %s", conf->listen_addr,
+	                sw_dp_strerror(err));
 	sw_shuffle_server_destroy(srv);
 	return err;
 }
@@ -808,8 +816,8 @@ int sw_shuffle_server_create(struct sw_shuffle_store *st, const struct sw_shuffl
 	sw_shuffle_server_dp_config(conf, &dc);
 	int err = sw_dp_open(&dc, &ctx);
 	if (err < 0) {
-		sw_logf(&conf->log, "server: cannot open the %s transport: %s",
-		        conf->backend ? conf->backend : "default", sw_dp_strerror(err));
+		sw_shuffle_logf(&conf->log, "server: cannot open the %s transport: %s",
+		                conf->backend ? conf->backend : "default", sw_dp_strerror(err));
 		return err;
 	}
 	if ((err = sw_shuffle_server_attach(st, ctx, conf, out)) < 0) {
@@ -837,7 +845,7 @@ void sw_shuffle_server_destroy(struct sw_shuffle_server *srv)
 		sw_dp_close(srv->ctx);
 	while (srv->conns != NULL)
 		conn_free(srv, srv->conns);
-	proto_zctx_free(srv->z);
-	proto_gmac_free(srv->g);
+	sw_shuffle_proto_zctx_free(srv->z);
+	sw_shuffle_proto_gmac_free(srv->g);
 	free(srv);
 }

@@ -15,10 +15,10 @@
 
 #include <stdarg.h>
 
-void sw_logf(const struct sw_shuffle_log *log, const char *fmt, ...) SW_PRINTF(2, 3);
-void sw_vlogf(const struct sw_shuffle_log *log, const char *fmt, va_list ap);
+void sw_shuffle_logf(const struct sw_shuffle_log *log, const char *fmt, ...) SW_PRINTF(2, 3);
+void sw_shuffle_vlogf(const struct sw_shuffle_log *log, const char *fmt, va_list ap);
 /* CLOCK_MONOTONIC in milliseconds (deadlines and idle times). */
-uint64_t sw_mono_ms(void);
+uint64_t sw_shuffle_mono_ms(void);
 
 /* A pinned partition: it stays where it is (not spilled, not freed) until unpinned. */
 struct sw_shuffle_view {
@@ -28,16 +28,16 @@ struct sw_shuffle_view {
 };
 
 /* -ESRCH (job), -ENOENT (partition). */
-int store_pin(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t part,
-              struct sw_shuffle_view *v);
+int sw_shuffle_store_pin(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t part,
+                         struct sw_shuffle_view *v);
 /* Copies [off, off+len) of a pinned partition, which the caller has range-checked: 0 or -EIO. */
-int store_view_read(struct sw_shuffle_store *st, const struct sw_shuffle_view *v, uint64_t off,
-                    void *buf, size_t len);
-void store_unpin(struct sw_shuffle_store *st, struct sw_shuffle_view *v);
+int sw_shuffle_store_view_read(struct sw_shuffle_store *st, const struct sw_shuffle_view *v,
+                               uint64_t off, void *buf, size_t len);
+void sw_shuffle_store_unpin(struct sw_shuffle_store *st, struct sw_shuffle_view *v);
 /* The memory arena, for a server to register with its transport. */
-void store_arena(struct sw_shuffle_store *st, void **addr, size_t *len);
+void sw_shuffle_store_arena(struct sw_shuffle_store *st, void **addr, size_t *len);
 /* Copies the job's secret: its length, or -ESRCH. */
-int store_job_secret(struct sw_shuffle_store *st, uint64_t job,
-                     uint8_t secret[SW_SHUFFLE_SECRET_MAX]);
+int sw_shuffle_store_job_secret(struct sw_shuffle_store *st, uint64_t job,
+                                uint8_t secret[SW_SHUFFLE_SECRET_MAX]);
 
 #endif

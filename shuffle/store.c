@@ -90,7 +90,7 @@ static uint32_t *block_crcs(const uint8_t *data, uint64_t len)
 {
 	uint32_t *c = malloc(nblocks(len) * sizeof(*c) + 1);
 	for (size_t i = 0; c != NULL && i < nblocks(len); i++)
-		c[i] = proto_crc32c(data + (uint64_t)i * SPILL_BLOCK, block_len(len, i));
+		c[i] = sw_shuffle_proto_crc32c(data + (uint64_t)i * SPILL_BLOCK, block_len(len, i));
 	return c;
 }
 
@@ -189,8 +189,9 @@ static void mem_release(struct sw_shuffle_store *st, struct part *p)
 	if (p->mem_off == NO_MEM)
 		return;
 	fifo_unlink(st, p);
-	if (arena_free(&st->arena, p->mem_off, p->mem_len) < 0)
-		sw_logf(&st->log, "store: lost %zu arena bytes (free list full)", p->mem_len);
+	if (sw_shuffle_arena_free(&st->arena, p->mem_off, p->mem_len) < 0)
+		sw_shuffle_logf(&st->log, "store: lost %zu arena bytes (free list full)",
+		                p->mem_len);
 	st->stats.mem_used -= p->mem_len;
 	st->stats.parts_mem--;
 	p->mem_off = NO_MEM;
@@ -217,8 +218,8 @@ static int open_spill(struct sw_shuffle_store *st, struct job *j)
 			return 0;
 	}
 	int err = -errno;
-	sw_logf(&st->log, "store: cannot create a spill file in %s: %s", st->spill_dir,
-	        strerror(errno));
+	sw_shuffle_logf(&st->log, "store: cannot create a spill file in %s: %s", st->spill_dir,
+	                strerror(errno));
 	return err;
 }
 
@@ -237,12 +238,14 @@ static int spill_append(struct sw_shuffle_store *st, struct job *j, const void *
 			continue;
 		if (n <= 0) {
 			err = n < 0 ? -errno : -EIO;
-			sw_logf(&st->log, "store: spill write for job %llu failed at byte %llu: %s",
-			        (unsigned long long)j->id, (unsigned long long)(j->file_len + done),
-			        strerror(-err));
+			sw_shuffle_logf(&st->log,
+			                "store: spill write for job %llu failed at byte %llu: %s",
+			                (unsigned long long)j->id,
+			                (unsigned long long)(j->file_len + done), strerror(-err));
 			if (ftruncate(j->fd, (off_t)j->file_len) < 0)
-				sw_logf(&st->log, "store: truncating the spill file failed: %s",
-				        strerror(errno));
+				sw_shuffle_logf(&st->log,
+				                "store: truncating the spill file failed: %s",
+				                strerror(errno));
 			st->stats.spill_errors++;
 			return err;
 		}
@@ -318,12 +321,14 @@ static int place(struct sw_shuffle_store *st, struct part *p, const void *data)
 	if (st->stats.mem_used + need > st->pause_mark) {
 		st->stats.paused = true;
 		st->stats.pauses++;
-		sw_logf(&st->log, "store: pausing writers, %zu of %zu bytes held by fetches",
-		        st->stats.mem_used, st->budget);
+		sw_shuffle_logf(&st->log,
+		                "store: pausing writers, %zu of %zu bytes held by fetches",
+		                st->stats.mem_used, st->budget);
 		return -EAGAIN;
 	}
 	size_t off;
-	while ((off = arena_alloc(&st->arena, need)) == NO_MEM) { /* fragmented: free more */
+	while ((off = sw_shuffle_arena_alloc(&st->arena, need)) ==
+	       NO_MEM) { /* fragmented: free more */
 		struct part *victim = oldest_unpinned(st);
 		if (victim == NULL)
 			goto to_file;
@@ -463,8 +468,8 @@ int sw_shuffle_job_remove(struct sw_shuffle_store *st, uint64_t job)
 	return 0;
 }
 
-int store_pin(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t idx,
-              struct sw_shuffle_view *v)
+int sw_shuffle_store_pin(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t idx,
+                         struct sw_shuffle_view *v)
 {
 	int err = 0;
 	pthread_mutex_lock(&st->lock);
@@ -493,9 +498,10 @@ static int pread_all(struct sw_shuffle_store *st, const struct part *p, uint64_t
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			sw_logf(&st->log, "store: reading spilled job %llu map %u part %u: %s",
-			        (unsigned long long)p->job, p->map, p->idx,
-			        n < 0 ? strerror(errno) : "short file");
+			sw_shuffle_logf(&st->log,
+			                "store: reading spilled job %llu map %u part %u: %s",
+			                (unsigned long long)p->job, p->map, p->idx,
+			                n < 0 ? strerror(errno) : "short file");
 			return -EIO;
 		}
 		done += (size_t)n;
@@ -503,8 +509,8 @@ static int pread_all(struct sw_shuffle_store *st, const struct part *p, uint64_t
 	return 0;
 }
 
-int store_view_read(struct sw_shuffle_store *st, const struct sw_shuffle_view *v, uint64_t off,
-                    void *buf, size_t len)
+int sw_shuffle_store_view_read(struct sw_shuffle_store *st, const struct sw_shuffle_view *v,
+                               uint64_t off, void *buf, size_t len)
 {
 	if (v->addr != NULL || len == 0) {
 		if (len > 0)
@@ -523,9 +529,10 @@ int store_view_read(struct sw_shuffle_store *st, const struct sw_shuffle_view *v
 		return -ENOMEM;
 	int err = pread_all(st, p, p->file_off + start, tmp, span);
 	for (size_t i = first; err == 0 && i <= last; i++)
-		if (proto_crc32c(tmp + (uint64_t)(i - first) * SPILL_BLOCK, block_len(p->len, i)) !=
-		    p->crcs[i]) {
-			sw_logf(&st->log,
+		if (sw_shuffle_proto_crc32c(tmp + (uint64_t)(i - first) * SPILL_BLOCK,
+		                            block_len(p->len, i)) != p->crcs[i]) {
+			sw_shuffle_logf(
+			        &st->log,
 			        "store: spill file of job %llu changed on disk: map %u part %u "
 			        "bytes "
 			        "[%llu,+%zu) fail their CRC32C from put time",
@@ -539,7 +546,7 @@ int store_view_read(struct sw_shuffle_store *st, const struct sw_shuffle_view *v
 	return err;
 }
 
-void store_unpin(struct sw_shuffle_store *st, struct sw_shuffle_view *v)
+void sw_shuffle_store_unpin(struct sw_shuffle_store *st, struct sw_shuffle_view *v)
 {
 	pthread_mutex_lock(&st->lock);
 	struct part *p = v->p;
@@ -551,20 +558,21 @@ void store_unpin(struct sw_shuffle_store *st, struct sw_shuffle_view *v)
 	if (j->removed && j->pins == 0)
 		job_free(st, j);
 	else if (st->stats.paused && spill_until(st, 0, st->resume_mark - 1) < 0)
-		sw_logf(&st->log, "store: spilling after a fetch failed; writers stay paused");
+		sw_shuffle_logf(&st->log,
+		                "store: spilling after a fetch failed; writers stay paused");
 	update_resume(st);
 	pthread_mutex_unlock(&st->lock);
 	v->p = NULL;
 }
 
-void store_arena(struct sw_shuffle_store *st, void **addr, size_t *len)
+void sw_shuffle_store_arena(struct sw_shuffle_store *st, void **addr, size_t *len)
 {
 	*addr = st->mem;
 	*len = st->budget;
 }
 
-int store_job_secret(struct sw_shuffle_store *st, uint64_t job,
-                     uint8_t secret[SW_SHUFFLE_SECRET_MAX])
+int sw_shuffle_store_job_secret(struct sw_shuffle_store *st, uint64_t job,
+                                uint8_t secret[SW_SHUFFLE_SECRET_MAX])
 {
 	pthread_mutex_lock(&st->lock);
 	struct job *j = job_find(st, job);
@@ -579,11 +587,11 @@ int sw_shuffle_part_len(struct sw_shuffle_store *st, uint64_t job, uint32_t map,
                         uint64_t *len)
 {
 	struct sw_shuffle_view v;
-	int err = store_pin(st, job, map, idx, &v);
+	int err = sw_shuffle_store_pin(st, job, map, idx, &v);
 	if (err < 0)
 		return err;
 	*len = v.len;
-	store_unpin(st, &v);
+	sw_shuffle_store_unpin(st, &v);
 	return 0;
 }
 
@@ -591,14 +599,14 @@ int sw_shuffle_read(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uin
                     uint64_t off, void *buf, size_t len)
 {
 	struct sw_shuffle_view v;
-	int err = store_pin(st, job, map, idx, &v);
+	int err = sw_shuffle_store_pin(st, job, map, idx, &v);
 	if (err < 0)
 		return err;
 	if (off > v.len || len > v.len - off)
 		err = -ERANGE;
 	else
-		err = store_view_read(st, &v, off, buf, len);
-	store_unpin(st, &v);
+		err = sw_shuffle_store_view_read(st, &v, off, buf, len);
+	sw_shuffle_store_unpin(st, &v);
 	return err;
 }
 
@@ -657,14 +665,14 @@ int sw_shuffle_store_create(const struct sw_shuffle_store_conf *conf, struct sw_
 	if (st->mem == MAP_FAILED)
 		st->mem = NULL;
 	if (st->buckets == NULL || st->spill_dir == NULL || st->mem == NULL ||
-	    arena_init(&st->arena, st->budget) < 0)
+	    sw_shuffle_arena_init(&st->arena, st->budget) < 0)
 		goto fail;
 	pthread_mutex_init(&st->lock, NULL);
 	pthread_cond_init(&st->resumed, NULL);
 	*out = st;
 	return 0;
 fail:
-	arena_fini(&st->arena);
+	sw_shuffle_arena_fini(&st->arena);
 	if (st->mem != NULL)
 		munmap(st->mem, st->budget);
 	free(st->spill_dir);
@@ -683,7 +691,7 @@ void sw_shuffle_store_destroy(struct sw_shuffle_store *st)
 		job_free(st, j);
 	}
 	munmap(st->mem, st->budget);
-	arena_fini(&st->arena);
+	sw_shuffle_arena_fini(&st->arena);
 	pthread_mutex_destroy(&st->lock);
 	pthread_cond_destroy(&st->resumed);
 	free(st->spill_dir);

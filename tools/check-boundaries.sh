@@ -21,6 +21,7 @@ agent/wire|agent/wire/libsw_wire.a|sw_wire_|tests/wire
 agent|agent/libsw_agent.a agent/libsw_agent_daemon.a|sw_agent_|tests/agent
 controller|controller/libsw_ctl_trace.a|sw_ctl_|tests/controller
 dataplane|dataplane/libsw_dp.a|sw_dp_|tests/dataplane perf/bench_dp.c
+shuffle|shuffle/libsw_shuffle.a|sw_shuffle_|tests/shuffle perf/bench_shuffle.c
 '
 
 symbols() {

@@ -18,17 +18,17 @@ deps=$(pkg-config --cflags --libs libisal liblz4 libzstd libcrypto)
 srcs="$root/shuffle/proto.c $root/shuffle/pack.c $root/shuffle/auth.c"
 dp="$root/dataplane/dp.c $root/dataplane/mem.c $root/dataplane/devices.c $root/dataplane/tcp.c"
 # shellcheck disable=SC2086
-clang $fuzz -I"$root/shuffle" "$root/tests/shuffle/fuzz_frames.c" $srcs $deps \
+clang $fuzz -I"$root/shuffle" -I"$root/shuffle/include" "$root/tests/shuffle/fuzz_frames.c" $srcs $deps \
 	-o "$work/fuzz_frames"
 # shellcheck disable=SC2086
 clang $fuzz -I"$root/dataplane/include" "$root/tests/dataplane/fuzz_tcp.c" $dp \
 	$(pkg-config --cflags --libs numa libibverbs) -o "$work/fuzz_tcp"
 # shellcheck disable=SC2086
-clang $fuzz -I"$root/shuffle" -I"$root/dataplane" "$root/tests/shuffle/fuzz_fetcher.c" $srcs \
+clang $fuzz -I"$root/shuffle" -I"$root/shuffle/include" -I"$root/dataplane/include" "$root/tests/shuffle/fuzz_fetcher.c" $srcs \
 	"$root/shuffle/fetcher.c" "$root/shuffle/log.c" $dp $deps \
 	$(pkg-config --cflags --libs numa libibverbs) -o "$work/fuzz_fetcher"
 # shellcheck disable=SC2086
-clang -std=gnu11 -D_GNU_SOURCE -I"$root/shuffle" "$root/tests/shuffle/fuzz_seeds.c" $srcs \
+clang -std=gnu11 -D_GNU_SOURCE -I"$root/shuffle" -I"$root/shuffle/include" "$root/tests/shuffle/fuzz_seeds.c" $srcs \
 	$deps -o "$work/fuzz_seeds"
 mkdir "$work/frames" "$work/tcp" "$work/fetcher"
 "$work/fuzz_seeds" "$work/frames"

@@ -67,7 +67,7 @@ static int turn(struct sw_dp_ctx *fctx, struct sw_shuffle_fetcher *fc, struct pe
 			p->ep = ev[i].ep;
 		} else if (ev[i].type == SW_DP_EV_RECV) {
 			struct proto_req r;
-			if (proto_req_decode(ev[i].data, ev[i].len, &r) == 0) {
+			if (sw_shuffle_proto_req_decode(ev[i].data, ev[i].len, &r) == 0) {
 				p->last = r;
 				p->asked = true;
 			}
@@ -103,12 +103,12 @@ static void send_msg(struct peer *p, struct proto_gmac *g, const uint8_t akey[PR
 		                        .offset = le32(m + 4),
 		                        .total = le32(m + 8),
 		                        .raw_len = ctl & 4 ? (uint32_t)plen : le32(m + 12),
-		                        .data_crc = ctl & 2 ? proto_crc32c(payload, plen)
+		                        .data_crc = ctl & 2 ? sw_shuffle_proto_crc32c(payload, plen)
 		                                            : le32(m + 16),
 		                        .len = (uint32_t)plen};
 		if (ctl & 1)
-			proto_chunk_seal(g, akey, p->last.nonce, &h, payload, plen);
-		proto_chunk_encode(&h, buf);
+			sw_shuffle_proto_chunk_seal(g, akey, p->last.nonce, &h, payload, plen);
+		sw_shuffle_proto_chunk_encode(&h, buf);
 		memcpy(buf + PROTO_CHUNK_LEN, payload, plen);
 		out = PROTO_CHUNK_LEN + plen;
 	}
@@ -128,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t akey[PROTO_KEY_LEN];
 	bool done = false;
 
-	if (g == NULL && (g = proto_gmac_new()) == NULL)
+	if (g == NULL && (g = sw_shuffle_proto_gmac_new()) == NULL)
 		abort();
 	sw_dp_config_init(&dc);
 	dc.backend = "tcp";
@@ -147,10 +147,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	while (p.ep == NULL)
 		turn(fctx, fc, &p);
-	proto_hello_encode(challenge, hello);
+	sw_shuffle_proto_hello_encode(challenge, hello);
 	struct iovec iov = {hello, sizeof(hello)};
 	sw_dp_send(p.ep, 0, &iov, 1, NULL);
-	proto_answer_key((const uint8_t *)SECRET, sizeof(SECRET) - 1, challenge, akey);
+	sw_shuffle_proto_answer_key((const uint8_t *)SECRET, sizeof(SECRET) - 1, challenge, akey);
 	settle(fctx, fc, &p, &done);
 	while (size >= 3 && !done && p.asked) {
 		size_t len = (size_t)data[1] | (size_t)data[2] << 8;

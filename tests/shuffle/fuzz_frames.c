@@ -23,29 +23,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t challenge[PROTO_CHALLENGE_LEN];
 	struct proto_rkey k;
 
-	if (z == NULL && ((z = proto_zctx_new()) == NULL || (g = proto_gmac_new()) == NULL))
+	if (z == NULL && ((z = sw_shuffle_proto_zctx_new()) == NULL ||
+	                  (g = sw_shuffle_proto_gmac_new()) == NULL))
 		abort();
-	proto_req_decode(data, size, &r);
-	proto_hello_decode(data, size, challenge);
-	if (proto_rkey_decode(data, size, &k) == 0)
+	sw_shuffle_proto_req_decode(data, size, &r);
+	sw_shuffle_proto_hello_decode(data, size, challenge);
+	if (sw_shuffle_proto_rkey_decode(data, size, &k) == 0)
 		for (uint32_t i = 0; i < k.nchunks; i++)
-			(void)proto_rkey_crc(&k, i);
-	if (size < PROTO_CHUNK_LEN || proto_chunk_decode(data, PROTO_CHUNK_LEN, &h) < 0)
+			(void)sw_shuffle_proto_rkey_crc(&k, i);
+	if (size < PROTO_CHUNK_LEN || sw_shuffle_proto_chunk_decode(data, PROTO_CHUNK_LEN, &h) < 0)
 		return 0;
 	const uint8_t *payload = data + PROTO_CHUNK_LEN;
 	size_t len = size - PROTO_CHUNK_LEN;
 	if (len != h.len)
 		return 0;
-	(void)proto_chunk_check(g, key, 1, &h, payload, len);
+	(void)sw_shuffle_proto_chunk_check(g, key, 1, &h, payload, len);
 	if (h.flags & PROTO_RKEY) {
-		proto_rkey_decode(payload, len, &k);
+		sw_shuffle_proto_rkey_decode(payload, len, &k);
 		return 0;
 	}
 	uint8_t *raw = malloc(h.raw_len ? h.raw_len : 1);
 	if (raw == NULL)
 		abort();
-	if (proto_unpack(z, h.codec, payload, len, raw, h.raw_len) == 0)
-		(void)proto_crc32c(raw, h.raw_len);
+	if (sw_shuffle_proto_unpack(z, h.codec, payload, len, raw, h.raw_len) == 0)
+		(void)sw_shuffle_proto_crc32c(raw, h.raw_len);
 	free(raw);
 	return 0;
 }

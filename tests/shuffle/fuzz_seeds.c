@@ -23,15 +23,15 @@ int main(int argc, char **argv)
 	                      .type = PROTO_FETCH,
 	                      .job = 1,
 	                      .length = SW_SHUFFLE_TO_END};
-	struct proto_zctx *z = proto_zctx_new();
-	struct proto_gmac *g = proto_gmac_new();
+	struct proto_zctx *z = sw_shuffle_proto_zctx_new();
+	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
 	int err = argc != 2 || z == NULL || g == NULL;
 
 	for (size_t i = 0; i < sizeof(raw); i++)
 		raw[i] = (uint8_t)(i / 16);
-	proto_req_encode(&r, buf);
-	err |= proto_mac((const uint8_t *)"k", 1, (const uint8_t *)"challenge-of-cn", buf,
-	                 buf + PROTO_REQ_MACED);
+	sw_shuffle_proto_req_encode(&r, buf);
+	err |= sw_shuffle_proto_mac((const uint8_t *)"k", 1, (const uint8_t *)"challenge-of-cn",
+	                            buf, buf + PROTO_REQ_MACED);
 	err |= put(argv[1], "req", buf, PROTO_REQ_LEN);
 	for (int codec = PROTO_RAW; !err && codec <= PROTO_ZSTD; codec++) {
 		size_t wl;
@@ -39,32 +39,32 @@ int main(int argc, char **argv)
 		                        .flags = PROTO_LAST,
 		                        .raw_len = sizeof(raw),
 		                        .total = sizeof(raw),
-		                        .data_crc = proto_crc32c(raw, sizeof(raw))};
-		h.codec =
-		        (uint8_t)proto_pack(z, codec, raw, sizeof(raw), buf + PROTO_CHUNK_LEN, &wl);
+		                        .data_crc = sw_shuffle_proto_crc32c(raw, sizeof(raw))};
+		h.codec = (uint8_t)sw_shuffle_proto_pack(z, codec, raw, sizeof(raw),
+		                                         buf + PROTO_CHUNK_LEN, &wl);
 		h.len = (uint32_t)wl;
 		/* tagged as fuzz_frames checks, so that the fuzzer starts from a valid tag */
-		err |= proto_chunk_seal(g, (const uint8_t *)"fuzz-answer-key", 1, &h,
-		                        buf + PROTO_CHUNK_LEN, wl);
-		proto_chunk_encode(&h, buf);
+		err |= sw_shuffle_proto_chunk_seal(g, (const uint8_t *)"fuzz-answer-key", 1, &h,
+		                                   buf + PROTO_CHUNK_LEN, wl);
+		sw_shuffle_proto_chunk_encode(&h, buf);
 		char name[16];
 		snprintf(name, sizeof(name), "chunk%d", codec);
 		err |= put(argv[1], name, buf, PROTO_CHUNK_LEN + wl);
 	}
 	uint32_t crcs[2] = {1, 2};
-	size_t n = proto_rkey_size(2, 8);
+	size_t n = sw_shuffle_proto_rkey_size(2, 8);
 	struct proto_chunk h = {.version = SW_SHUFFLE_VERSION,
 	                        .flags = PROTO_LAST | PROTO_RKEY,
 	                        .len = (uint32_t)n,
 	                        .raw_len = (uint32_t)n,
 	                        .total = 2000};
-	proto_rkey_encode(0x1000, 1024, crcs, 2, "rkeyblob", 8, buf + PROTO_CHUNK_LEN);
-	h.data_crc = proto_crc32c(buf + PROTO_CHUNK_LEN, n);
-	proto_chunk_encode(&h, buf);
+	sw_shuffle_proto_rkey_encode(0x1000, 1024, crcs, 2, "rkeyblob", 8, buf + PROTO_CHUNK_LEN);
+	h.data_crc = sw_shuffle_proto_crc32c(buf + PROTO_CHUNK_LEN, n);
+	sw_shuffle_proto_chunk_encode(&h, buf);
 	err |= put(argv[1], "rkey", buf, PROTO_CHUNK_LEN + n);
-	proto_hello_encode((const uint8_t *)"challenge-of-cn", buf);
+	sw_shuffle_proto_hello_encode((const uint8_t *)"challenge-of-cn", buf);
 	err |= put(argv[1], "hello", buf, PROTO_HELLO_LEN);
-	proto_zctx_free(z);
-	proto_gmac_free(g);
+	sw_shuffle_proto_zctx_free(z);
+	sw_shuffle_proto_gmac_free(g);
 	return err ? 1 : 0;
 }

@@ -511,7 +511,8 @@ static int raw_open(const struct map_side *ms, uint32_t credits, struct raw *c)
 	int n = raw_recv(c, hello, sizeof(hello));
 	if (n < 0)
 		return n;
-	return n == PROTO_HELLO_LEN ? proto_hello_decode(hello, (size_t)n, c->challenge) : -EBADMSG;
+	return n == PROTO_HELLO_LEN ? sw_shuffle_proto_hello_decode(hello, (size_t)n, c->challenge)
+	                            : -EBADMSG;
 }
 
 static int raw_send(struct raw *c, const void *msg, size_t len)
@@ -523,7 +524,7 @@ static int raw_send(struct raw *c, const void *msg, size_t len)
 /* Signs an encoded request for this connection with the job's secret. */
 static void raw_sign(const struct raw *c, uint8_t req[PROTO_REQ_LEN])
 {
-	proto_mac((const uint8_t *)SECRET, 16, c->challenge, req, req + PROTO_REQ_MACED);
+	sw_shuffle_proto_mac((const uint8_t *)SECRET, 16, c->challenge, req, req + PROTO_REQ_MACED);
 }
 
 /* The next answer header (its payload, if any, in payload[cap]): 0 or an error. */
@@ -533,7 +534,7 @@ static int raw_answer(struct raw *c, struct proto_chunk *h, uint8_t *payload, si
 	int n = raw_recv(c, buf, sizeof(buf));
 	if (n < PROTO_CHUNK_LEN)
 		return n < 0 ? n : -EBADMSG;
-	int err = proto_chunk_decode(buf, PROTO_CHUNK_LEN, h);
+	int err = sw_shuffle_proto_chunk_decode(buf, PROTO_CHUNK_LEN, h);
 	if (err == 0 && payload != NULL)
 		memcpy(payload, buf + PROTO_CHUNK_LEN, h->len < cap ? h->len : cap);
 	return err;
@@ -571,7 +572,7 @@ static void malformed_and_wrong_version_requests_are_answered_with_a_status(void
 	struct proto_req q = raw_req(1);
 	struct raw c;
 	map_start(&mc, &ms);
-	proto_req_encode(&q, req);
+	sw_shuffle_proto_req_encode(&q, req);
 	assert_int_equal(raw_exchange(&ms, req, 10, &h), 0); /* truncated */
 	assert_int_equal(h.status, PROTO_E_FRAME);
 	assert_int_equal(raw_exchange(&ms, req, PROTO_REQ_LEN + 8, &h), 0); /* too long */
@@ -615,10 +616,10 @@ static void answers_are_tagged_and_replayed_requests_refused_on_any_connection(v
 	uint8_t req[PROTO_REQ_LEN], key[PROTO_KEY_LEN], payload[300];
 	struct proto_req q = raw_req(5);
 	struct raw a, b;
-	struct proto_gmac *g = proto_gmac_new();
+	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
 	map_start(&mc, &ms);
 	q.part = 1;
-	proto_req_encode(&q, req);
+	sw_shuffle_proto_req_encode(&q, req);
 	assert_int_equal(raw_open(&ms, 0, &a), 0);
 	raw_sign(&a, req);
 	assert_int_equal(raw_send(&a, req, PROTO_REQ_LEN), 0);
@@ -626,11 +627,12 @@ static void answers_are_tagged_and_replayed_requests_refused_on_any_connection(v
 	assert_int_equal(h.status, PROTO_OK);
 	assert_int_equal(h.len, size_small(0, 1));
 	/* the answer's tag is one only a holder of the job's secret could make, for nonce 5 */
-	assert_int_equal(proto_answer_key((const uint8_t *)SECRET, 16, a.challenge, key), 0);
-	assert_int_equal(proto_chunk_check(g, key, 5, &h, payload, h.len), 0);
-	assert_int_equal(proto_chunk_check(g, key, 6, &h, payload, h.len), -EBADMSG);
+	assert_int_equal(sw_shuffle_proto_answer_key((const uint8_t *)SECRET, 16, a.challenge, key),
+	                 0);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, key, 5, &h, payload, h.len), 0);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, key, 6, &h, payload, h.len), -EBADMSG);
 	payload[0] ^= 1;
-	assert_int_equal(proto_chunk_check(g, key, 5, &h, payload, h.len), -EBADMSG);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, key, 5, &h, payload, h.len), -EBADMSG);
 	assert_int_equal(raw_send(&a, req, PROTO_REQ_LEN), 0); /* the same request again */
 	assert_int_equal(raw_answer(&a, &h, NULL, 0), 0);
 	assert_int_equal(h.status, PROTO_E_HMAC);
@@ -639,14 +641,14 @@ static void answers_are_tagged_and_replayed_requests_refused_on_any_connection(v
 	assert_int_equal(raw_answer(&b, &h, NULL, 0), 0);
 	assert_int_equal(h.status, PROTO_E_HMAC);
 	q.nonce = 4; /* signed right but below the last nonce */
-	proto_req_encode(&q, req);
+	sw_shuffle_proto_req_encode(&q, req);
 	raw_sign(&a, req);
 	assert_int_equal(raw_send(&a, req, PROTO_REQ_LEN), 0);
 	assert_int_equal(raw_answer(&a, &h, NULL, 0), 0);
 	assert_int_equal(h.status, PROTO_E_HMAC);
 	sw_dp_close(a.ctx);
 	sw_dp_close(b.ctx);
-	proto_gmac_free(g);
+	sw_shuffle_proto_gmac_free(g);
 	map_stop(&ms, &r);
 	assert_int_equal(r.cnt.requests, 1);
 	assert_int_equal(r.cnt.replays, 2);
@@ -713,7 +715,7 @@ static void a_reducer_killed_mid_transfer_costs_the_server_nothing(void **state)
 		uint8_t req[PROTO_REQ_LEN], chunk[PROTO_CHUNK_LEN];
 		if (raw_open(&ms, 4, &c) < 0)
 			_exit(1);
-		proto_req_encode(&q, req);
+		sw_shuffle_proto_req_encode(&q, req);
 		raw_sign(&c, req);
 		if (raw_send(&c, req, sizeof(req)) < 0)
 			_exit(2);
@@ -878,10 +880,10 @@ static void trickle_child(int wr)
 	    sw_dp_listen_addr(ctx, addr, sizeof(addr)) < 0)
 		_exit(20);
 	write_all(wr, addr, sizeof(addr));
-	struct proto_gmac *g = proto_gmac_new();
+	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
 	uint8_t challenge[PROTO_CHALLENGE_LEN] = {7}, hello[PROTO_HELLO_LEN], akey[PROTO_KEY_LEN];
 	uint8_t frame[PROTO_CHUNK_LEN + 1];
-	proto_hello_encode(challenge, hello);
+	sw_shuffle_proto_hello_encode(challenge, hello);
 	struct sw_dp_ep *ep = NULL;
 	struct proto_req q = {0};
 	bool asked = false;
@@ -894,8 +896,9 @@ static void trickle_child(int wr)
 				struct iovec iov = {hello, sizeof(hello)};
 				sw_dp_send(ep, 0, &iov, 1, NULL);
 			} else if (ev.type == SW_DP_EV_RECV) {
-				asked = proto_req_decode(ev.data, ev.len, &q) == 0;
-				proto_answer_key((const uint8_t *)SECRET, 16, challenge, akey);
+				asked = sw_shuffle_proto_req_decode(ev.data, ev.len, &q) == 0;
+				sw_shuffle_proto_answer_key((const uint8_t *)SECRET, 16, challenge,
+				                            akey);
 			}
 			sw_dp_release(ctx, &ev);
 		}
@@ -903,15 +906,16 @@ static void trickle_child(int wr)
 			continue;
 		frame[PROTO_CHUNK_LEN] = 0;
 		pattern_fill(frame + PROTO_CHUNK_LEN, JOB, q.map, q.part, seq, 1);
-		struct proto_chunk h = {.version = SW_SHUFFLE_VERSION,
-		                        .seq = seq,
-		                        .offset = seq,
-		                        .total = MiB,
-		                        .raw_len = 1,
-		                        .len = 1,
-		                        .data_crc = proto_crc32c(frame + PROTO_CHUNK_LEN, 1)};
-		proto_chunk_seal(g, akey, q.nonce, &h, frame + PROTO_CHUNK_LEN, 1);
-		proto_chunk_encode(&h, frame);
+		struct proto_chunk h = {
+		        .version = SW_SHUFFLE_VERSION,
+		        .seq = seq,
+		        .offset = seq,
+		        .total = MiB,
+		        .raw_len = 1,
+		        .len = 1,
+		        .data_crc = sw_shuffle_proto_crc32c(frame + PROTO_CHUNK_LEN, 1)};
+		sw_shuffle_proto_chunk_seal(g, akey, q.nonce, &h, frame + PROTO_CHUNK_LEN, 1);
+		sw_shuffle_proto_chunk_encode(&h, frame);
 		struct iovec iov = {frame, sizeof(frame)};
 		if (sw_dp_send(ep, 0, &iov, 1, NULL) == 0)
 			seq++;

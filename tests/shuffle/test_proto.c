@@ -33,8 +33,9 @@ static struct proto_req sample_req(void)
 static void maced(uint8_t buf[PROTO_REQ_LEN])
 {
 	struct proto_req r = sample_req();
-	proto_req_encode(&r, buf);
-	assert_int_equal(proto_mac(key, sizeof(key), challenge, buf, buf + PROTO_REQ_MACED), 0);
+	sw_shuffle_proto_req_encode(&r, buf);
+	assert_int_equal(
+	        sw_shuffle_proto_mac(key, sizeof(key), challenge, buf, buf + PROTO_REQ_MACED), 0);
 }
 
 static void request_round_trips_every_field(void **state)
@@ -43,8 +44,8 @@ static void request_round_trips_every_field(void **state)
 	struct proto_req r = sample_req(), d;
 	uint8_t buf[PROTO_REQ_LEN];
 	memset(r.mac, 0xab, sizeof(r.mac));
-	proto_req_encode(&r, buf);
-	assert_int_equal(proto_req_decode(buf, sizeof(buf), &d), 0);
+	sw_shuffle_proto_req_encode(&r, buf);
+	assert_int_equal(sw_shuffle_proto_req_decode(buf, sizeof(buf), &d), 0);
 	assert_int_equal(d.type, r.type);
 	assert_int_equal(d.flags, r.flags);
 	assert_true(d.job == r.job && d.map == r.map && d.part == r.part);
@@ -58,7 +59,7 @@ static void request_layout_is_little_endian_at_documented_offsets(void **state)
 	(void)state;
 	struct proto_req r = sample_req();
 	uint8_t buf[PROTO_REQ_LEN];
-	proto_req_encode(&r, buf);
+	sw_shuffle_proto_req_encode(&r, buf);
 	assert_memory_equal(buf, "SWFQ", 4);
 	assert_int_equal(buf[4], SW_SHUFFLE_VERSION);
 	assert_int_equal(buf[8], 0x88);
@@ -72,10 +73,10 @@ static void request_decoder_rejects_every_malformed_frame(void **state)
 	(void)state;
 	struct proto_req r = sample_req(), d;
 	uint8_t buf[PROTO_REQ_LEN + 1], bad[PROTO_REQ_LEN + 1];
-	proto_req_encode(&r, buf);
+	sw_shuffle_proto_req_encode(&r, buf);
 	for (size_t n = 0; n < PROTO_REQ_LEN; n++) /* every truncation */
-		assert_true(proto_req_decode(buf, n, &d) < 0);
-	assert_int_equal(proto_req_decode(buf, PROTO_REQ_LEN + 1, &d), -EBADMSG);
+		assert_true(sw_shuffle_proto_req_decode(buf, n, &d) < 0);
+	assert_int_equal(sw_shuffle_proto_req_decode(buf, PROTO_REQ_LEN + 1, &d), -EBADMSG);
 	static const struct {
 		size_t at;
 		uint8_t v;
@@ -92,7 +93,7 @@ static void request_decoder_rejects_every_malformed_frame(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memcpy(bad, buf, PROTO_REQ_LEN);
 		bad[cases[i].at] = cases[i].v;
-		assert_int_equal(proto_req_decode(bad, PROTO_REQ_LEN, &d), cases[i].err);
+		assert_int_equal(sw_shuffle_proto_req_decode(bad, PROTO_REQ_LEN, &d), cases[i].err);
 	}
 }
 
@@ -111,17 +112,17 @@ static void chunk_header_round_trips_and_detects_any_flipped_bit(void **state)
 	                        .total = 1ull << 34},
 	                   d;
 	uint8_t buf[PROTO_CHUNK_LEN];
-	proto_chunk_encode(&c, buf);
-	assert_int_equal(proto_chunk_decode(buf, sizeof(buf), &d), 0);
+	sw_shuffle_proto_chunk_encode(&c, buf);
+	assert_int_equal(sw_shuffle_proto_chunk_decode(buf, sizeof(buf), &d), 0);
 	assert_true(d.seq == 3 && d.len == 1000 && d.raw_len == 4096 && d.codec == PROTO_ZSTD);
 	assert_true(d.offset == c.offset && d.total == c.total && d.data_crc == c.data_crc);
 	for (size_t bit = 0; bit < 8 * PROTO_CHUNK_LEN; bit++) {
 		buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-		assert_true(proto_chunk_decode(buf, sizeof(buf), &d) < 0);
+		assert_true(sw_shuffle_proto_chunk_decode(buf, sizeof(buf), &d) < 0);
 		buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
 	}
 	for (size_t n = 0; n < PROTO_CHUNK_LEN; n++)
-		assert_true(proto_chunk_decode(buf, n, &d) < 0);
+		assert_true(sw_shuffle_proto_chunk_decode(buf, n, &d) < 0);
 }
 
 static void chunk_decoder_rejects_inconsistent_fields(void **state)
@@ -141,8 +142,8 @@ static void chunk_decoder_rejects_inconsistent_fields(void **state)
 	uint8_t buf[PROTO_CHUNK_LEN];
 	struct proto_chunk d;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		proto_chunk_encode(&bad[i], buf);
-		int err = proto_chunk_decode(buf, sizeof(buf), &d);
+		sw_shuffle_proto_chunk_encode(&bad[i], buf);
+		int err = sw_shuffle_proto_chunk_decode(buf, sizeof(buf), &d);
 		assert_int_equal(err, i == 0 ? -EPROTONOSUPPORT : -EBADMSG);
 	}
 }
@@ -152,18 +153,18 @@ static void rkey_descriptor_round_trips_and_rejects_bad_lengths(void **state)
 	(void)state;
 	uint32_t crcs[3] = {1, 2, 0xffffffff};
 	uint8_t rkey[5] = {9, 8, 7, 6, 5}, buf[64];
-	size_t n = proto_rkey_size(3, 5);
+	size_t n = sw_shuffle_proto_rkey_size(3, 5);
 	struct proto_rkey k;
-	proto_rkey_encode(0x7f0000001000ull, 4096, crcs, 3, rkey, 5, buf);
-	assert_int_equal(proto_rkey_decode(buf, n, &k), 0);
+	sw_shuffle_proto_rkey_encode(0x7f0000001000ull, 4096, crcs, 3, rkey, 5, buf);
+	assert_int_equal(sw_shuffle_proto_rkey_decode(buf, n, &k), 0);
 	assert_true(k.addr == 0x7f0000001000ull && k.chunk == 4096 && k.nchunks == 3);
-	assert_int_equal(proto_rkey_crc(&k, 2), 0xffffffff);
+	assert_int_equal(sw_shuffle_proto_rkey_crc(&k, 2), 0xffffffff);
 	assert_memory_equal(k.rkey, rkey, 5);
 	for (size_t m = 0; m < n + 4; m++)
 		if (m != n)
-			assert_int_equal(proto_rkey_decode(buf, m, &k), -EBADMSG);
+			assert_int_equal(sw_shuffle_proto_rkey_decode(buf, m, &k), -EBADMSG);
 	buf[12] = 0xff; /* nchunks far beyond the buffer */
-	assert_int_equal(proto_rkey_decode(buf, n, &k), -EBADMSG);
+	assert_int_equal(sw_shuffle_proto_rkey_decode(buf, n, &k), -EBADMSG);
 }
 
 static void hmac_verifies_and_rejects_any_changed_field_or_key(void **state)
@@ -171,40 +172,43 @@ static void hmac_verifies_and_rejects_any_changed_field_or_key(void **state)
 	(void)state;
 	uint8_t buf[PROTO_REQ_LEN];
 	maced(buf);
-	assert_int_equal(proto_mac_verify(key, sizeof(key), challenge, buf), 0);
-	assert_int_equal(proto_mac_verify((const uint8_t *)"other", 5, challenge, buf), -EACCES);
+	assert_int_equal(sw_shuffle_proto_mac_verify(key, sizeof(key), challenge, buf), 0);
+	assert_int_equal(sw_shuffle_proto_mac_verify((const uint8_t *)"other", 5, challenge, buf),
+	                 -EACCES);
 	for (size_t i = 0; i < PROTO_REQ_LEN; i++) {
 		buf[i] ^= 1;
-		assert_int_equal(proto_mac_verify(key, sizeof(key), challenge, buf), -EACCES);
+		assert_int_equal(sw_shuffle_proto_mac_verify(key, sizeof(key), challenge, buf),
+		                 -EACCES);
 		buf[i] ^= 1;
 	}
 	uint8_t other[PROTO_CHALLENGE_LEN]; /* the same request on another connection */
 	memcpy(other, challenge, sizeof(other));
 	other[3] ^= 1;
-	assert_int_equal(proto_mac_verify(key, sizeof(key), other, buf), -EACCES);
+	assert_int_equal(sw_shuffle_proto_mac_verify(key, sizeof(key), other, buf), -EACCES);
 }
 
 static void hello_round_trips_and_rejects_other_versions_and_lengths(void **state)
 {
 	(void)state;
 	uint8_t buf[PROTO_HELLO_LEN + 1], got[PROTO_CHALLENGE_LEN];
-	proto_hello_encode(challenge, buf);
-	assert_int_equal(proto_hello_decode(buf, PROTO_HELLO_LEN, got), 0);
+	sw_shuffle_proto_hello_encode(challenge, buf);
+	assert_int_equal(sw_shuffle_proto_hello_decode(buf, PROTO_HELLO_LEN, got), 0);
 	assert_memory_equal(got, challenge, sizeof(got));
 	for (size_t n = 0; n < sizeof(buf); n++)
 		if (n != PROTO_HELLO_LEN)
-			assert_int_equal(proto_hello_decode(buf, n, got), -EBADMSG);
+			assert_int_equal(sw_shuffle_proto_hello_decode(buf, n, got), -EBADMSG);
 	buf[5] = 1; /* reserved */
-	assert_int_equal(proto_hello_decode(buf, PROTO_HELLO_LEN, got), -EBADMSG);
+	assert_int_equal(sw_shuffle_proto_hello_decode(buf, PROTO_HELLO_LEN, got), -EBADMSG);
 	buf[5] = 0;
 	buf[4] = 1;
-	assert_int_equal(proto_hello_decode(buf, PROTO_HELLO_LEN, got), -EPROTONOSUPPORT);
+	assert_int_equal(sw_shuffle_proto_hello_decode(buf, PROTO_HELLO_LEN, got),
+	                 -EPROTONOSUPPORT);
 }
 
 static void answer_tag_fails_on_any_changed_bit_nonce_key_or_connection(void **state)
 {
 	(void)state;
-	struct proto_gmac *g = proto_gmac_new();
+	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
 	uint8_t k[PROTO_KEY_LEN], k2[PROTO_KEY_LEN], payload[300], other[PROTO_CHALLENGE_LEN];
 	struct proto_chunk c = {.version = SW_SHUFFLE_VERSION,
 	                        .seq = 5,
@@ -216,59 +220,66 @@ static void answer_tag_fails_on_any_changed_bit_nonce_key_or_connection(void **s
 	for (size_t i = 0; i < sizeof(payload); i++)
 		payload[i] = (uint8_t)(i * 7);
 	assert_non_null(g);
-	assert_int_equal(proto_answer_key(key, sizeof(key), challenge, k), 0);
+	assert_int_equal(sw_shuffle_proto_answer_key(key, sizeof(key), challenge, k), 0);
 	memcpy(other, challenge, sizeof(other));
 	other[0] ^= 1;
-	assert_int_equal(proto_answer_key(key, sizeof(key), other, k2), 0);
+	assert_int_equal(sw_shuffle_proto_answer_key(key, sizeof(key), other, k2), 0);
 	assert_memory_not_equal(k, k2, sizeof(k));
-	c.data_crc = proto_crc32c(payload, sizeof(payload));
-	assert_int_equal(proto_chunk_seal(g, k, 77, &c, payload, sizeof(payload)), 0);
+	c.data_crc = sw_shuffle_proto_crc32c(payload, sizeof(payload));
+	assert_int_equal(sw_shuffle_proto_chunk_seal(g, k, 77, &c, payload, sizeof(payload)), 0);
 	uint8_t hdr[PROTO_CHUNK_LEN];
-	proto_chunk_encode(&c, hdr);
-	assert_int_equal(proto_chunk_decode(hdr, sizeof(hdr), &d), 0);
-	assert_int_equal(proto_chunk_check(g, k, 77, &d, payload, sizeof(payload)), 0);
-	assert_int_equal(proto_chunk_check(g, k, 78, &d, payload, sizeof(payload)), -EBADMSG);
-	assert_int_equal(proto_chunk_check(g, k2, 77, &d, payload, sizeof(payload)), -EBADMSG);
+	sw_shuffle_proto_chunk_encode(&c, hdr);
+	assert_int_equal(sw_shuffle_proto_chunk_decode(hdr, sizeof(hdr), &d), 0);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 77, &d, payload, sizeof(payload)), 0);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 78, &d, payload, sizeof(payload)),
+	                 -EBADMSG);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, k2, 77, &d, payload, sizeof(payload)),
+	                 -EBADMSG);
 	for (size_t bit = 0; bit < 8 * sizeof(payload); bit++) {
 		payload[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-		assert_int_equal(proto_chunk_check(g, k, 77, &d, payload, sizeof(payload)),
-		                 -EBADMSG);
+		assert_int_equal(
+		        sw_shuffle_proto_chunk_check(g, k, 77, &d, payload, sizeof(payload)),
+		        -EBADMSG);
 		payload[bit / 8] ^= (uint8_t)(1u << (bit % 8));
 	}
 	struct proto_chunk e = d; /* a header field changed and its CRC made right again */
 	e.offset++;
-	assert_int_equal(proto_chunk_check(g, k, 77, &e, payload, sizeof(payload)), -EBADMSG);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 77, &e, payload, sizeof(payload)),
+	                 -EBADMSG);
 	e = d;
 	e.seq = 6;
-	assert_int_equal(proto_chunk_check(g, k, 77, &e, payload, sizeof(payload)), -EBADMSG);
-	proto_gmac_free(g);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 77, &e, payload, sizeof(payload)),
+	                 -EBADMSG);
+	sw_shuffle_proto_gmac_free(g);
 }
 
 static void crc32c_matches_the_castagnoli_check_value(void **state)
 {
 	(void)state;
-	assert_int_equal(proto_crc32c("123456789", 9), 0xe3069283);
-	assert_int_equal(proto_crc32c("", 0), 0);
+	assert_int_equal(sw_shuffle_proto_crc32c("123456789", 9), 0xe3069283);
+	assert_int_equal(sw_shuffle_proto_crc32c("", 0), 0);
 }
 
 static void packing_round_trips_for_each_codec_and_sends_incompressible_data_raw(void **state)
 {
 	(void)state;
-	struct proto_zctx *z = proto_zctx_new();
+	struct proto_zctx *z = sw_shuffle_proto_zctx_new();
 	size_t n = 100000, wl;
-	uint8_t *raw = malloc(n), *wire = malloc(proto_pack_bound(n)), *back = malloc(n);
+	uint8_t *raw = malloc(n), *wire = malloc(sw_shuffle_proto_pack_bound(n)), *back = malloc(n);
 	assert_non_null(z);
 	for (size_t i = 0; i < n; i++)
 		raw[i] = (uint8_t)(i / 100);
 	for (int codec = PROTO_RAW; codec <= PROTO_ZSTD; codec++) {
-		int used = proto_pack(z, codec, raw, n, wire, &wl);
+		int used = sw_shuffle_proto_pack(z, codec, raw, n, wire, &wl);
 		assert_int_equal(used, codec);
 		assert_true(codec == PROTO_RAW ? wl == n : wl < n / 4);
-		assert_int_equal(proto_unpack(z, (uint8_t)used, wire, wl, back, n), 0);
+		assert_int_equal(sw_shuffle_proto_unpack(z, (uint8_t)used, wire, wl, back, n), 0);
 		assert_memory_equal(back, raw, n);
 		if (codec != PROTO_RAW) { /* a damaged or cut frame fails cleanly */
-			assert_true(proto_unpack(z, (uint8_t)used, wire, wl / 2, back, n) < 0);
-			assert_true(proto_unpack(z, (uint8_t)used, wire, wl, back, n - 1) < 0);
+			assert_true(sw_shuffle_proto_unpack(z, (uint8_t)used, wire, wl / 2, back,
+			                                    n) < 0);
+			assert_true(sw_shuffle_proto_unpack(z, (uint8_t)used, wire, wl, back,
+			                                    n - 1) < 0);
 		}
 	}
 	uint64_t x = 88172645463325252ull; /* xorshift: incompressible */
@@ -276,22 +287,22 @@ static void packing_round_trips_for_each_codec_and_sends_incompressible_data_raw
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		raw[i] = (uint8_t)x;
 	}
-	assert_int_equal(proto_pack(z, PROTO_LZ4, raw, n, wire, &wl), PROTO_RAW);
-	assert_int_equal(proto_pack(z, PROTO_ZSTD, raw, n, wire, &wl), PROTO_RAW);
+	assert_int_equal(sw_shuffle_proto_pack(z, PROTO_LZ4, raw, n, wire, &wl), PROTO_RAW);
+	assert_int_equal(sw_shuffle_proto_pack(z, PROTO_ZSTD, raw, n, wire, &wl), PROTO_RAW);
 	assert_int_equal(wl, n);
-	assert_int_equal(proto_unpack(z, 7, wire, wl, back, n), -EBADMSG);
+	assert_int_equal(sw_shuffle_proto_unpack(z, 7, wire, wl, back, n), -EBADMSG);
 	free(raw);
 	free(wire);
 	free(back);
-	proto_zctx_free(z);
+	sw_shuffle_proto_zctx_free(z);
 }
 
 static void status_codes_map_to_errno_and_back(void **state)
 {
 	(void)state;
 	for (uint8_t s = 0; s <= PROTO_E_MAX; s++)
-		assert_int_equal(proto_err_status(proto_status_err(s)), s);
-	assert_int_equal(proto_status_err(200), -EBADMSG);
+		assert_int_equal(sw_shuffle_proto_err_status(sw_shuffle_proto_status_err(s)), s);
+	assert_int_equal(sw_shuffle_proto_status_err(200), -EBADMSG);
 }
 
 int main(void)

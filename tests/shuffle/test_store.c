@@ -202,7 +202,7 @@ static void writers_pause_above_095_while_fetches_pin_memory_and_resume_below_07
 		if (err == -EAGAIN)
 			break;
 		assert_int_equal(err, 0);
-		assert_int_equal(store_pin(st, 1, 0, p, &v[p]), 0);
+		assert_int_equal(sw_shuffle_store_pin(st, 1, 0, p, &v[p]), 0);
 	}
 	assert_int_equal(p, 15); /* 15 x 64000 = 0.9375 <= 0.95; a 16th would make 1.0 */
 	sw_shuffle_store_stats(st, &s);
@@ -212,17 +212,17 @@ static void writers_pause_above_095_while_fetches_pin_memory_and_resume_below_07
 	assert_int_equal(sw_shuffle_store_wait_resume(st, 10), -ETIMEDOUT);
 	assert_int_equal(sw_shuffle_put(st, 1, 0, 99, b, 10), -EAGAIN); /* even small ones */
 	for (uint32_t i = 0; i < 3; i++) /* each unpinned one is spilled at once */
-		store_unpin(st, &v[i]);
+		sw_shuffle_store_unpin(st, &v[i]);
 	sw_shuffle_store_stats(st, &s);
 	assert_true(s.paused); /* 12 x 64000 = 0.75: not yet below 0.70 */
-	store_unpin(st, &v[3]);
+	sw_shuffle_store_unpin(st, &v[3]);
 	assert_int_equal(sw_shuffle_store_wait_resume(st, 1000), 0);
 	sw_shuffle_store_stats(st, &s);
 	assert_false(s.paused);
 	assert_true(s.mem_used < (size_t)(0.70 * (double)budget));
 	assert_int_equal(sw_shuffle_put(st, 1, 0, 99, b, 10), 0);
 	for (uint32_t i = 4; i < p; i++)
-		store_unpin(st, &v[i]);
+		sw_shuffle_store_unpin(st, &v[i]);
 	free(b);
 	sw_shuffle_store_destroy(st);
 }
@@ -260,11 +260,11 @@ static void a_job_removed_during_a_fetch_is_freed_when_the_fetch_ends(void **sta
 	struct sw_shuffle_store_stats s;
 	uint8_t b[100];
 	put_pattern(st, 1, 0, 0, 100);
-	assert_int_equal(store_pin(st, 1, 0, 0, &v), 0);
+	assert_int_equal(sw_shuffle_store_pin(st, 1, 0, 0, &v), 0);
 	assert_int_equal(sw_shuffle_job_remove(st, 1), 0);
-	assert_int_equal(store_view_read(st, &v, 0, b, 100), 0); /* still readable */
+	assert_int_equal(sw_shuffle_store_view_read(st, &v, 0, b, 100), 0); /* still readable */
 	assert_int_equal(pattern_check(b, 1, 0, 0, 0, 100), -1);
-	store_unpin(st, &v);
+	sw_shuffle_store_unpin(st, &v);
 	sw_shuffle_store_stats(st, &s);
 	assert_int_equal(s.mem_used, 0);
 	sw_shuffle_store_destroy(st);
@@ -350,8 +350,8 @@ static void *writer_main(void *arg)
 		if (err < 0)
 			break;
 		struct sw_shuffle_view v; /* a fetch of an earlier partition holds it a moment */
-		if (p > 0 && store_pin(w->st, 1, w->id, p - 1, &v) == 0)
-			store_unpin(w->st, &v);
+		if (p > 0 && sw_shuffle_store_pin(w->st, 1, w->id, p - 1, &v) == 0)
+			sw_shuffle_store_unpin(w->st, &v);
 	}
 	free(b);
 	return NULL;
