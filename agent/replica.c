@@ -151,6 +151,13 @@ static void replica_server_event(struct sw_agent *ag, struct sw_agent_peer *p,
 		serve_put(ag, ev);
 		break;
 	case SW_DP_EV_CLOSED:
+		if (ev->status) { /* a frame too large or malformed, or a peer gone mid-frame */
+			char peer[SW_DP_ADDRSTRLEN];
+			sw_dp_ep_peer(ev->ep, peer, sizeof(peer));
+			ag->cnt.replica_refused += ev->status != -ECONNRESET;
+			sw_agent_log(ag, "replica connection from %s closed: %s", peer,
+			             sw_dp_strerror(ev->status));
+		}
 		ag->replica_conns--;
 		sw_dp_ep_close(ev->ep);
 		break;

@@ -42,7 +42,17 @@ void sw_ctl_agent_drop(struct ctl *c, struct ctl_conn *conn, const char *why)
 	free(conn);
 }
 
-/* Refuses the agent: a Refused with the reason; the connection closes once it is sent. */
+/* Sends a Refused with the reason; the connection closes once it is sent. */
+static void send_refused(struct ctl *c, struct ctl_conn *conn, char *reason)
+{
+	SwWire__Refused r = SW_WIRE__REFUSED__INIT;
+	r.reason = reason;
+	sw_ctl_log(c, "agent %s refused: %s", conn->peer, reason);
+	sw_ctl_send(c, conn, SW_WIRE_REFUSED, &r.base);
+	conn->closing = true;
+}
+
+/* Refuses the agent's registration. */
 static void refuse(struct ctl *c, struct ctl_conn *conn, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 static void refuse(struct ctl *c, struct ctl_conn *conn, const char *fmt, ...)
@@ -52,12 +62,8 @@ static void refuse(struct ctl *c, struct ctl_conn *conn, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
-	SwWire__Refused r = SW_WIRE__REFUSED__INIT;
-	r.reason = reason;
 	c->refused++;
-	sw_ctl_log(c, "agent %s refused: %s", conn->peer, reason);
-	sw_ctl_send(c, conn, SW_WIRE_REFUSED, &r.base);
-	conn->closing = true;
+	send_refused(c, conn, reason);
 }
 
 static int node_by_name(const struct ctl *c, const char *name)
@@ -221,8 +227,15 @@ void sw_ctl_node_lost(struct ctl *c, uint32_t node, const char *why)
 	sw_ctl_store_node(c, node);
 	sw_ctl_log(c, "node %s lost: %s; %d tasks back to pending", c->conf.nodes[node].name, why,
 	           back);
-	if (n->conn)
-		sw_ctl_agent_drop(c, n->conn, "its node was declared lost");
+	if (n->conn) {
+		/* An agent that merely stalled (stopped, swapping) learns why its tasks were
+		 * killed when it reads again, and registers anew. */
+		char reason[256];
+		snprintf(reason, sizeof(reason), "node %s was declared lost: %s; register again",
+		         c->conf.nodes[node].name, why);
+		send_refused(c, n->conn, reason);
+		n->conn = NULL;
+	}
 }
 
 void sw_ctl_node_up(struct ctl *c, uint32_t node)

@@ -668,15 +668,15 @@ void sw_shuffle_server_event(struct sw_shuffle_server *srv, struct sw_dp_event *
 	case SW_DP_EV_CLOSED:
 		if (c == NULL)
 			return;
-		if (ev->status == -EMSGSIZE || ev->status == -EPROTO) {
+		if (ev->status == -EMSGSIZE || ev->status == -EPROTO)
 			CNT_ADD(srv, bad_frames, 1);
-			peer_log(srv, "server: cut off %s: %s", c->peer,
-			         sw_dp_strerror(ev->status));
-		}
 		/* sends may still be completing after the peer got everything; only work not
 		 * yet handed to the transport means the peer left mid-transfer */
 		if (c->active != NULL || fetch_queued(c))
 			peer_lost(srv, c, ev->status);
+		else if (ev->status) /* a bad frame, or a peer gone mid-frame */
+			peer_log(srv, "server: cut off %s: %s", c->peer,
+			         sw_dp_strerror(ev->status));
 		/* later events of this batch may still name the endpoint: close it after them */
 		c->dead = true;
 		return;
