@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* swagent's config file: a table of fields, one parser per value kind. */
-#include <arpa/inet.h>
-#include <ctype.h>
+/* swagent's config file: a table of fields, one checker per value kind (sw_kv reads the lines). */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include <sw_kv.h>
 
 #include "conf.h"
 
@@ -48,72 +45,18 @@ static const struct field fields[] = {
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
-/* Parses an unsigned decimal with an optional K/M/G/T suffix (powers of 1024 when size). */
-static const char *parse_uint(const char *v, bool size, uint64_t *out)
-{
-	if (!isdigit((unsigned char)v[0]))
-		return "not a number";
-	errno = 0;
-	char *end;
-	unsigned long long n = strtoull(v, &end, 10);
-	if (errno == ERANGE)
-		return "number too large";
-	unsigned shift = 0;
-	if (size && *end) {
-		const char *units = "KMGT";
-		const char *u = strchr(units, toupper((unsigned char)*end));
-		if (!u || end[1])
-			return "unknown size suffix (use K, M, G or T)";
-		shift = 10 * (unsigned)(u - units + 1);
-		end++;
-		if (n > (UINT64_MAX >> shift))
-			return "number too large";
-	}
-	if (*end)
-		return "trailing characters after the number";
-	*out = (uint64_t)n << shift;
-	return NULL;
-}
-
-/* "IPv4:port" with a port in 0..65535, as sw_dp_listen/connect take it. */
-static const char *check_addr(const char *v)
-{
-	const char *colon = strrchr(v, ':');
-	if (!colon || colon == v)
-		return "expected IPv4:port";
-	char ip[INET_ADDRSTRLEN];
-	size_t iplen = (size_t)(colon - v);
-	if (iplen >= sizeof(ip))
-		return "bad IPv4 address";
-	memcpy(ip, v, iplen);
-	ip[iplen] = 0;
-	struct in_addr a;
-	if (inet_pton(AF_INET, ip, &a) != 1)
-		return "bad IPv4 address";
-	uint64_t port;
-	if (parse_uint(colon + 1, false, &port) || port > 65535)
-		return "bad port (0..65535)";
-	return NULL;
-}
-
-/* Stores value v into field f of c; returns why it is bad (possibly written into tmp), or NULL. */
+/* Stores value v into field f of c; returns why it is bad (possibly written into why), or NULL. */
 static const char *set_field(struct sw_agent_conf *c, const struct field *f, const char *v,
-                             char *tmp, size_t tmplen)
+                             char *why)
 {
 	void *dst = (char *)c + f->off;
 	uint64_t n;
-	const char *why;
+	const char *bad;
 	switch (f->kind) {
 	case K_U32:
 	case K_SIZE:
-		why = parse_uint(v, f->kind == K_SIZE, &n);
-		if (why)
-			return why;
-		if (n < f->min || n > f->max) {
-			snprintf(tmp, tmplen, "out of range (%" PRIu64 "..%" PRIu64 ")", f->min,
-			         f->max);
-			return tmp;
-		}
+		if ((bad = sw_kv_uint(v, f->min, f->max, f->kind == K_SIZE, &n, why)))
+			return bad;
 		if (f->kind == K_U32)
 			*(uint32_t *)dst = (uint32_t)n;
 		else
@@ -124,9 +67,8 @@ static const char *set_field(struct sw_agent_conf *c, const struct field *f, con
 			return "unknown transport (tcp or ucx)";
 		break;
 	case K_ADDR:
-		why = check_addr(v);
-		if (why)
-			return why;
+		if ((bad = sw_kv_addr(v)))
+			return bad;
 		break;
 	case K_PATH:
 		if (!*v)
@@ -146,84 +88,46 @@ static const char *set_field(struct sw_agent_conf *c, const struct field *f, con
 	return NULL;
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
+struct load {
+	struct sw_agent_conf *c;
+	unsigned seen[NFIELDS]; /* line where each field was set */
+};
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+static const char *set(void *arg, unsigned line, const char *key, char *val, char *why)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
+	struct load *ld = arg;
+	size_t i = 0;
+	while (i < NFIELDS && strcmp(fields[i].name, key))
+		i++;
+	if (i == NFIELDS)
+		return "unknown field";
+	if (ld->seen[i]) {
+		snprintf(why, SW_KV_WHYLEN, "set twice (first on line %u)", ld->seen[i]);
+		return why;
+	}
+	ld->seen[i] = line;
+	const char *bad = set_field(ld->c, &fields[i], val, why);
+	if (!bad)
+		return NULL;
+	char tmp[SW_KV_WHYLEN]; /* bad may be why itself */
+	snprintf(tmp, sizeof(tmp), "%s", bad);
+	snprintf(why, SW_KV_WHYLEN, "%.70s: '%.80s'", tmp, val); /* no more than fits */
+	return why;
 }
 
 int sw_agent_conf_load(const char *path, struct sw_agent_conf *c, char *err, size_t errlen)
 {
-	unsigned seen[NFIELDS] = {0}; /* line where each field was set */
+	struct load ld = {.c = c};
+	char why[SW_KV_WHYLEN];
 	memset(c, 0, sizeof(*c));
 	for (size_t i = 0; i < NFIELDS; i++)
 		if (fields[i].dflt)
-			set_field(c, &fields[i], fields[i].dflt, NULL, 0);
-
-	FILE *fp = fopen(path, "r");
-	if (!fp) {
-		int e = errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
-	}
-	char buf[PATH_MAX + 128];
-	unsigned line = 0;
-	int rc = 0;
-	while (!rc && fgets(buf, sizeof(buf), fp)) {
-		line++;
-		if (!strchr(buf, '\n') && !feof(fp)) {
-			rc = fail(err, errlen, "%s:%u: line too long (at most %zu bytes)", path,
-			          line, sizeof(buf) - 2);
-			break;
-		}
-		char *hash = strchr(buf, '#');
-		if (hash)
-			*hash = 0;
-		char *s = trim(buf);
-		if (!*s)
-			continue;
-		char *eq = strchr(s, '=');
-		if (!eq) {
-			rc = fail(err, errlen, "%s:%u: expected 'key = value'", path, line);
-			break;
-		}
-		*eq = 0;
-		char *key = trim(s), *val = trim(eq + 1);
-		size_t i = 0;
-		while (i < NFIELDS && strcmp(fields[i].name, key))
-			i++;
-		if (i == NFIELDS)
-			rc = fail(err, errlen, "%s:%u: %s: unknown field", path, line, key);
-		else if (seen[i])
-			rc = fail(err, errlen, "%s:%u: %s: set twice (first on line %u)", path,
-			          line, key, seen[i]);
-		else {
-			char tmp[96];
-			const char *why = set_field(c, &fields[i], val, tmp, sizeof(tmp));
-			if (why)
-				rc = fail(err, errlen, "%s:%u: %s: %s: '%s'", path, line, key, why,
-				          val);
-			seen[i] = line;
-		}
-	}
-	if (!rc && ferror(fp))
-		rc = fail(err, errlen, "%s: read error", path);
-	fclose(fp);
+			set_field(c, &fields[i], fields[i].dflt, why);
+	int rc = sw_kv_read(path, set, &ld, err, errlen);
 	for (size_t i = 0; !rc && i < NFIELDS; i++)
-		if (fields[i].required && !seen[i])
-			rc = fail(err, errlen, "%s: %s: missing (required)", path, fields[i].name);
+		if (fields[i].required && !ld.seen[i]) {
+			snprintf(err, errlen, "%s: %s: missing (required)", path, fields[i].name);
+			rc = -EINVAL;
+		}
 	return rc;
 }

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* swcontroller's config file: "key = value" lines, one "node = NAME RACK [MAPS REDUCES]" per
- * node. Keys and defaults: controller/README.md. Errors name the file, line and key. */
-#include <ctype.h>
+/* swcontroller's config file: "key = value" lines (sw_kv reads them), one "node = NAME RACK
+ * [MAPS REDUCES]" per node. Keys and defaults: controller/README.md. Errors name the file,
+ * line and key. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sw_kv.h>
 
 #include "ctl.h"
 
@@ -19,46 +21,21 @@ int sw_ctl_errf(char *err, size_t errlen, int code, const char *fmt, ...)
 	return code;
 }
 
-/* An unsigned decimal in [min, max]; NULL when fine, else why not. */
-static const char *number(const char *v, unsigned long long min, unsigned long long max,
-                          unsigned long long *out)
-{
-	char *end;
-	if (!isdigit((unsigned char)*v))
-		return "not a number";
-	errno = 0;
-	*out = strtoull(v, &end, 10);
-	if (errno || *end)
-		return "not a number";
-	if (*out < min || *out > max)
-		return "out of range";
-	return NULL;
-}
-
-static const char *copy(char *dst, size_t size, const char *v)
-{
-	if (!*v)
-		return "empty";
-	if (strlen(v) >= size)
-		return "too long";
-	strcpy(dst, v);
-	return NULL;
-}
-
 #define CTL_SLOTS_DEFAULT UINT16_MAX /* a node line without slots */
 
 /* "NAME RACK [MAPS REDUCES]" */
-static const char *node_line(struct ctl_conf *c, char *v)
+static const char *node_line(struct ctl_conf *c, char *v, char *why)
 {
 	char *name = strtok(v, " \t"), *rack = strtok(NULL, " \t"), *ms = strtok(NULL, " \t"),
 	     *rs = strtok(NULL, " \t");
-	unsigned long long r, m = CTL_SLOTS_DEFAULT, n = CTL_SLOTS_DEFAULT;
+	uint64_t r, m = CTL_SLOTS_DEFAULT, n = CTL_SLOTS_DEFAULT;
 	if (name == NULL || rack == NULL || (ms != NULL) != (rs != NULL) || strtok(NULL, " \t"))
 		return "expected NAME RACK [MAP_SLOTS REDUCE_SLOTS]";
 	if (!sw_wire_node_id_valid(name))
 		return "node name is not 1-63 characters of [A-Za-z0-9._-]";
-	if (number(rack, 0, CTL_MAX_RACKS - 1, &r) ||
-	    (ms && (number(ms, 0, 1024, &m) || number(rs, 0, 1024, &n))))
+	if (sw_kv_uint(rack, 0, CTL_MAX_RACKS - 1, false, &r, why) ||
+	    (ms &&
+	     (sw_kv_uint(ms, 0, 1024, false, &m, why) || sw_kv_uint(rs, 0, 1024, false, &n, why))))
 		return "rack (0..1023) or slots (0..1024) are not numbers in range";
 	for (uint32_t i = 0; i < c->n_nodes; i++)
 		if (!strcmp(c->nodes[i].name, name))
@@ -77,36 +54,39 @@ static const char *node_line(struct ctl_conf *c, char *v)
 	return NULL;
 }
 
-static const char *set(struct ctl_conf *c, const char *key, char *v)
+static const char *set(void *arg, unsigned line, const char *key, char *v, char *why)
 {
-	unsigned long long n;
-	const char *why;
+	struct ctl_conf *c = arg;
+	(void)line;
+	const char *bad;
 	if (!strcmp(key, "listen"))
-		return copy(c->listen, sizeof(c->listen), v);
+		return (bad = sw_kv_addr(v)) ? bad : sw_kv_copy(c->listen, sizeof(c->listen), v);
 	if (!strcmp(key, "http_listen"))
-		return copy(c->http_listen, sizeof(c->http_listen), v);
+		return (bad = sw_kv_addr(v))
+		               ? bad
+		               : sw_kv_copy(c->http_listen, sizeof(c->http_listen), v);
 	if (!strcmp(key, "key_file"))
-		return copy(c->key_file, sizeof(c->key_file), v);
+		return sw_kv_copy(c->key_file, sizeof(c->key_file), v);
 	if (!strcmp(key, "state_db"))
-		return copy(c->state_db, sizeof(c->state_db), v);
+		return sw_kv_copy(c->state_db, sizeof(c->state_db), v);
 	if (!strcmp(key, "trace_file"))
-		return copy(c->trace_file, sizeof(c->trace_file), v);
+		return sw_kv_copy(c->trace_file, sizeof(c->trace_file), v);
 	if (!strcmp(key, "policy")) {
 		for (const char *const *p = sw_sched_policy_names(); *p; p++)
 			if (!strcmp(*p, v))
-				return copy(c->policy, sizeof(c->policy), v);
+				return sw_kv_copy(c->policy, sizeof(c->policy), v);
 		return "unknown policy (see swctl replay --help)";
 	}
 	if (!strcmp(key, "state_sync")) {
 		if (strcmp(v, "normal") && strcmp(v, "off"))
 			return "expected normal or off";
-		return copy(c->state_sync, sizeof(c->state_sync), v);
+		return sw_kv_copy(c->state_sync, sizeof(c->state_sync), v);
 	}
 	if (!strcmp(key, "node"))
-		return node_line(c, v);
+		return node_line(c, v, why);
 	struct {
 		const char *key;
-		unsigned long long min, max;
+		uint64_t min, max;
 	} nums[] = {{"users", 1, 65536},
 	            {"heartbeat_ms", 100, 600000},
 	            {"lost_after_ms", 1000, 86400000},
@@ -115,10 +95,11 @@ static const char *set(struct ctl_conf *c, const char *key, char *v)
 	            {"map_slots", 0, 1024},
 	            {"reduce_slots", 0, 1024}};
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		uint64_t n;
 		if (strcmp(key, nums[i].key))
 			continue;
-		if ((why = number(v, nums[i].min, nums[i].max, &n)) != NULL)
-			return why;
+		if ((bad = sw_kv_uint(v, nums[i].min, nums[i].max, false, &n, why)) != NULL)
+			return bad;
 		switch (i) {
 		case 0:
 			c->users = (uint32_t)n;
@@ -147,16 +128,6 @@ static const char *set(struct ctl_conf *c, const char *key, char *v)
 	return "unknown key";
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 int sw_ctl_conf_load(const char *path, struct ctl_conf *c, char *err, size_t errlen)
 {
 	*c = (struct ctl_conf){.policy = "sw-fair",
@@ -168,42 +139,19 @@ int sw_ctl_conf_load(const char *path, struct ctl_conf *c, char *err, size_t err
 	                       .nic_bps = 25e9,
 	                       .map_slots = 2,
 	                       .reduce_slots = 2};
-	FILE *f = fopen(path, "r");
-	if (f == NULL) {
-		int e = errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
+	int rc = sw_kv_read(path, set, c, err, errlen);
+	if (rc < 0) {
+		sw_ctl_conf_free(c);
+		return rc;
 	}
-	char buf[4096];
-	int rc = 0;
-	for (unsigned line = 1; rc == 0 && fgets(buf, sizeof(buf), f); line++) {
-		char *hash = strchr(buf, '#'), *eq;
-		if (hash)
-			*hash = '\0';
-		char *s = trim(buf);
-		if (!*s)
-			continue;
-		if ((eq = strchr(s, '=')) == NULL) {
-			rc = sw_ctl_errf(err, errlen, -EINVAL, "%s:%u: expected 'key = value'",
-			                 path, line);
-			break;
-		}
-		*eq = '\0';
-		char *key = trim(s), *v = trim(eq + 1);
-		const char *why = set(c, key, v);
-		if (why)
-			rc = sw_ctl_errf(err, errlen, -EINVAL, "%s:%u: %s: %s", path, line, key,
-			                 why);
-	}
-	fclose(f);
 	const char *missing = !*c->listen        ? "listen"
 	                      : !*c->http_listen ? "http_listen"
 	                      : !*c->key_file    ? "key_file"
 	                      : !*c->state_db    ? "state_db"
 	                      : c->n_nodes == 0  ? "node"
 	                                         : NULL;
-	if (rc == 0 && missing)
-		rc = sw_ctl_errf(err, errlen, -EINVAL, "%s: %s: missing", path, missing);
+	if (missing)
+		rc = sw_ctl_errf(err, errlen, -EINVAL, "%s: %s: missing (required)", path, missing);
 	for (uint32_t i = 0; i < c->n_nodes; i++) {
 		/* map_slots and reduce_slots apply wherever they stand in the file. */
 		if (c->nodes[i].map_slots == CTL_SLOTS_DEFAULT)

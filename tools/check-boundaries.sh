@@ -18,6 +18,7 @@ scheduler|scheduler/libsw_sched.a|sw_sched_|tests/scheduler perf/bench_sched.cc
 tools/sim|tools/sim/libsw_sim.a|sw_sim_|tests/sim tests/sim_workload
 netsat|netsat/libsw_netsat.a|sw_netsat_|tests/netsat perf/bench_netsat.c
 agent/wire|agent/wire/libsw_wire.a|sw_wire_|tests/wire
+agent/kv|agent/kv/libsw_kv.a|sw_kv_|
 agent|agent/libsw_agent.a agent/libsw_agent_daemon.a|sw_agent_|tests/agent
 controller|controller/libsw_ctl_trace.a|sw_ctl_|tests/controller
 dataplane|dataplane/libsw_dp.a|sw_dp_|tests/dataplane perf/bench_dp.c
