@@ -253,6 +253,17 @@ static int flush(struct tcp_ep *e)
 	return 0;
 }
 
+static void ep_readable(struct tcp_ep *e);
+
+/* A send failed: the peer is gone. What it sent before it went (often a last message saying
+ * why) is still in the socket: deliver that first, then the failure. */
+static void ep_send_failed(struct tcp_ep *e)
+{
+	ep_readable(e);
+	if (e->fd >= 0)
+		ep_fail(e, -ECONNRESET);
+}
+
 static int queue(struct tcp_ep *e, struct tcp_tx *tx)
 {
 	int rc;
@@ -266,7 +277,7 @@ static int queue(struct tcp_ep *e, struct tcp_tx *tx)
 		return 0;
 	rc = flush(e);
 	if (rc < 0)
-		ep_fail(e, -ECONNRESET);
+		ep_send_failed(e);
 	return 0; /* the failure reaches the caller as events */
 }
 
@@ -471,7 +482,7 @@ static void ep_writable(struct tcp_ep *e)
 		e->connecting = false;
 	}
 	if (flush(e) < 0)
-		ep_fail(e, -ECONNRESET);
+		ep_send_failed(e);
 }
 
 static void accept_all(struct tcp_ctx *t)

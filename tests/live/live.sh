@@ -10,10 +10,11 @@ cleanup() {
 }
 trap cleanup EXIT
 . "$(dirname "$0")/../check.sh"
-# wait_for FILE TEXT: waits until FILE has TEXT; after 120 s shows the end of FILE and fails
+# wait_for FILE TEXT [N]: waits until more than N (0) lines of FILE have TEXT; after 120 s
+# shows the end of FILE and fails
 wait_for() {
 	i=0
-	until grep -qF -- "$2" "$1" 2>/dev/null; do
+	until [ "$(grep -cF -- "$2" "$1" 2>/dev/null)" -gt "${3:-0}" ]; do
 		i=$((i + 1))
 		[ $i -le 1200 ] || { has "$1" "$2"; return 1; }
 		sleep 0.1

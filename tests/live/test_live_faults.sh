@@ -19,6 +19,10 @@ all_alive() {
 		kill -0 "$p" 2>/dev/null || { echo "  process $p is gone"; return 1; }
 	done
 }
+no_checksum_failures() {
+	n=$(metric_sum swagent_checksum_failures_total $nodes)
+	[ "$n" = 0 ] || { echo "  $n checksum failures"; false; }
+}
 # ran_job NAME: submits a small job and waits until it and every earlier one are done
 ran_job() {
 	id=$("$swctl" submit --name "$1" --maps 8 --reduces 2 --input-bytes 1000000 --rate 1e9) &&
@@ -28,8 +32,10 @@ ran_job() {
 controller_restart() {
 	# the restarted controller must listen where the agents dial
 	sed -i "s/^listen = .*/listen = $agents/" "$dir/ctl.conf"
+	# maps of 0.5 s; little output, since an agent writes and fsyncs it inside its event loop
+	# (a loaded disk then stalls its heartbeats)
 	"$swctl" submit --name before --maps 16 --reduces 4 --input-bytes 20000000 --rate 4e7 \
-		>/dev/null || return 1
+		--map-output-bytes 2000000 >/dev/null || return 1
 	wait_for "$dir/r0n1/log" "job 1 map"
 	kill -9 "$ctl_pid"
 	wait "$ctl_pid" 2>/dev/null
@@ -37,27 +43,32 @@ controller_restart() {
 	for n in $nodes; do
 		until [ "$(metric_sum swagent_registrations_total "$n")" = 2 ]; do sleep 0.2; done
 	done
-	jobs_done 1 && [ "$(metric_sum swagent_checksum_failures_total $nodes)" = 0 ] &&
-		[ "$(ls "$dir"/*/data/output/job-1.reduce-* | wc -l)" = 4 ] &&
+	# a reduce whose end the dying controller never recorded runs again: count names
+	jobs_done 1 && no_checksum_failures &&
+		outputs=$(ls "$dir"/*/data/output | grep "^job-1\.reduce-" | sort -u | wc -l) &&
+		{ [ "$outputs" = 4 ] || { echo "  outputs of $outputs reduces"; false; }; } &&
 		"$swctl" replay-trace "$dir/trace.jsonl" >"$dir/replay" 2>&1 &&
 		has "$dir/replay" "identical"
 }
 check "the controller killed with SIGKILL mid-job and restarted: every agent registers again, the job completes, 0 checksum failures, the trace replays" controller_restart
 
 live_id_claimed() {
+	before=$(metric_sum swagent_registrations_total r0n2)
 	start_agent impostor 0 127.0.0.6 "$dir/key" r0n2
 	wait_for "$dir/impostor/log" "refused this agent: node r0n2 is connected already, from 127.0.0.1:" &&
 		has "$dir/ctl.log" "refused: node r0n2 is connected already, from 127.0.0.1:" &&
 		[ "$(node_field r0n2 4)" = yes ] && ran_job claimed &&
-		[ "$(metric_sum swagent_registrations_total r0n2)" = 2 ]
+		[ "$(metric_sum swagent_registrations_total r0n2)" = "$before" ]
 }
 check "an agent claiming the id of a live node is refused with the reason on both sides; the node keeps working" live_id_claimed
 
 dead_id_claimed() {
+	before=$(count "$dir/ctl.log" "registered as r0n2")
 	kill -9 "$pid_impostor" "$pid_r0n2"
 	start_agent r0n2 0 127.0.0.3 "$dir/key"
 	wait_for "$dir/ctl.log" "node r0n2 lost: its agent restarted (new boot epoch)" &&
-		[ "$(count "$dir/ctl.log" "registered as r0n2")" = 3 ] && ran_job restarted
+		[ "$(count "$dir/ctl.log" "registered as r0n2")" = $((before + 1)) ] &&
+		ran_job restarted
 }
 check "an agent with a new boot epoch claiming a node whose agent is gone is accepted: the node is lost and up at once" dead_id_claimed
 
@@ -95,16 +106,21 @@ check "garbage, oversized, truncated and malformed frames and a dropped handshak
 
 vanished() {
 	id=$("$swctl" submit --name stopped --maps 16 --reduces 2 --input-bytes 20000000 --rate 4e7 \
-		--replicas 0) || return 1
+		--map-output-bytes 2000000 --replicas 0) || return 1
 	wait_for "$dir/r1n2/log" "job $id map" || return 1
+	lost=$(count "$dir/ctl.log" "node r1n2 lost: no heartbeat for")
+	told=$(count "$dir/r1n2/log" "refused this agent: node r1n2 was declared lost: no heartbeat")
+	back=$(count "$dir/ctl.log" "node r1n2 is back")
+	registered=$(count "$dir/r1n2/log" "registered with controller")
 	kill -STOP "$pid_r1n2"
-	wait_for "$dir/ctl.log" "node r1n2 lost: no heartbeat for" &&
+	wait_for "$dir/ctl.log" "node r1n2 lost: no heartbeat for" "$lost" &&
 		jobs_done "$id" && [ "$(node_field r1n2 3)" = lost ] &&
 		kill -CONT "$pid_r1n2" &&
-		wait_for "$dir/r1n2/log" "refused this agent: node r1n2 was declared lost: no heartbeat" &&
-		wait_for "$dir/ctl.log" "node r1n2 is back" && [ "$(node_field r1n2 4)" = yes ] &&
-		[ "$(metric_sum swagent_registrations_total r1n2)" = 3 ] && ran_job after-stop &&
-		[ "$(metric_sum swagent_checksum_failures_total $nodes)" = 0 ]
+		wait_for "$dir/r1n2/log" "refused this agent: node r1n2 was declared lost: no heartbeat" \
+			"$told" &&
+		wait_for "$dir/ctl.log" "node r1n2 is back" "$back" &&
+		wait_for "$dir/r1n2/log" "registered with controller" "$registered" &&
+		ran_job after-stop && no_checksum_failures
 }
 check "an agent stopped with SIGSTOP is declared lost after lost_after_ms, its job completes elsewhere, and once continued it is told so and registers again" vanished
 
