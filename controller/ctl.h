@@ -208,6 +208,9 @@ int sw_ctl_job_from_json(struct ctl *c, const char *spec, struct ctl_job **out, 
 /* store.c */
 int sw_ctl_store_open(struct ctl *c, char *err, size_t errlen);
 void sw_ctl_store_close(struct ctl *c);
+/* WAL checkpoints in a thread of their own (checkpoint.c says why); the store starts and stops it. */
+int sw_ctl_checkpoint_start(struct ctl *c, char *err, size_t errlen);
+void sw_ctl_checkpoint_stop(void);
 /* Rebuilds the scheduler (c->rec) by replaying the recorded calls and the job table and
  * nodes from the database; with an empty database creates the scheduler for cl and cfg.
  * Returns 0, -EINVAL (the database was made for another cluster or config), -EILSEQ (a

@@ -66,11 +66,12 @@ int sw_ctl_store_open(struct ctl *c, char *err, size_t errlen)
 			         sqlite3_errmsg(c->db));
 			return -EIO;
 		}
-	return 0;
+	return sw_ctl_checkpoint_start(c, err, errlen);
 }
 
 void sw_ctl_store_close(struct ctl *c)
 {
+	sw_ctl_checkpoint_stop();
 	for (int i = 0; i < ST_N; i++) {
 		sqlite3_finalize(stmts[i]);
 		stmts[i] = NULL;
