@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -34,8 +35,16 @@
 static const char *backend = "tcp";
 static const char *ucx_tls; /* argv[2]: UCX_TLS for ucx ("tcp", "sm,tcp") */
 static char spill_dir[] = "/tmp/sw-fetch-test-XXXXXX";
+static unsigned child_log_lines; /* lines the map side logged, reported when it stops */
+
+static void counting_log(void *arg, const char *line)
+{
+	child_log_lines++;
+	quiet_log(arg, line);
+}
+
 /* errors are provoked on purpose: their log lines show only with SW_TEST_VERBOSE=1 */
-static struct sw_shuffle_log tlog = {quiet_log, NULL};
+static struct sw_shuffle_log tlog = {counting_log, NULL};
 
 struct map_conf {
 	size_t budget;
@@ -56,6 +65,7 @@ struct map_side {
 struct map_report {
 	struct sw_shuffle_counters cnt;
 	struct sw_shuffle_store_stats stats;
+	unsigned log_lines;
 };
 
 static struct sw_shuffle_server *child_srv;
@@ -103,6 +113,7 @@ static void read_all(int fd, void *p, size_t n)
 static void map_child(const struct map_conf *mc, int wr)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	child_log_lines = 0; /* the parent's own lines came along with the fork */
 	struct sw_shuffle_store_conf sc = {
 	        .mem_budget = mc->budget, .spill_dir = spill_dir, .log = tlog};
 	struct sw_shuffle_store *st;
@@ -139,6 +150,7 @@ static void map_child(const struct map_conf *mc, int wr)
 	struct map_report r;
 	sw_shuffle_server_counters(child_srv, &r.cnt);
 	sw_shuffle_store_stats(st, &r.stats);
+	r.log_lines = child_log_lines;
 	sw_shuffle_server_destroy(child_srv);
 	sw_shuffle_store_destroy(st);
 	write_all(wr, &r, sizeof(r));
@@ -606,6 +618,55 @@ static void malformed_and_wrong_version_requests_are_answered_with_a_status(void
 	assert_int_equal(r.cnt.refused_hmac, 1);
 }
 
+static uint64_t mono_sec(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec;
+}
+
+/* A peer that floods the server with bad requests must not flood its log too: every refusal is
+ * counted, at most 10 lines a second are logged, and the next second says how many were left out.
+ */
+static void a_flood_of_refused_requests_is_counted_whole_but_logged_at_a_bounded_rate(void **state)
+{
+	(void)state;
+	enum { FLOOD = 200 };
+	struct map_conf mc = {.budget = 1 * MiB, .maps = 1, .parts = 1, .size = size_small};
+	struct map_side ms;
+	struct map_report r;
+	struct proto_chunk h;
+	uint8_t req[PROTO_REQ_LEN];
+	struct proto_req q = raw_req(1);
+	struct raw c;
+	map_start(&mc, &ms);
+	assert_int_equal(raw_open(&ms, 0, &c), 0);
+	sw_shuffle_proto_req_encode(&q, req);
+	raw_sign(&c, req);
+	req[30] ^= 1; /* the MAC no longer matches: refused, and the connection stays */
+	uint64_t first = mono_sec();
+	for (int i = 0; i < FLOOD; i++) {
+		assert_int_equal(raw_send(&c, req, PROTO_REQ_LEN), 0);
+		assert_int_equal(raw_answer(&c, &h, NULL, 0), 0);
+		assert_int_equal(h.status, PROTO_E_HMAC);
+	}
+	uint64_t seconds = mono_sec() - first + 1;
+	while (mono_sec() < first + seconds + 1)
+		usleep(50 *
+		       1000); /* into a later second, whose first line sums up what was left out */
+	assert_int_equal(raw_send(&c, req, PROTO_REQ_LEN), 0);
+	assert_int_equal(raw_answer(&c, &h, NULL, 0), 0);
+	sw_dp_close(c.ctx);
+	map_stop(&ms, &r);
+	assert_int_equal(r.cnt.refused_hmac, FLOOD + 1);
+	/* 10 lines and one summary a second over the flood's seconds, the last request's two lines,
+	 * and a few about the connection itself. */
+	print_message("%u lines logged for %d refusals in %llu s\n", r.log_lines, FLOOD + 1,
+	              (unsigned long long)seconds);
+	assert_true(r.log_lines <= 11 * seconds + 2 + 4);
+	assert_true(seconds * 11 + 6 < FLOOD); /* else the bound above proves nothing */
+}
+
 static void answers_are_tagged_and_replayed_requests_refused_on_any_connection(void **state)
 {
 	(void)state;
@@ -886,7 +947,7 @@ static void trickle_child(int wr)
 	sw_shuffle_proto_hello_encode(challenge, hello);
 	struct sw_dp_ep *ep = NULL;
 	struct proto_req q = {0};
-	bool asked = false;
+	bool asked = false, in_flight = false; /* frame is reused: only once its send is done */
 	for (uint32_t seq = 0;;) {
 		struct sw_dp_event ev;
 		sw_dp_wait(ctx, 100);
@@ -899,10 +960,12 @@ static void trickle_child(int wr)
 				asked = sw_shuffle_proto_req_decode(ev.data, ev.len, &q) == 0;
 				sw_shuffle_proto_answer_key((const uint8_t *)SECRET, 16, challenge,
 				                            akey);
+			} else if (ev.type == SW_DP_EV_SEND && ev.user == frame) {
+				in_flight = false;
 			}
 			sw_dp_release(ctx, &ev);
 		}
-		if (!asked)
+		if (!asked || in_flight)
 			continue;
 		frame[PROTO_CHUNK_LEN] = 0;
 		pattern_fill(frame + PROTO_CHUNK_LEN, JOB, q.map, q.part, seq, 1);
@@ -917,8 +980,10 @@ static void trickle_child(int wr)
 		sw_shuffle_proto_chunk_seal(g, akey, q.nonce, &h, frame + PROTO_CHUNK_LEN, 1);
 		sw_shuffle_proto_chunk_encode(&h, frame);
 		struct iovec iov = {frame, sizeof(frame)};
-		if (sw_dp_send(ep, 0, &iov, 1, NULL) == 0)
+		if (sw_dp_send(ep, 0, &iov, 1, frame) == 0) {
+			in_flight = true;
 			seq++;
+		}
 	}
 }
 
@@ -990,6 +1055,8 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(malformed_and_wrong_version_requests_are_answered_with_a_status),
 	        cmocka_unit_test(
 	                answers_are_tagged_and_replayed_requests_refused_on_any_connection),
+	        cmocka_unit_test(
+	                a_flood_of_refused_requests_is_counted_whole_but_logged_at_a_bounded_rate),
 	        cmocka_unit_test(connections_over_the_cap_are_refused_at_once),
 	        cmocka_unit_test(a_connection_silent_for_idle_ms_is_closed_and_others_go_on),
 	        cmocka_unit_test(a_reducer_killed_mid_transfer_costs_the_server_nothing),
