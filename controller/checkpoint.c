@@ -26,7 +26,6 @@ static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	bool stop;
-	bool running;
 } ckpt = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
 
 static void *checkpoint_loop(void *arg)
@@ -73,13 +72,12 @@ int sw_ctl_checkpoint_start(struct ctl *c, char *err, size_t errlen)
 		ckpt.db = NULL;
 		return -rc;
 	}
-	ckpt.running = true;
 	return 0;
 }
 
 void sw_ctl_checkpoint_stop(void)
 {
-	if (!ckpt.running)
+	if (ckpt.db == NULL) /* never started, or failed to */
 		return;
 	pthread_mutex_lock(&ckpt.lock);
 	ckpt.stop = true;
@@ -91,5 +89,4 @@ void sw_ctl_checkpoint_stop(void)
 	sqlite3_wal_checkpoint_v2(ckpt.db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
 	sqlite3_close(ckpt.db);
 	ckpt.db = NULL;
-	ckpt.running = false;
 }

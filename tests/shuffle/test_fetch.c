@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -24,6 +23,7 @@
 
 #include "pattern.h"
 #include "proto.h"
+#include "shuffle_int.h"
 #include "sw_shuffle.h"
 
 #define KiB     1024u
@@ -618,16 +618,9 @@ static void malformed_and_wrong_version_requests_are_answered_with_a_status(void
 	assert_int_equal(r.cnt.refused_hmac, 1);
 }
 
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static uint64_t mono_sec(void)
 {
-	return mono_ms() / 1000;
+	return sw_shuffle_mono_ms() / 1000;
 }
 
 /* A peer that floods the server with bad requests must not flood its log too: every refusal is
@@ -971,9 +964,9 @@ static void trickle_child(int wr)
 			}
 			sw_dp_release(ctx, &ev);
 		}
-		if (!asked || in_flight || mono_ms() < next_ms)
+		if (!asked || in_flight || sw_shuffle_mono_ms() < next_ms)
 			continue;
-		next_ms = mono_ms() + 100;
+		next_ms = sw_shuffle_mono_ms() + 100;
 		frame[PROTO_CHUNK_LEN] = 0;
 		pattern_fill(frame + PROTO_CHUNK_LEN, JOB, q.map, q.part, seq, 1);
 		struct proto_chunk h = {
