@@ -2,6 +2,7 @@
 /* The backend registry and everything backends share: events, credits, counters. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,34 @@ static const char *auto_backend(void)
 	return "tcp";
 }
 
+/* Runs ops->init once per process, whichever thread opens the backend first; every later
+ * open gets the same result (rte_eal_init, for one, cannot run twice). */
+static int backend_init(const struct dp_ops *ops, const struct sw_dp_config *cfg)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct {
+		const struct dp_ops *ops;
+		int rc;
+	} done[sizeof(backends) / sizeof(backends[0])];
+	int rc = 0;
+	size_t i;
+
+	if (!ops->init)
+		return 0;
+	pthread_mutex_lock(&lock);
+	for (i = 0; done[i].ops && done[i].ops != ops; i++)
+		;
+	if (done[i].ops) {
+		rc = done[i].rc;
+	} else {
+		rc = ops->init(cfg);
+		done[i].ops = ops;
+		done[i].rc = rc;
+	}
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
 int sw_dp_open(const struct sw_dp_config *cfg, struct sw_dp_ctx **out)
 {
 	struct sw_dp_config c;
@@ -69,6 +98,9 @@ int sw_dp_open(const struct sw_dp_config *cfg, struct sw_dp_ctx **out)
 		return -EINVAL; /* frames carry a 32-bit length */
 	if (!c.max_recv || c.max_recv > c.max_msg)
 		c.max_recv = c.max_msg;
+	rc = backend_init(ops, &c);
+	if (rc < 0)
+		return rc;
 	ctx = calloc(1, ops->ctx_size);
 	if (!ctx)
 		return -ENOMEM;
@@ -124,15 +156,15 @@ unsigned sw_dp_caps(const struct sw_dp_ctx *ctx)
 	return ctx->ops->caps;
 }
 
-/* Parses "a.b.c.d:port". */
-static int parse_addr(const char *s, struct sockaddr_in *sa)
+int sw_dp_addr_parse(const char *s, struct sw_dp_addr *out)
 {
 	char host[INET_ADDRSTRLEN];
 	const char *colon;
+	struct in_addr in;
 	char *end;
 	unsigned long port;
 
-	if (!s)
+	if (!s || !out)
 		return -EINVAL;
 	colon = strrchr(s, ':');
 	if (!colon || (size_t)(colon - s) >= sizeof(host) || colon == s)
@@ -143,31 +175,44 @@ static int parse_addr(const char *s, struct sockaddr_in *sa)
 	port = strtoul(colon + 1, &end, 10);
 	if (errno || *end || end == colon + 1 || port > 65535)
 		return -EINVAL;
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	sa->sin_port = htons((uint16_t)port);
-	if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
+	if (inet_pton(AF_INET, host, &in) != 1)
 		return -EINVAL;
+	out->ip = in.s_addr;
+	out->port = (uint16_t)port;
 	return 0;
 }
 
-void sw_dp_addr_str(const struct sockaddr_in *sa, char *buf, size_t len)
+void sw_dp_addr_format(const struct sw_dp_addr *a, char *buf, size_t len)
 {
 	char host[INET_ADDRSTRLEN];
+	struct in_addr in = {.s_addr = a->ip};
 
-	inet_ntop(AF_INET, &sa->sin_addr, host, sizeof(host));
-	snprintf(buf, len, "%s:%u", host, ntohs(sa->sin_port));
+	inet_ntop(AF_INET, &in, host, sizeof(host));
+	snprintf(buf, len, "%s:%u", host, a->port);
+}
+
+struct sockaddr_in sw_dp_addr_sin(const struct sw_dp_addr *a)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(a->port)};
+
+	sa.sin_addr.s_addr = a->ip;
+	return sa;
+}
+
+struct sw_dp_addr sw_dp_sin_addr(const struct sockaddr_in *sa)
+{
+	return (struct sw_dp_addr){.ip = sa->sin_addr.s_addr, .port = ntohs(sa->sin_port)};
 }
 
 int sw_dp_listen(struct sw_dp_ctx *ctx, const char *addr)
 {
-	struct sockaddr_in sa;
-	int rc = parse_addr(addr, &sa);
+	struct sw_dp_addr a;
+	int rc = sw_dp_addr_parse(addr, &a);
 
 	if (rc < 0 || ctx->listening)
 		return -EINVAL;
-	ctx->laddr = sa;
-	rc = ctx->ops->listen(ctx, &ctx->laddr); /* fills in the bound port */
+	ctx->laddr = a;
+	rc = ctx->ops->listen(ctx); /* fills in the bound port */
 	if (rc == 0)
 		ctx->listening = true;
 	return rc;
@@ -179,7 +224,7 @@ int sw_dp_listen_addr(const struct sw_dp_ctx *ctx, char *buf, size_t len)
 
 	if (!ctx->listening)
 		return -ENOTCONN;
-	sw_dp_addr_str(&ctx->laddr, s, sizeof(s));
+	sw_dp_addr_format(&ctx->laddr, s, sizeof(s));
 	if (strlen(s) >= len)
 		return -EINVAL;
 	strcpy(buf, s);
@@ -231,17 +276,17 @@ static void ep_unlink(struct sw_dp_ep *ep)
 
 int sw_dp_connect(struct sw_dp_ctx *ctx, const char *addr, struct sw_dp_ep **out)
 {
-	struct sockaddr_in sa;
+	struct sw_dp_addr a;
 	struct sw_dp_ep *ep;
-	int rc = parse_addr(addr, &sa);
+	int rc = sw_dp_addr_parse(addr, &a);
 
 	if (rc < 0 || !out)
 		return -EINVAL;
 	ep = sw_dp_ep_new(ctx);
 	if (!ep)
 		return -ENOMEM;
-	sw_dp_addr_str(&sa, ep->peer, sizeof(ep->peer));
-	rc = ctx->ops->connect(ep, &sa);
+	sw_dp_addr_format(&a, ep->peer, sizeof(ep->peer));
+	rc = ctx->ops->connect(ep, &a);
 	if (rc < 0) {
 		ep_unlink(ep);
 		free(ep);

@@ -16,10 +16,15 @@ struct dp_ops {
 	size_t ctx_size;
 	size_t ep_size;
 	bool grant_with_send; /* send() carries owed credits: no control message of their own */
+	/* Once per process, before the first open() of this backend (NULL: nothing to do), e.g.
+	 * rte_eal_init(), which a process may call only once. Its result is kept: a failed
+	 * init fails every later open() the same way. */
+	int (*init)(const struct sw_dp_config *cfg);
 	int (*open)(struct sw_dp_ctx *ctx, const struct sw_dp_config *cfg);
 	void (*close)(struct sw_dp_ctx *ctx);
-	int (*listen)(struct sw_dp_ctx *ctx, const struct sockaddr_in *sa);
-	int (*connect)(struct sw_dp_ep *ep, const struct sockaddr_in *sa);
+	/* Binds ctx->laddr and fills in the bound port. */
+	int (*listen)(struct sw_dp_ctx *ctx);
+	int (*connect)(struct sw_dp_ep *ep, const struct sw_dp_addr *to);
 	/* Releases the backend's resources of ep; dp.c frees the memory later. */
 	void (*ep_close)(struct sw_dp_ep *ep);
 	/* grant: credits owed to the peer, to go in the same write as the message; always 0
@@ -98,7 +103,7 @@ struct sw_dp_ctx {
 	struct sw_dp_counters closed; /* summed counters of endpoints already closed */
 	bool credit_woke; /* credits came back to a stalled endpoint: wait must not sleep */
 	bool listening;
-	struct sockaddr_in laddr;
+	struct sw_dp_addr laddr;
 };
 
 struct sw_dp_ep {
@@ -131,7 +136,9 @@ bool sw_dp_rx_full(const struct sw_dp_ep *ep, unsigned pending);
 /* Credits the peer gave back: 0, or -EPROTO when it gives more than were spent. */
 int sw_dp_credit_arrived(struct sw_dp_ep *ep, uint32_t n);
 void sw_dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status);
-void sw_dp_addr_str(const struct sockaddr_in *sa, char *buf, size_t len);
+/* Kernel-socket backends: the sockaddr of an address, and back. */
+struct sockaddr_in sw_dp_addr_sin(const struct sw_dp_addr *a);
+struct sw_dp_addr sw_dp_sin_addr(const struct sockaddr_in *sa);
 
 /* mem.c */
 int sw_dp_pool_init(struct dp_pool *p, int numa_node);

@@ -97,10 +97,10 @@ static void tcp_close(struct sw_dp_ctx *c)
 	close(t->epfd);
 }
 
-static int tcp_listen(struct sw_dp_ctx *c, const struct sockaddr_in *sa)
+static int tcp_listen(struct sw_dp_ctx *c)
 {
 	struct tcp_ctx *t = tctx(c);
-	struct sockaddr_in bound;
+	struct sockaddr_in sin = sw_dp_addr_sin(&c->laddr), bound;
 	socklen_t blen = sizeof(bound);
 	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = t};
 	int one = 1, fd, err;
@@ -109,14 +109,14 @@ static int tcp_listen(struct sw_dp_ctx *c, const struct sockaddr_in *sa)
 	if (fd < 0)
 		return -errno;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (const struct sockaddr *)sa, sizeof(*sa)) < 0 || listen(fd, 128) < 0 ||
+	if (bind(fd, (const struct sockaddr *)&sin, sizeof(sin)) < 0 || listen(fd, 128) < 0 ||
 	    getsockname(fd, (struct sockaddr *)&bound, &blen) < 0 ||
 	    epoll_ctl(t->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 		err = -errno;
 		close(fd);
 		return err;
 	}
-	c->laddr = bound;
+	c->laddr = sw_dp_sin_addr(&bound);
 	t->lfd = fd;
 	return 0;
 }
@@ -149,8 +149,9 @@ static int ep_setup(struct tcp_ep *e, int fd)
 	return ep_watch(e, EPOLL_CTL_ADD, e->connecting);
 }
 
-static int tcp_connect(struct sw_dp_ep *ep, const struct sockaddr_in *sa)
+static int tcp_connect(struct sw_dp_ep *ep, const struct sw_dp_addr *to)
 {
+	struct sockaddr_in sin = sw_dp_addr_sin(to);
 	struct tcp_ep *e = tep(ep);
 	int fd, rc;
 
@@ -158,7 +159,7 @@ static int tcp_connect(struct sw_dp_ep *ep, const struct sockaddr_in *sa)
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) < 0 && errno != EINPROGRESS) {
+	if (connect(fd, (const struct sockaddr *)&sin, sizeof(sin)) < 0 && errno != EINPROGRESS) {
 		rc = -errno;
 		close(fd);
 		return rc;
@@ -489,6 +490,7 @@ static void accept_all(struct tcp_ctx *t)
 {
 	for (;;) {
 		struct sockaddr_in sa;
+		struct sw_dp_addr peer;
 		socklen_t l = sizeof(sa);
 		struct sw_dp_event ev = {.type = SW_DP_EV_ACCEPT};
 		struct sw_dp_ep *ep;
@@ -520,7 +522,8 @@ static void accept_all(struct tcp_ctx *t)
 			sw_dp_ep_close(ep); /* never reported, so dropped quietly; closes fd */
 			continue;
 		}
-		sw_dp_addr_str(&sa, ep->peer, sizeof(ep->peer));
+		peer = sw_dp_sin_addr(&sa);
+		sw_dp_addr_format(&peer, ep->peer, sizeof(ep->peer));
 		ev.ep = ep;
 		sw_dp_push(&t->base, &ev);
 	}
@@ -573,8 +576,10 @@ static void tcp_describe(const struct sw_dp_ep *ep, FILE *out)
 	socklen_t l = sizeof(sa);
 	char local[SW_DP_ADDRSTRLEN] = "?";
 
-	if (getsockname(e->fd, (struct sockaddr *)&sa, &l) == 0)
-		sw_dp_addr_str(&sa, local, sizeof(local));
+	if (getsockname(e->fd, (struct sockaddr *)&sa, &l) == 0) {
+		struct sw_dp_addr a = sw_dp_sin_addr(&sa);
+		sw_dp_addr_format(&a, local, sizeof(local));
+	}
 	fprintf(out, "tcp endpoint %s -> %s (kernel socket %d)\n", local, ep->peer, e->fd);
 }
 

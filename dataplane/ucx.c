@@ -563,8 +563,10 @@ static void on_conn(ucp_conn_request_h req, void *arg)
 		ucp_listener_reject(u->l, req);
 		return;
 	}
-	if (ucp_conn_request_query(req, &a) == UCS_OK && a.client_address.ss_family == AF_INET)
-		sw_dp_addr_str((struct sockaddr_in *)&a.client_address, ep->peer, sizeof(ep->peer));
+	if (ucp_conn_request_query(req, &a) == UCS_OK && a.client_address.ss_family == AF_INET) {
+		struct sw_dp_addr peer = sw_dp_sin_addr((struct sockaddr_in *)&a.client_address);
+		sw_dp_addr_format(&peer, ep->peer, sizeof(ep->peer));
+	}
 	if (ep_create(ep, &p) < 0) {
 		sw_dp_ep_close(ep); /* never reported: dropped quietly */
 		return;
@@ -573,13 +575,14 @@ static void on_conn(ucp_conn_request_h req, void *arg)
 	sw_dp_push(&u->base, &ev);
 }
 
-static int ucx_listen(struct sw_dp_ctx *c, const struct sockaddr_in *sa)
+static int ucx_listen(struct sw_dp_ctx *c)
 {
 	struct ucx_ctx *u = uctx(c);
+	struct sockaddr_in sin = sw_dp_addr_sin(&c->laddr);
 	ucp_listener_params_t p = {
 	        .field_mask =
 	                UCP_LISTENER_PARAM_FIELD_SOCK_ADDR | UCP_LISTENER_PARAM_FIELD_CONN_HANDLER,
-	        .sockaddr = {.addr = (const struct sockaddr *)sa, .addrlen = sizeof(*sa)},
+	        .sockaddr = {.addr = (const struct sockaddr *)&sin, .addrlen = sizeof(sin)},
 	        .conn_handler = {.cb = on_conn, .arg = u},
 	};
 	ucp_listener_attr_t a = {.field_mask = UCP_LISTENER_ATTR_FIELD_SOCKADDR};
@@ -593,16 +596,17 @@ static int ucx_listen(struct sw_dp_ctx *c, const struct sockaddr_in *sa)
 		u->l = NULL;
 		return rc;
 	}
-	memcpy(&c->laddr, &a.sockaddr, sizeof(c->laddr));
+	c->laddr = sw_dp_sin_addr((const struct sockaddr_in *)&a.sockaddr);
 	return 0;
 }
 
-static int ucx_connect(struct sw_dp_ep *ep, const struct sockaddr_in *sa)
+static int ucx_connect(struct sw_dp_ep *ep, const struct sw_dp_addr *to)
 {
+	struct sockaddr_in sin = sw_dp_addr_sin(to);
 	ucp_ep_params_t p = {
 	        .field_mask = UCP_EP_PARAM_FIELD_FLAGS | UCP_EP_PARAM_FIELD_SOCK_ADDR,
 	        .flags = UCP_EP_PARAMS_FLAGS_CLIENT_SERVER,
-	        .sockaddr = {.addr = (const struct sockaddr *)sa, .addrlen = sizeof(*sa)},
+	        .sockaddr = {.addr = (const struct sockaddr *)&sin, .addrlen = sizeof(sin)},
 	};
 
 	return ep_create(ep, &p);

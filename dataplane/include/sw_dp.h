@@ -83,6 +83,23 @@ struct sw_dp_mr;
 /* Largest address string sw_dp_listen_addr()/sw_dp_ep_peer() produce, with the NUL. */
 #define SW_DP_ADDRSTRLEN 64
 
+/*
+ * A transport address, the same for every backend: an IPv4 address and a port (the TCP
+ * port for tcp and ucx, the UDP port for dpdk, which carries its own transport over UDP).
+ * Every call taking an address string parses it with sw_dp_addr_parse(), so "IP:port"
+ * means the same thing whichever backend a context runs.
+ */
+struct sw_dp_addr {
+	uint32_t ip;   /* network byte order */
+	uint16_t port; /* host byte order */
+};
+
+/* Parses "a.b.c.d:port" (port 0..65535). Returns 0 or -EINVAL (NULL or malformed). */
+int sw_dp_addr_parse(const char *s, struct sw_dp_addr *out);
+
+/* Writes "a.b.c.d:port" into buf (SW_DP_ADDRSTRLEN bytes suffice), truncated to len. */
+void sw_dp_addr_format(const struct sw_dp_addr *a, char *buf, size_t len);
+
 struct sw_dp_config {
 	/* "tcp", "ucx", or NULL for automatic: "ucx" when sw_dp_devices() finds an RDMA
 	 * device, otherwise "tcp" (printing why to stderr once). */

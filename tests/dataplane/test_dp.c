@@ -979,6 +979,25 @@ static void bad_arguments_get_clear_error_codes(void **state)
 	sw_dp_close(ctx);
 }
 
+static void every_backend_parses_the_same_IPv4_port_address_form(void **state)
+{
+	struct sw_dp_addr a;
+	char s[SW_DP_ADDRSTRLEN];
+
+	(void)state;
+	assert_int_equal(sw_dp_addr_parse("10.1.2.3:4791", &a), 0);
+	assert_int_equal(a.ip, htonl(0x0a010203));
+	assert_int_equal(a.port, 4791);
+	sw_dp_addr_format(&a, s, sizeof(s));
+	assert_string_equal(s, "10.1.2.3:4791");
+	assert_int_equal(sw_dp_addr_parse("0.0.0.0:0", &a), 0);
+	assert_int_equal(sw_dp_addr_parse("10.1.2.3:65536", &a), -EINVAL);
+	assert_int_equal(sw_dp_addr_parse("10.1.2.3:", &a), -EINVAL);
+	assert_int_equal(sw_dp_addr_parse(":80", &a), -EINVAL);
+	assert_int_equal(sw_dp_addr_parse("fe80::1:80", &a), -EINVAL);
+	assert_int_equal(sw_dp_addr_parse(NULL, &a), -EINVAL);
+}
+
 static void device_discovery_answers_no_rdma_devices_without_an_rdma_nic(void **state)
 {
 	struct sw_dp_device d[8];
@@ -1025,6 +1044,7 @@ int main(int argc, char **argv)
 	                out_of_descriptors_a_listener_drops_the_connection_instead_of_spinning),
 	        cmocka_unit_test(connecting_to_a_closed_port_reports_ECONNREFUSED),
 	        cmocka_unit_test(bad_arguments_get_clear_error_codes),
+	        cmocka_unit_test(every_backend_parses_the_same_IPv4_port_address_form),
 	        cmocka_unit_test(device_discovery_answers_no_rdma_devices_without_an_rdma_nic),
 	};
 	char name[128];
