@@ -4,7 +4,9 @@
 # tags, the hello, rkey descriptors, compressed payloads), fuzz_tcp (the tcp backend's
 # frame headers, reassembly and credit grants, through a real socket) and fuzz_fetcher (the
 # fetcher's answer handling as a whole, against a peer sending the input as answers; corpus
-# in tests/shuffle/fuzz-corpus-fetcher). Builds with clang
+# in tests/shuffle/fuzz-corpus-fetcher) and fuzz_server (the server's request dispatch as a
+# whole, against a client sending the input as requests; corpus in
+# tests/shuffle/fuzz-corpus-server). Builds with clang
 # directly so that the meson build may use any compiler. fuzz_frames starts from valid frames
 # written by the codec itself (fuzz_seeds.c), fuzz_tcp from the corpus checked in under
 # tests/dataplane/fuzz-corpus. Exits non-zero on any crash, sanitizer report or leak.
@@ -28,15 +30,20 @@ clang $fuzz -I"$root/shuffle" -I"$root/shuffle/include" -I"$root/dataplane/inclu
 	"$root/shuffle/fetcher.c" "$root/shuffle/log.c" $dp $deps \
 	$(pkg-config --cflags --libs numa libibverbs) -o "$work/fuzz_fetcher"
 # shellcheck disable=SC2086
+clang $fuzz -I"$root/shuffle" -I"$root/shuffle/include" -I"$root/dataplane/include" "$root/tests/shuffle/fuzz_server.c" $srcs \
+	"$root/shuffle/server.c" "$root/shuffle/store.c" "$root/shuffle/arena.c" "$root/shuffle/log.c" $dp $deps \
+	$(pkg-config --cflags --libs numa libibverbs) -lpthread -o "$work/fuzz_server"
+# shellcheck disable=SC2086
 clang -std=gnu11 -D_GNU_SOURCE -I"$root/shuffle" -I"$root/shuffle/include" "$root/tests/shuffle/fuzz_seeds.c" $srcs \
 	$deps -o "$work/fuzz_seeds"
-mkdir "$work/frames" "$work/tcp" "$work/fetcher"
+mkdir "$work/frames" "$work/tcp" "$work/fetcher" "$work/server"
 "$work/fuzz_seeds" "$work/frames"
 cp "$root"/tests/dataplane/fuzz-corpus/* "$work/tcp/"
 cp "$root"/tests/shuffle/fuzz-corpus-fetcher/* "$work/fetcher/"
+cp "$root"/tests/shuffle/fuzz-corpus-server/* "$work/server/"
 cd "$work"
 status=0
-for t in frames tcp fetcher; do
+for t in frames tcp fetcher server; do
 	if ./fuzz_$t -max_total_time="$secs" -max_len=4096 -print_final_stats=1 $t >$t.log 2>&1; then
 		grep -E '^(Done|stat::(number_of_executed_units|new_units_added))' $t.log
 		echo "fuzz_$t: no crash in ${secs} s"
