@@ -6,7 +6,9 @@
 # fetcher's answer handling as a whole, against a peer sending the input as answers; corpus
 # in tests/shuffle/fuzz-corpus-fetcher) and fuzz_server (the server's request dispatch as a
 # whole, against a client sending the input as requests; corpus in
-# tests/shuffle/fuzz-corpus-server). Builds with clang
+# tests/shuffle/fuzz-corpus-server), and where UCX is installed fuzz_ucx (the ucx backend's
+# active-message handlers and gets with damaged remote keys, against a raw UCP peer; corpus
+# in tests/dataplane/fuzz-corpus-ucx). Builds with clang
 # directly so that the meson build may use any compiler. fuzz_frames starts from valid frames
 # written by the codec itself (fuzz_seeds.c), fuzz_tcp from the corpus checked in under
 # tests/dataplane/fuzz-corpus. Exits non-zero on any crash, sanitizer report or leak.
@@ -33,6 +35,19 @@ clang $fuzz -I"$root/shuffle" -I"$root/shuffle/include" -I"$root/dataplane/inclu
 clang $fuzz -I"$root/shuffle" -I"$root/shuffle/include" -I"$root/dataplane/include" "$root/tests/shuffle/fuzz_server.c" $srcs \
 	"$root/shuffle/server.c" "$root/shuffle/store.c" "$root/shuffle/arena.c" "$root/shuffle/log.c" $dp $deps \
 	$(pkg-config --cflags --libs numa libibverbs) -lpthread -o "$work/fuzz_server"
+targets="frames tcp fetcher server"
+if pkg-config --exists ucx; then
+	# shellcheck disable=SC2086
+	clang $fuzz -DSW_DP_HAVE_UCX -I"$root/dataplane/include" "$root/tests/dataplane/fuzz_ucx.c" $dp \
+		"$root/dataplane/ucx.c" $(pkg-config --cflags --libs ucx numa libibverbs) -o "$work/fuzz_ucx"
+	mkdir "$work/ucx"
+	cp "$root"/tests/dataplane/fuzz-corpus-ucx/* "$work/ucx/"
+	targets="$targets ucx"
+	# UCX's own allocations made once per process (its worker, the packed key) are its business
+	echo "leak:libucs.so" >"$work/lsan.supp"
+	export LSAN_OPTIONS="suppressions=$work/lsan.supp"
+	export UCX_NET_DEVICES=lo
+fi
 # shellcheck disable=SC2086
 clang -std=gnu11 -D_GNU_SOURCE -I"$root/shuffle" -I"$root/shuffle/include" "$root/tests/shuffle/fuzz_seeds.c" $srcs \
 	$deps -o "$work/fuzz_seeds"
@@ -43,7 +58,7 @@ cp "$root"/tests/shuffle/fuzz-corpus-fetcher/* "$work/fetcher/"
 cp "$root"/tests/shuffle/fuzz-corpus-server/* "$work/server/"
 cd "$work"
 status=0
-for t in frames tcp fetcher server; do
+for t in $targets; do
 	if ./fuzz_$t -max_total_time="$secs" -max_len=4096 -print_final_stats=1 $t >$t.log 2>&1; then
 		grep -E '^(Done|stat::(number_of_executed_units|new_units_added))' $t.log
 		echo "fuzz_$t: no crash in ${secs} s"
