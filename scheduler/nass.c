@@ -14,17 +14,18 @@
  *
  * Within a line, jobs go by arrival. Hadoop 1.x slots are typed, so a heartbeat offers a map
  * or a reduce slot and the order is applied to the offered kind. What typed slots would lose
- * is line 9's place behind lines 4-6: under saturation a user runs a heavy job's reduce only
- * when it has no map to run. So on a saturated rack line 9 is taken only if the user (its
- * jobs of the same starvation window) has no pending map; otherwise the reduce slot goes to
- * the next user in fair order, whose light or SARP-preferred reduces may use it. That is
- * NASS delaying the shuffle of heavy jobs while the network is saturated.
+ * is the place of lines 7-9 behind lines 4-6: under saturation a user runs a reduce, light or
+ * heavy, only when it has no map to run. So on a saturated rack no reduce line is taken while
+ * the user has a pending map (of its jobs of the same or an earlier starvation window: those
+ * the windowed lines would reach first); the reduce slot goes to the next user in fair order.
+ * That is NASS delaying shuffles while the network is saturated. The verdict is per rack and
+ * per decision: a job enabled on an idle rack is not released on a saturated one.
  *
- * A job's reduces are enabled (its shuffle may begin; SARP runs, and runs again once if it
- * had only SAMP's estimate to go on) when its map phase is complete or when its user has a
- * reduce slot the order hands to it: a reduce launches, or line 13 considers the job on a
- * rack that is not saturated. Below the slow-start fraction a job has no reduce NASS can
- * see, as under every policy.
+ * A job's reduces are enabled (SARP runs, and runs again once if it had only SAMP's estimate
+ * to go on) when its map phase is complete or when its user has a reduce slot the order
+ * hands to it: a reduce launches, or line 13 considers the job on a rack that is not
+ * saturated. Below the slow-start fraction a job has no reduce NASS can see, as under every
+ * policy.
  *
  * Starvation window: jobs of a user that arrived in an earlier window (floor(arrival / W))
  * go before later ones, whatever their line: the lines are applied to the earliest window's
@@ -122,7 +123,7 @@ static int reserve(struct nass_sched *ns, uint32_t pool, uint32_t n_maps)
 		if (!v)
 			return -ENOMEM;
 		for (uint32_t i = ns->n_pools; i < n; i++)
-			v[i] = (struct nass_pool){{NAN, NAN}, 0, UINT64_MAX};
+			v[i] = (struct nass_pool){{NAN, NAN}};
 		ns->pools = v;
 		ns->n_pools = n;
 	}
@@ -135,14 +136,6 @@ static int reserve(struct nass_sched *ns, uint32_t pool, uint32_t n_maps)
 		ns->covered_cap = n_maps;
 	}
 	return 0;
-}
-
-/* Something NASS decides on changed in @p j's pool: its cached verdict is stale. */
-static void changed(struct sw_sched *s, const struct sched_job *j)
-{
-	struct nass_sched *ns = s->pick_priv;
-
-	ns->pools[j->pool].version++;
 }
 
 /* Maps with no replica in the chosen racks: SAMP accepted that they read remotely. */
@@ -221,7 +214,6 @@ static int nass_job_added(struct sw_sched *s, struct sched_job *j, double now)
 	for (uint32_t r = 0; r < s->n_racks; r++)
 		ns->rack_jobs[r] += nj->map_rack[r];
 	j->nass = nj;
-	changed(s, j);
 	return 0;
 }
 
@@ -231,7 +223,6 @@ static void nass_job_removed(struct sw_sched *s, struct sched_job *j)
 
 	for (uint32_t r = 0; r < s->n_racks; r++)
 		ns->rack_jobs[r] -= j->nass->map_rack[r];
-	changed(s, j); /* a killed job leaves its pool with tasks pending */
 }
 
 static void enable(struct sw_sched *s, struct sched_job *j)
@@ -241,7 +232,6 @@ static void enable(struct sw_sched *s, struct sched_job *j)
 	if (j->nass->enabled)
 		return;
 	j->nass->enabled = true;
-	changed(s, j);
 	if (ns->mech & SW_MECH_SARP)
 		sw_sched_sarp_run(s, j);
 }
@@ -261,7 +251,6 @@ static void nass_task_finished(struct sw_sched *s, struct sched_job *j, enum sw_
 {
 	(void)task;
 	(void)now;
-	changed(s, j);
 	if (kind != SW_MAP)
 		return;
 	sarp_refresh(s, j);
@@ -288,7 +277,6 @@ static void nass_map_output(struct sw_sched *s, struct sched_job *j, uint32_t ma
 	nj->rack_out[s->nodes[m->output_node].rack] += m->output_bytes;
 	nj->out_input += m->input_bytes;
 	ratio_update(j);
-	changed(s, j); /* the job may have turned heavy or light */
 	sarp_refresh(s, j);
 }
 
@@ -301,7 +289,6 @@ static void nass_map_output_dropped(struct sw_sched *s, struct sched_job *j, uin
 	nj->rack_out[s->nodes[m->output_node].rack] -= m->output_bytes;
 	nj->out_input -= m->input_bytes;
 	ratio_update(j);
-	changed(s, j);
 }
 
 /* A reduce no longer runs on its rack (SARP's count); a planned remote map is pending again. */
@@ -311,7 +298,6 @@ static void nass_task_requeued(struct sw_sched *s, struct sched_job *j, enum sw_
 	struct nass_job *nj = j->nass;
 	uint32_t pos;
 
-	changed(s, j);
 	if (kind == SW_REDUCE) {
 		nj->reduces_on[s->nodes[j->tasks[SW_REDUCE][task].node].rack]--;
 		return;
@@ -371,8 +357,6 @@ static bool reduce_matches(struct nass_ctx *x, struct sched_job *j, enum nass_li
 	case SARP_REDUCE:
 		if (!heavy(nj) || !(x->ns->mech & SW_MECH_SARP))
 			return false;
-		if (!nj->enabled && x->saturated)
-			return false; /* a heavy shuffle does not begin on a saturated rack */
 		enable(x->s, j);
 		return nj->reduces_on[x->rack] < nj->preferred[x->rack];
 	default:
@@ -394,35 +378,22 @@ static bool job_at_line(struct nass_ctx *x, struct sched_job *j, enum nass_line 
 	}
 }
 
-/* Does the user have a pending map among its jobs of starvation window @p w? */
-static bool window_has_maps(const struct sched_pool *p, double w)
+/*
+ * On a saturated rack, would the user run a map before a reduce of starvation window @p w?
+ * Yes while it has a pending map of that window or an earlier one: the map list is in
+ * arrival order, so its head tells. Fits do not enter (a map too big for this node still
+ * keeps the user's shuffle waiting, as Figure 3's order does).
+ */
+static bool maps_first(const struct sched_pool *p, double w)
 {
-	for (const struct sched_job *j = p->runnable[SW_MAP].head; j && j->nass->window <= w;
-	     j = j->link[SW_MAP].next)
-		if (j->nass->window == w)
-			return true;
-	return false;
+	const struct sched_job *m = p->runnable[SW_MAP].head;
+
+	return m && m->nass->window <= w;
 }
 
 static bool costly(const struct nass_ctx *x, enum nass_line line)
 {
 	return line == ANY_MAP || (line == ANY_REDUCE && x->saturated);
-}
-
-/*
- * Is every reduce of the pool held back on any saturated rack? True when all its jobs with
- * runnable reduces are heavy, not yet enabled (no line 8) and have maps pending in their
- * window (line 9 gated), and none is light (no line 7). Fits and racks do not enter, so the
- * verdict holds until the pool changes: a decision on a saturated rack then costs O(1) per
- * such pool instead of a walk over its jobs.
- */
-static bool pool_gated(const struct sched_pool *p)
-{
-	for (const struct sched_job *j = p->runnable[SW_REDUCE].head; j;
-	     j = j->link[SW_REDUCE].next)
-		if (!heavy(j->nass) || j->nass->enabled || !window_has_maps(p, j->nass->window))
-			return false;
-	return true;
 }
 
 /* sw-relaxed: has the pool been passed over long enough to take a costly task? */
@@ -438,27 +409,21 @@ static bool nass_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t node
 {
 	struct nass_ctx x = {s, s->pick_priv, &s->nodes[node], node, s->nodes[node].rack, false, c};
 	const enum nass_line *lines = map_lines;
-	struct nass_pool *np = &x.ns->pools[pool->id];
-	double *since = &np->skip_since[kind];
+	double *since = &x.ns->pools[pool->id].skip_since[kind];
 	struct sched_job *g, *end;
-	bool held;
 
 	x.saturated = sw_sched_rack_saturated(s, x.rack);
-	held = kind == SW_REDUCE && x.saturated;
-	if (held && np->gated == np->version)
-		return false;
 	if (kind == SW_REDUCE)
 		lines = x.saturated ? saturated_reduce_lines : reduce_lines;
 	for (g = pool->runnable[kind].head; g; g = end) {
+		if (kind == SW_REDUCE && x.saturated && maps_first(pool, g->nass->window))
+			return false; /* lines 4-6 come first: the user runs a map, not a shuffle */
 		for (end = g; end && end->nass->window == g->nass->window;
 		     end = end->link[kind].next)
 			;
 		for (int l = 0; lines[l] != END_LINES; l++) {
 			struct sched_job *j = g;
 
-			if (costly(&x, lines[l]) && kind == SW_REDUCE &&
-			    window_has_maps(pool, g->nass->window))
-				continue;
 			while (j != end &&
 			       !(sw_sched_job_fits(j, kind, x.n) && job_at_line(&x, j, lines[l])))
 				j = j->link[kind].next;
@@ -472,13 +437,10 @@ static bool nass_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t node
 				enable(s, j);
 				j->nass->reduces_on[x.rack]++;
 			}
-			changed(s, j);
 			x.ns->stats.launched[x.saturated][lines[l]]++;
 			return true;
 		}
 	}
-	if (held && pool_gated(pool))
-		np->gated = np->version;
 	return false;
 }
 

@@ -37,10 +37,6 @@ struct nass_rank {
 /* NASS's view of one pool (a user under Fair and DRF). */
 struct nass_pool {
 	double skip_since[SW_KINDS]; /* sw-relaxed: since when it is passed over, NAN if not */
-	uint64_t version;            /* bumped by every change of the pool's jobs NASS sees */
-	/* The version at which every reduce of the pool was found held back on saturated racks
-	 * (heavy, not enabled, maps pending in its window); UINT64_MAX when not. */
-	uint64_t gated;
 };
 
 struct nass_sched {

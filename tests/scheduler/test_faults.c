@@ -228,8 +228,10 @@ static void a_failed_reduce_gives_back_its_sarp_place_on_the_rack(void **state)
 	struct swx_net net = {0};
 	struct fx_job j;
 	struct sw_assignment a, b;
+	struct sw_nass_stats st;
 	struct sw_sched *s;
 	uint32_t red[2];
+	uint64_t sarp;
 
 	(void)state;
 	fx_cluster_init(&c, 2, 2);
@@ -243,16 +245,22 @@ static void a_failed_reduce_gives_back_its_sarp_place_on_the_rack(void **state)
 	assert_int_equal(fx_one(s, 3, SW_REDUCE, 6).task, 0); /* rack 1 idle: line 13 */
 	swx_view(s, 1, 2, NULL, red);
 	assert_memory_equal(red, ((uint32_t[]){2, 2}), sizeof(red));
-	assert_int_equal(swx_util(s, &c, &net, 0, 1.0), 1);
-	a = fx_one(s, 0, SW_REDUCE, 7);
+	a = fx_one(s, 0, SW_REDUCE, 7); /* line 13 on rack 0, still idle */
 	b = fx_one(s, 1, SW_REDUCE, 7);
 	assert_int_equal(a.task, 1);
 	assert_int_equal(b.task, 2);
-	/* Rack 0 has its two; the last reduce would be line 9, held while maps are pending. */
+	/* Rack 0 has its two and saturates; the last reduce waits while maps are pending. */
+	assert_int_equal(swx_util(s, &c, &net, 0, 1.0), 1);
 	assert_int_equal(fx_offer(s, 0, SW_REDUCE, 1, 8, &a), 0);
 	assert_int_equal(sw_sched_task_failed(s, 1, SW_REDUCE, 1, 9), 1);
-	a = fx_one(s, 1, SW_REDUCE, 10);
+	/* Idle again: rack 0 wants one more, so the re-run is SARP's (line 13), not line 14. */
+	assert_int_equal(swx_util(s, &c, &net, 0, 0.0), 0);
+	assert_int_equal(sw_sched_nass_stats(s, &st), 0);
+	sarp = st.launched[0][SW_LINE_SARP_REDUCE];
+	a = fx_one(s, 1, SW_REDUCE, 20);
 	assert_int_equal(a.task, 1);
+	assert_int_equal(sw_sched_nass_stats(s, &st), 0);
+	assert_int_equal(st.launched[0][SW_LINE_SARP_REDUCE], sarp + 1);
 	sw_sched_destroy(s);
 }
 

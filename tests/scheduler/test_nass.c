@@ -195,6 +195,7 @@ static void saturated_light_reduce_goes_before_heavy_preferred_one(void **state)
 	add(&w, 0, 0, 0, HEAVY, 2, 1, a);
 	swx_run_map(w.s, 1, 0, 1ull << 30, 1); /* map phase done: enabled, SARP: rack 0 */
 	add(&w, 1, 0, 2, LIGHT, 1, 1, b);
+	swx_run_map(w.s, 2, 2, 1ull << 20, 3); /* no map left to run */
 	saturate(&w, 0);
 	assert_int_equal(fx_one(w.s, 0, SW_REDUCE, 5).job, 2); /* line 7 */
 	assert_int_equal(fx_one(w.s, 0, SW_REDUCE, 5).job, 1); /* line 8 */
@@ -237,24 +238,35 @@ static void saturated_heavy_reduce_waits_while_user_has_maps_to_run(void **state
 	sw_sched_destroy(w.s);
 }
 
-static void job_turning_light_is_served_on_saturated_rack_at_once(void **state)
+static void light_reduce_waits_on_saturated_rack_while_user_has_maps(void **state)
 {
-	static const uint32_t a[] = {2, 2, 2};
+	static const uint32_t a[] = {2, 2};
 	struct nworld w;
-	struct sw_assignment x;
-	uint64_t in = 128 << 20;
+	struct sw_assignment x[2];
 
 	(void)state;
 	setup(&w, "sw-fair", 1);
-	add(&w, 0, 0, 0, 0, 1, 3, a); /* no profile: the ratio follows the outputs */
-	swx_run_map(w.s, 1, 2, 2 * in, 1);
-	x = fx_one(w.s, 2, SW_MAP, 2); /* still running when its output comes */
+	add(&w, 0, 0, 0, LIGHT, 1, 2, a);
 	saturate(&w, 0);
-	assert_int_equal(fx_offer(w.s, 0, SW_REDUCE, 1, 5, &x), 0); /* heavy, maps pending */
-	assert_int_equal(fx_offer(w.s, 1, SW_REDUCE, 1, 5, &x), 0);
-	/* Ratio 2 * in / (2 * in) = 1.0: light, with nothing launched or finished meanwhile. */
-	assert_int_equal(sw_sched_map_output(w.s, 1, 1, 2, 0, 6), 0);
-	assert_int_equal(fx_one(w.s, 0, SW_REDUCE, 7).job, 1); /* line 7 */
+	/* Lines 4-6 come before line 7: a map is pending, so the shuffle waits. */
+	assert_int_equal(fx_offer(w.s, 0, SW_REDUCE, 1, 5, x), 0);
+	assert_int_equal(fx_offer(w.s, 2, SW_MAP, 2, 5, x), 2);
+	assert_int_equal(fx_one(w.s, 0, SW_REDUCE, 6).job, 1); /* line 7 */
+	sw_sched_destroy(w.s);
+}
+
+static void later_window_maps_do_not_hold_earlier_window_reduces(void **state)
+{
+	static const uint32_t a[] = {2}, b[] = {3, 3};
+	struct nworld w;
+
+	(void)state;
+	setup(&w, "sw-fair", 1); /* window 600 s */
+	add(&w, 0, 0, 0, HEAVY, 1, 1, a);
+	swx_run_map(w.s, 1, 2, 1ull << 30, 1);
+	add(&w, 1, 0, 700, HEAVY, 1, 2, b); /* the next window: its maps come after job 1 */
+	saturate(&w, 0);
+	assert_int_equal(fx_one(w.s, 0, SW_REDUCE, 701).job, 1);
 	sw_sched_destroy(w.s);
 }
 
@@ -262,16 +274,21 @@ static void heavy_shuffle_does_not_begin_on_saturated_rack(void **state)
 {
 	static const uint32_t a[] = {0, 0, 0};
 	struct nworld w;
-	struct sw_assignment x;
+	struct sw_assignment x[2];
 
 	(void)state;
 	setup(&w, "sw-fair", 1);
-	add(&w, 0, 0, 0, HEAVY, 1, 3, a); /* tentatively prefers rack 0, maps pending */
+	add(&w, 0, 0, 0, HEAVY, 2, 3, a); /* tentatively prefers rack 0, maps pending */
 	saturate(&w, 0);
-	assert_int_equal(fx_offer(w.s, 0, SW_REDUCE, 1, 5, &x), 0);
+	assert_int_equal(fx_offer(w.s, 0, SW_REDUCE, 1, 5, x), 0);
 	assert_int_equal(swx_view(w.s, 1, 2, NULL, NULL).reduces_enabled, 0);
 	assert_int_equal(fx_one(w.s, 2, SW_REDUCE, 5).job, 1); /* rack 1 is not saturated */
 	assert_int_equal(swx_view(w.s, 1, 2, NULL, NULL).reduces_enabled, 1);
+	/* Enabled by the idle rack, still held on the saturated one while maps are pending. */
+	assert_int_equal(fx_offer(w.s, 0, SW_REDUCE, 1, 6, x), 0);
+	assert_int_equal(fx_offer(w.s, 0, SW_MAP, 2, 6, x), 2);
+	assert_int_equal(fx_offer(w.s, 1, SW_MAP, 1, 6, x), 1);
+	assert_int_equal(fx_one(w.s, 0, SW_REDUCE, 7).job, 1);
 	sw_sched_destroy(w.s);
 }
 
@@ -283,7 +300,7 @@ static void refused_reduce_slot_goes_to_next_user_in_fair_order(void **state)
 	(void)state;
 	setup(&w, "sw-fair", 2);
 	add(&w, 0, 0, 0, HEAVY, 1, 2, a); /* user 0: heavy, maps pending, prefers rack 1 */
-	add(&w, 1, 1, 1, LIGHT, 1, 1, b); /* user 1: light */
+	add(&w, 1, 1, 1, LIGHT, 1, 0, b); /* user 1: light, no map to run */
 	saturate(&w, 0);
 	assert_int_equal(fx_one(w.s, 0, SW_REDUCE, 5).job, 2);
 	sw_sched_destroy(w.s);
@@ -451,7 +468,8 @@ int main(void)
 	        cmocka_unit_test(saturated_light_reduce_goes_before_heavy_preferred_one),
 	        cmocka_unit_test(saturated_heavy_reduce_goes_where_sarp_wants_more),
 	        cmocka_unit_test(saturated_heavy_reduce_waits_while_user_has_maps_to_run),
-	        cmocka_unit_test(job_turning_light_is_served_on_saturated_rack_at_once),
+	        cmocka_unit_test(light_reduce_waits_on_saturated_rack_while_user_has_maps),
+	        cmocka_unit_test(later_window_maps_do_not_hold_earlier_window_reduces),
 	        cmocka_unit_test(heavy_shuffle_does_not_begin_on_saturated_rack),
 	        cmocka_unit_test(refused_reduce_slot_goes_to_next_user_in_fair_order),
 	        cmocka_unit_test(earlier_window_job_overrides_preference_lines),
