@@ -31,6 +31,69 @@ static void replay_writes_every_result_file_and_no_temporary_one(void **state)
 	assert_int_equal(cli_entries(res), 7);
 }
 
+/* Column @p col of the results.csv row starting "@p row," in @p csv. */
+static double csv_value(const char *csv, const char *row, const char *col)
+{
+	FILE *f = fopen(csv, "r");
+	char line[1024], *field, *save;
+	int want = -1, i = 0;
+	double v = -1;
+
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	for (field = strtok_r(line, ",\n", &save); field; field = strtok_r(NULL, ",\n", &save), i++)
+		if (!strcmp(field, col))
+			want = i;
+	assert_true(want >= 0);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, row, strlen(row)) && line[strlen(row)] == ',') {
+			i = 0;
+			for (field = strtok_r(line, ",\n", &save); field && i < want;
+			     field = strtok_r(NULL, ",\n", &save))
+				i++;
+			assert_non_null(field);
+			v = strtod(field, NULL);
+		}
+	fclose(f);
+	return v;
+}
+
+static void results_give_the_papers_traffic_and_a_work_weighted_throughput(void **state)
+{
+	const char *mix = cli_write_file("paper.jsonl", cli_small_mix), *res = cli_path("paper");
+	char csv[600];
+	double done, jobs_h, work_h;
+
+	(void)state;
+	assert_int_equal(cli_run("replay", "--mix", mix, "--schedulers", "fair,sw-fair", "--warmup",
+	                         "0", "--out", res, "--no-plot", "--quiet", NULL),
+	                 0);
+	assert_non_null(strstr(cli_out, "task-h/h"));
+	assert_non_null(strstr(cli_out, "shuf+in"));
+	snprintf(csv, sizeof(csv), "%s/results.csv", res);
+	for (int k = 0; k < 2; k++) {
+		const char *all = k ? "sw-fair,all" : "fair,all";
+		const char *light = k ? "sw-fair,light" : "fair,light";
+
+		/* the paper's cross-rack traffic: shuffle and remote map input, no replica writes
+		 */
+		assert_float_equal(csv_value(csv, all, "xrack_paper_bytes"),
+		                   csv_value(csv, all, "xrack_shuffle_bytes") +
+		                           csv_value(csv, all, "xrack_map_input_bytes"),
+		                   0.5);
+		/* The window is the 60 s of arrivals; only grep finishes in it: 2 GB of maps at
+		 * 30 MB/s and 2 MB of shuffle at 30 MB/s, 66.73 task-s, whatever the network. */
+		done = csv_value(csv, light, "completed");
+		jobs_h = csv_value(csv, light, "jobs_per_hour");
+		work_h = csv_value(csv, light, "work_task_h_per_hour");
+		assert_float_equal(done, 1, 0);
+		assert_float_equal(work_h / jobs_h * done * 3600, 66.73, 0.2);
+		assert_float_equal(csv_value(csv, all, "work_task_h_per_hour"), work_h, 0);
+	}
+	assert_float_equal(csv_value(csv, "fair,all", "work_throughput_vs_baseline"), 1, 0);
+	assert_float_equal(csv_value(csv, "fair,all", "xrack_paper_vs_baseline"), 1, 0);
+}
+
 static void two_replays_of_one_mix_write_identical_results(void **state)
 {
 	const char *mix = cli_write_file("same.jsonl", cli_small_mix);
@@ -300,6 +363,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(replay_writes_every_result_file_and_no_temporary_one),
+	        cmocka_unit_test(results_give_the_papers_traffic_and_a_work_weighted_throughput),
 	        cmocka_unit_test(two_replays_of_one_mix_write_identical_results),
 	        cmocka_unit_test(bad_mix_names_file_line_and_field_exits_1_and_writes_nothing),
 	        cmocka_unit_test(unknown_benchmark_in_a_mix_is_named),

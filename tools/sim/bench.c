@@ -47,6 +47,13 @@ const struct sw_bench *sw_sim_bench_table(unsigned *count)
 	return benches;
 }
 
+double sw_sim_job_work(const struct sw_job_desc *j)
+{
+	const struct sw_bench *b = &benches[j->bench];
+
+	return (double)j->input_bytes / b->map_rate + (double)j->shuffle_bytes / b->reduce_rate;
+}
+
 int sw_sim_bench_find(const char *name)
 {
 	for (unsigned i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)

@@ -16,6 +16,8 @@ enum exp_metric {
 	EXP_XRACK,
 	EXP_XRACK_SHUFFLE,
 	EXP_XRACK_MAP_INPUT,
+	EXP_WORK_THROUGHPUT, /* task-hours of compute finished per hour */
+	EXP_XRACK_PAPER,     /* shuffle + remote map input, as the paper counts */
 	EXP_METRICS,
 };
 

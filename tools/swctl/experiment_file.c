@@ -256,7 +256,8 @@ static int read_entries(struct experiment *e, struct exp_run *r, const char *whe
 			return exp_fail(
 			        e,
 			        "%s.metric: unknown metric '%s' (known: throughput, turnaround, "
-			        "xrack, xrack_shuffle, xrack_map_input)",
+			        "xrack, xrack_shuffle, xrack_map_input, work_throughput, "
+			        "xrack_paper)",
 			        en->where, m);
 	}
 	return 0;

@@ -131,7 +131,7 @@ static int summarise(struct grid *g)
 				start = p->w->jobs[0].arrival;
 				end = nextafter(fmax(r->end, start), INFINITY);
 			}
-			rc = metrics_compute(r, start, end, &p->m[s]);
+			rc = metrics_compute(p->w, r, start, end, &p->m[s]);
 		}
 		if (rc < 0)
 			return rc;

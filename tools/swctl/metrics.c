@@ -72,10 +72,13 @@ static void add_job(struct metrics_group *g, const struct sw_job_record *j)
 		g->xrack[k] += j->xrack[k];
 		g->xrack_total += j->xrack[k];
 	}
+	g->xrack_paper += j->xrack[SW_TRAFFIC_SHUFFLE] + j->xrack[SW_TRAFFIC_MAP_INPUT];
 }
 
-int metrics_compute(const struct sw_sim_result *r, double start, double end, struct metrics *m)
+int metrics_compute(const struct sw_workload *w, const struct sw_sim_result *r, double start,
+                    double end, struct metrics *m)
 {
+	double work[METRICS_GROUPS] = {0};
 	double *turnaround[METRICS_GROUPS];
 	double hours = (end - start) / 3600.0;
 
@@ -103,8 +106,10 @@ int metrics_compute(const struct sw_sim_result *r, double start, double end, str
 				g->failed += j->arrival >= start && j->arrival < end;
 				continue;
 			}
-			if (j->finish >= start && j->finish < end && !j->refused)
+			if (j->finish >= start && j->finish < end && !j->refused) {
 				g->completed++;
+				work[groups[k]] += sw_sim_job_work(&w->jobs[i]);
+			}
 			if (j->arrival < start || j->arrival >= end || !add_deadline(g, j))
 				continue;
 			turnaround[groups[k]][g->jobs++] = j->finish - j->arrival;
@@ -113,6 +118,7 @@ int metrics_compute(const struct sw_sim_result *r, double start, double end, str
 	}
 	for (int g = 0; g < METRICS_GROUPS; g++) {
 		m->group[g].jobs_per_hour = hours > 0 ? m->group[g].completed / hours : 0;
+		m->group[g].work_per_hour = hours > 0 ? work[g] / 3600.0 / hours : 0;
 		summarise_turnaround(&m->group[g], turnaround[g]);
 		free(turnaround[g]);
 	}

@@ -16,10 +16,17 @@ struct metrics_group {
 	uint32_t failed;      /* arrived within the window and failed: counted nowhere else */
 	uint32_t completed;   /* finished within the window */
 	double jobs_per_hour; /* completed / window hours */
+	/* Work-weighted throughput: the compute work (sw_sim_job_work) of the jobs completed in
+	 * the window, in task-hours per hour (the slots the finished work kept busy on average):
+	 * a scheduler that finishes more large jobs scores higher even at equal jobs/h. */
+	double work_per_hour;
 	double turnaround_mean, turnaround_p50, turnaround_p90, turnaround_p99;
 	uint64_t bytes[SW_TRAFFICS]; /* all bytes moved, by source */
 	uint64_t xrack[SW_TRAFFICS]; /* cross-rack bytes, by source */
 	uint64_t xrack_total;
+	/* As the paper measures cross-rack traffic (Figure 13, Table 3): shuffle plus remote map
+	 * input; reduce output replica writes, which no scheduler changes, left out. */
+	uint64_t xrack_paper;
 	/* Of the window's jobs with a deadline: how many, how many finished after it, how many
 	 * the scheduler refused at submission (they count in neither turnaround nor traffic),
 	 * and ARIA's SLO-exceeded utility, sum over the late ones of (T - D) / D in %, T and D
@@ -36,9 +43,11 @@ struct metrics {
 /*
  * Jobs count towards throughput when they finish inside [start, end), and towards turnaround
  * and traffic when they arrive inside it: ramp-up and ramp-down are left out, as the
- * ShuffleWatcher paper does. Returns 0 or -ENOMEM.
+ * ShuffleWatcher paper does. @p r replays @p w (records pair with its jobs by index).
+ * Returns 0 or -ENOMEM.
  */
-int metrics_compute(const struct sw_sim_result *r, double start, double end, struct metrics *m);
+int metrics_compute(const struct sw_workload *w, const struct sw_sim_result *r, double start,
+                    double end, struct metrics *m);
 
 /* Each window job's turnaround under one scheduler against the same job under a baseline. */
 struct metrics_jobs_vs {

@@ -25,16 +25,19 @@ static json_t *traffic_json(const uint64_t v[SW_TRAFFICS])
 static json_t *group_json(const struct metrics_group *g, const struct metrics_group *base)
 {
 	return json_pack(
-	        "{s:i, s:i, s:i, s:f, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:{s:f, s:f, s:f}, "
-	        "s:{s:i, s:i, s:i, s:f}}",
+	        "{s:i, s:i, s:i, s:f, s:f, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:i, "
+	        "s:{s:f, s:f, s:f, s:f, s:f}, s:{s:i, s:i, s:i, s:f}}",
 	        "jobs", (json_int_t)g->jobs, "completed", (json_int_t)g->completed, "failed",
-	        (json_int_t)g->failed, "jobs_per_hour", g->jobs_per_hour, "turnaround_s", "mean",
-	        g->turnaround_mean, "p50", g->turnaround_p50, "p90", g->turnaround_p90, "p99",
-	        g->turnaround_p99, "bytes", traffic_json(g->bytes), "xrack_bytes",
-	        traffic_json(g->xrack), "vs_baseline", "throughput",
-	        report_ratio(g->jobs_per_hour, base->jobs_per_hour), "turnaround",
+	        (json_int_t)g->failed, "jobs_per_hour", g->jobs_per_hour, "work_task_h_per_hour",
+	        g->work_per_hour, "turnaround_s", "mean", g->turnaround_mean, "p50",
+	        g->turnaround_p50, "p90", g->turnaround_p90, "p99", g->turnaround_p99, "bytes",
+	        traffic_json(g->bytes), "xrack_bytes", traffic_json(g->xrack), "xrack_paper_bytes",
+	        (json_int_t)g->xrack_paper, "vs_baseline", "throughput",
+	        report_ratio(g->jobs_per_hour, base->jobs_per_hour), "work_throughput",
+	        report_ratio(g->work_per_hour, base->work_per_hour), "turnaround",
 	        report_ratio(g->turnaround_mean, base->turnaround_mean), "xrack",
-	        report_ratio((double)g->xrack_total, (double)base->xrack_total), "deadlines",
+	        report_ratio((double)g->xrack_total, (double)base->xrack_total), "xrack_paper",
+	        report_ratio((double)g->xrack_paper, (double)base->xrack_paper), "deadlines",
 	        "jobs", (json_int_t)g->deadline_jobs, "missed", (json_int_t)g->missed, "refused",
 	        (json_int_t)g->refused, "slo_exceeded_percent", g->slo_exceeded);
 }
@@ -134,7 +137,9 @@ void output_csv_header(FILE *f)
 	fprintf(f, "scheduler,class,jobs,completed,jobs_per_hour,turnaround_mean_s,"
 	           "turnaround_p50_s,turnaround_p90_s,turnaround_p99_s,xrack_shuffle_bytes,"
 	           "xrack_map_input_bytes,xrack_output_bytes,xrack_total_bytes,"
-	           "throughput_vs_baseline,turnaround_vs_baseline,xrack_vs_baseline\n");
+	           "work_task_h_per_hour,xrack_paper_bytes,throughput_vs_baseline,"
+	           "turnaround_vs_baseline,xrack_vs_baseline,work_throughput_vs_baseline,"
+	           "xrack_paper_vs_baseline\n");
 }
 
 void output_csv_row(FILE *f, const struct report *rep, int run, int group)
@@ -142,14 +147,19 @@ void output_csv_row(FILE *f, const struct report *rep, int run, int group)
 	const struct metrics_group *g = &rep->m[run].group[group];
 	const struct metrics_group *b = &rep->m[rep->baseline].group[group];
 
-	fprintf(f, "%s,%s,%u,%u,%.3f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%llu,%llu,%.4f,%.4f,%.4f\n",
+	fprintf(f,
+	        "%s,%s,%u,%u,%.3f,%.1f,%.1f,%.1f,%.1f,%llu,%llu,%llu,%llu,%.3f,%llu,%.4f,%.4f,%.4f,"
+	        "%.4f,%.4f\n",
 	        rep->runs[run].cfg.sched.policy, metrics_group_name(group), g->jobs, g->completed,
 	        g->jobs_per_hour, g->turnaround_mean, g->turnaround_p50, g->turnaround_p90,
 	        g->turnaround_p99, (unsigned long long)g->xrack[0], (unsigned long long)g->xrack[1],
 	        (unsigned long long)g->xrack[2], (unsigned long long)g->xrack_total,
+	        g->work_per_hour, (unsigned long long)g->xrack_paper,
 	        report_ratio(g->jobs_per_hour, b->jobs_per_hour),
 	        report_ratio(g->turnaround_mean, b->turnaround_mean),
-	        report_ratio((double)g->xrack_total, (double)b->xrack_total));
+	        report_ratio((double)g->xrack_total, (double)b->xrack_total),
+	        report_ratio(g->work_per_hour, b->work_per_hour),
+	        report_ratio((double)g->xrack_paper, (double)b->xrack_paper));
 }
 
 static int write_summary_csv(struct outdir *o, const struct report *rep)

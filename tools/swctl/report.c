@@ -23,20 +23,24 @@ static void print_group(FILE *f, const struct report *rep, int group)
 	const struct metrics_group *base = &rep->m[rep->baseline].group[group];
 
 	fprintf(f, "\n%s jobs: %u arrived in the window\n", metrics_group_name(group), base->jobs);
-	fprintf(f, "%-12s %8s %7s | %9s %7s %8s %8s %8s | %9s %7s %8s %8s %8s\n", "scheduler",
-	        "jobs/h", "vs", "turn. s", "vs", "p50", "p90", "p99", "xrack GB", "vs", "shuffle",
-	        "map-in", "output");
+	fprintf(f, "%-12s %7s %5s %8s %5s | %8s %5s %7s %7s %7s | %8s %5s %8s %5s %7s %7s %7s\n",
+	        "scheduler", "jobs/h", "vs", "task-h/h", "vs", "turn. s", "vs", "p50", "p90", "p99",
+	        "xrack GB", "vs", "shuf+in", "vs", "shuffle", "map-in", "output");
 	for (int i = 0; i < rep->n; i++) {
 		const struct metrics_group *g = &rep->m[i].group[group];
 
 		fprintf(f,
-		        "%-12s %8.1f %7.2f | %9.1f %7.2f %8.1f %8.1f %8.1f | %9.1f %7.2f %8.1f "
-		        "%8.1f %8.1f\n",
+		        "%-12s %7.1f %5.2f %8.1f %5.2f | %8.1f %5.2f %7.1f %7.1f %7.1f | %8.1f "
+		        "%5.2f "
+		        "%8.1f %5.2f %7.1f %7.1f %7.1f\n",
 		        rep->runs[i].cfg.sched.policy, g->jobs_per_hour,
-		        report_ratio(g->jobs_per_hour, base->jobs_per_hour), g->turnaround_mean,
+		        report_ratio(g->jobs_per_hour, base->jobs_per_hour), g->work_per_hour,
+		        report_ratio(g->work_per_hour, base->work_per_hour), g->turnaround_mean,
 		        report_ratio(g->turnaround_mean, base->turnaround_mean), g->turnaround_p50,
 		        g->turnaround_p90, g->turnaround_p99, g->xrack_total / GB,
 		        report_ratio((double)g->xrack_total, (double)base->xrack_total),
+		        g->xrack_paper / GB,
+		        report_ratio((double)g->xrack_paper, (double)base->xrack_paper),
 		        g->xrack[SW_TRAFFIC_SHUFFLE] / GB, g->xrack[SW_TRAFFIC_MAP_INPUT] / GB,
 		        g->xrack[SW_TRAFFIC_OUTPUT] / GB);
 	}

@@ -102,6 +102,13 @@ struct sw_job_desc {
 	double deadline;    /**< absolute, 0 none */
 };
 
+/**
+ * The compute work of @p j in task-seconds: its input at its benchmark's map rate plus its
+ * shuffle at the reduce rate, what its tasks compute whatever the network and the placement
+ * (the scheduler-independent work a work-weighted throughput counts).
+ */
+double sw_sim_job_work(const struct sw_job_desc *j);
+
 struct sw_workload {
 	char name[64];
 	struct sw_topology topo;
