@@ -203,6 +203,8 @@ static void thresholds_outside_their_range_are_refused(void **state)
 	assert_non_null(strstr(cli_out, "--saturation-threshold"));
 	assert_int_equal(cli_run("replay", "--map-completion-threshold", "1.5", NULL), 2);
 	assert_non_null(strstr(cli_out, "--map-completion-threshold"));
+	assert_int_equal(cli_run("replay", "--ratio-history", "maybe", NULL), 2);
+	assert_non_null(strstr(cli_out, "--ratio-history maybe: expected one of off on"));
 }
 
 /* One job, or jobs that all arrive at once, leave no steady-state window even with --warmup 0:

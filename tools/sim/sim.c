@@ -32,6 +32,7 @@ void sw_sim_config_default(struct sw_sim_config *c)
 	c->parallel_copies = 5;
 	c->netsat_interval = 3;
 	c->max_attempts = SW_SCHED_MAX_ATTEMPTS;
+	c->ratio_history = 1;
 }
 
 int sw_sim_fail(struct sim *s, int rc, const char *fmt, ...)
@@ -744,6 +745,14 @@ static int setup(struct sim *s)
 		return sw_sim_fail(s, rc, "scheduler '%s': cannot create: %s",
 		                   cfg.policy ? cfg.policy : "(null)", strerror(-rc));
 	}
+	if (s->c->ratio_history) {
+		unsigned n_bench;
+
+		sw_sim_bench_table(&n_bench);
+		s->history = sw_sched_profile_db_create(n_bench);
+		if (!s->history)
+			return sw_sim_fail(s, -ENOMEM, "out of memory for the ratio history");
+	}
 	s->net = sw_sim_net_create(&s->cluster);
 	s->nodes = calloc(nn, sizeof(*s->nodes));
 	s->live = calloc(w->n_jobs ? w->n_jobs : 1, sizeof(*s->live));
@@ -798,6 +807,7 @@ static void teardown(struct sim *s)
 		sw_sim_job_free(s->live[i]);
 	free(s->live);
 	sw_sched_destroy(s->sched);
+	sw_sched_profile_db_destroy(s->history);
 	sw_sim_net_destroy(s->net);
 	sw_sim_topology_free(&s->cluster);
 	free(s->nodes);

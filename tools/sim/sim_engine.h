@@ -11,6 +11,7 @@
 
 #include "sim_heap.h"
 #include "sim_net.h"
+#include "sw_sched_aria.h"
 #include "sw_sim.h"
 
 /** What a task is doing; a task's flows and compute event tell it apart by this. */
@@ -103,6 +104,8 @@ struct sim {
 	const struct sw_sim_config *c;
 	struct sw_cluster_spec cluster;
 	struct sw_sched *sched;
+	/* ShuffleInputRatio of each program's last completed run (ratio_history), else NULL */
+	struct sw_sched_profile_db *history;
 	struct sim_net *net;
 	struct sim_node *nodes;
 	uint32_t *rack_nodes, *rack_first; /* nodes of rack r: rack_nodes[rack_first[r]..[r+1]) */

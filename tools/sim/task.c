@@ -108,8 +108,34 @@ static int note_map_racks(struct sim *s, struct sim_job *j)
 	return rc;
 }
 
+/*
+ * History of ShuffleInputRatio per program, one store entry per benchmark under user 0: the
+ * simulated users all run the same programs (Table 1) on their own inputs, and a program's
+ * ratio is a property of its map function. A run that failed or never ran tells nothing; a
+ * job without input (a generator) has no ratio.
+ */
+static void history_put(struct sim *s, const struct sim_job *j)
+{
+	struct sw_job_profile p = {0};
+
+	if (!s->history || j->rec->failed || j->rec->refused || !j->desc->input_bytes)
+		return;
+	p.shuffle_input_ratio = (double)j->desc->shuffle_bytes / (double)j->desc->input_bytes;
+	/* At most one entry per benchmark, and the store holds that many: it cannot fail. */
+	sw_sched_profile_db_put(s->history, 0, j->bench->name, &p);
+}
+
+static void history_get(const struct sim *s, const struct sim_job *j, struct sw_job_profile *p)
+{
+	struct sw_job_profile h;
+
+	if (s->history && sw_sched_profile_db_get(s->history, 0, j->bench->name, &h) == 0)
+		p->shuffle_input_ratio = h.shuffle_input_ratio;
+}
+
 void sw_sim_job_end(struct sim *s, struct sim_job *j)
 {
+	history_put(s, j);
 	j->rec->finish = s->now;
 	s->live[j->idx] = NULL;
 	s->jobs_done++;
@@ -155,6 +181,7 @@ int sw_sim_job_arrive(struct sim *s, size_t idx)
 	}
 	sw_sim_workload_expand(s->w, d, j->maps, &spec);
 	sw_sim_workload_profile(s->w, d, &profile);
+	history_get(s, j, &profile);
 	spec.id = idx;
 	spec.profile = &profile;
 	*j->rec = (struct sw_job_record){

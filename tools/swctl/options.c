@@ -55,6 +55,11 @@ const char options_help[] =
         "                      probability in [0, 1] that a task attempt fails, drawn per\n"
         "                      attempt from --seed (default 0); a job fails when one of\n"
         "                      its tasks has failed 4 times, as in Hadoop\n"
+        "  --ratio-history on|off\n"
+        "                      on (default): a job is submitted with the ShuffleInputRatio\n"
+        "                      its program measured at its last completed run of the\n"
+        "                      replay; off: every job starts at 1.0 (the paper's initial\n"
+        "                      value) and the ratio follows its map outputs\n"
         "  --out DIR           where results go (default: see above)\n"
         "  --jobs N            simulations run at once, at most 256 (default: number of\n"
         "                      cores)\n"
@@ -84,6 +89,7 @@ static const struct option longopts[] = {
         {"starvation-window", required_argument, NULL, 'W'},
         {"fail-node", required_argument, NULL, 'F'},
         {"task-failure-rate", required_argument, NULL, 'R'},
+        {"ratio-history", required_argument, NULL, 'r'},
         {"out", required_argument, NULL, 'o'},
         {"jobs", required_argument, NULL, 'j'},
         {"no-plot", no_argument, NULL, 'P'},
@@ -149,6 +155,25 @@ static int parse_fraction(const struct options_ctx *ctx, const char *opt, const 
 	*out = v;
 	return 0;
 }
+
+/* One of @p n names in @p names (the option's values, in its help's order): its index. */
+static int parse_choice(const struct options_ctx *ctx, const char *opt, const char *arg,
+                        const char *const *names, int n, int *out)
+{
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(arg, names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	fprintf(stderr, "%s: %s %s: expected one of", ctx->prefix, opt, arg);
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, " %s", names[i]);
+	fprintf(stderr, "\n");
+	return -EINVAL;
+}
+
+static const char *const off_on[] = {"off", "on"};
 
 /* The digits at *@p p as a rack or node number; moves *@p p past them. @return 0 or -1. */
 static int parse_index(const char **p, uint32_t *out)
@@ -274,6 +299,8 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 	case 'R':
 		return parse_fraction(ctx, "--task-failure-rate", arg, 0,
 		                      &o->sim.task_failure_rate);
+	case 'r':
+		return parse_choice(ctx, "--ratio-history", arg, off_on, 2, &o->sim.ratio_history);
 	case 'o':
 		o->out = arg;
 		break;

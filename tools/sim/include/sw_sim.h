@@ -55,6 +55,12 @@ struct sw_sim_config {
 	double task_failure_rate;
 	/** Failed attempts of one task that fail its job: SW_SCHED_MAX_ATTEMPTS (Hadoop's 4). */
 	uint32_t max_attempts;
+	/** 1 (default): a job is submitted with the ShuffleInputRatio its program (benchmark)
+	 *  measured at its last completed run in this replay, kept in the scheduler's profile
+	 *  store (sw_sched_profile_db), as the paper allows ("tracked from previous runs of the
+	 *  job"); the first run of a program starts at the paper's 1.0. 0: every job starts at
+	 *  1.0 and the scheduler learns its ratio from its map outputs only. */
+	int ratio_history;
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
 	void *progress_arg;
