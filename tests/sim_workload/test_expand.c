@@ -195,6 +195,75 @@ static void replicas_are_one_node_then_two_distinct_nodes_of_another_rack(void *
 	sw_sim_workload_free(&w);
 }
 
+static void rack_loaded_input_has_one_replica_of_every_block_in_the_jobs_rack(void **state)
+{
+	struct sw_workload w;
+	uint32_t writer_racks_seen = 0;
+
+	(void)state;
+	paper_workload(&w);
+	w.placement = SW_PLACEMENT_RACK;
+	for (size_t i = 0; i < w.n_jobs; i++) {
+		struct sw_job_spec spec;
+		struct sw_map_spec *maps = expand(&w, &w.jobs[i], &spec);
+		uint32_t rack = maps[0].replicas[0] / 10;
+
+		for (uint32_t m = 0; m < spec.n_maps; m++) {
+			const uint32_t *r = maps[m].replicas;
+
+			assert_int_equal(maps[m].n_replicas, 3);
+			assert_int_equal(r[0] / 10, rack); /* the writer's rack */
+			assert_true(r[1] != r[2]);
+			assert_int_equal(r[1] / 10, r[2] / 10);
+			assert_true(r[1] / 10 != rack);
+		}
+		writer_racks_seen |= 1u << rack;
+		free(maps);
+	}
+	assert_int_equal(writer_racks_seen, (1u << 10) - 1);
+	sw_sim_workload_free(&w);
+}
+
+static void fixed_reducers_go_to_every_job_that_shuffles_within_the_bounds(void **state)
+{
+	struct sw_workload w;
+
+	(void)state;
+	paper_workload(&w);
+	w.jobs[0].shuffle_bytes = 0; /* map-only */
+	w.jobs[0].n_reduces = 0;
+	sw_sim_workload_set_reduces(&w, 7);
+	assert_int_equal(w.jobs[0].n_reduces, 0);
+	for (size_t i = 1; i < w.n_jobs; i++)
+		assert_int_equal(w.jobs[i].n_reduces, w.jobs[i].shuffle_bytes ? 7 : 0);
+	/* 100 nodes: at most 2^24 / 100 reducers per job, whatever is asked */
+	sw_sim_workload_set_reduces(&w, SW_WORKLOAD_MAX_REDUCES);
+	assert_int_equal(w.jobs[1].n_reduces, SW_WORKLOAD_MAX_REDUCES);
+	w.topo.nodes_per_rack = 1000;
+	sw_sim_workload_set_reduces(&w, SW_WORKLOAD_MAX_REDUCES);
+	assert_int_equal(w.jobs[1].n_reduces, SW_WORKLOAD_MAX_REDUCE_NODES / 10000);
+	sw_sim_workload_free(&w);
+}
+
+static void compute_scale_scales_profiles_and_work(void **state)
+{
+	struct sw_workload w;
+	struct sw_job_profile a, b;
+	double work;
+
+	(void)state;
+	paper_workload(&w);
+	sw_sim_workload_profile(&w, &w.jobs[1], &a);
+	work = sw_sim_job_work(&w, &w.jobs[1]);
+	w.compute_scale = 2;
+	sw_sim_workload_profile(&w, &w.jobs[1], &b);
+	assert_float_equal(b.map_avg, 2 * a.map_avg, 1e-9 * a.map_avg);
+	assert_float_equal(b.reduce_avg, 2 * a.reduce_avg, 1e-9 * a.reduce_avg + 1e-12);
+	assert_float_equal(b.shuffle_avg, a.shuffle_avg, 0); /* the network is not scaled */
+	assert_float_equal(sw_sim_job_work(&w, &w.jobs[1]), 2 * work, 1e-9 * work);
+	sw_sim_workload_free(&w);
+}
+
 static void single_rack_still_gets_three_distinct_replicas(void **state)
 {
 	struct sw_workload w = {.block_bytes = 1, .seed = 3};
@@ -324,6 +393,9 @@ int main(void)
 	        cmocka_unit_test(a_job_without_input_has_one_map_per_block_it_emits),
 	        cmocka_unit_test(map_outputs_split_shuffle_by_input_and_sum_exactly),
 	        cmocka_unit_test(replicas_are_one_node_then_two_distinct_nodes_of_another_rack),
+	        cmocka_unit_test(rack_loaded_input_has_one_replica_of_every_block_in_the_jobs_rack),
+	        cmocka_unit_test(fixed_reducers_go_to_every_job_that_shuffles_within_the_bounds),
+	        cmocka_unit_test(compute_scale_scales_profiles_and_work),
 	        cmocka_unit_test(single_rack_still_gets_three_distinct_replicas),
 	        cmocka_unit_test(expansion_depends_only_on_seed_and_job_id),
 	        cmocka_unit_test(job_spec_carries_the_benchmarks_class_and_demands),

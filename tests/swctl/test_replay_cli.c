@@ -94,6 +94,32 @@ static void results_give_the_papers_traffic_and_a_work_weighted_throughput(void 
 	assert_float_equal(csv_value(csv, "fair,all", "xrack_paper_vs_baseline"), 1, 0);
 }
 
+static void model_options_reach_every_job(void **state)
+{
+	const char *mix = cli_write_file("model.jsonl", cli_small_mix), *res = cli_path("model");
+	char csv[600];
+	double grep_s;
+
+	(void)state;
+	snprintf(csv, sizeof(csv), "%s/jobs.csv", res);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--schedulers", "fair", "--warmup", "0",
+	                         "--out", res, "--no-plot", "--quiet", NULL),
+	                 0);
+	grep_s = csv_value(csv, "fair,2", "turnaround_s");
+	assert_int_equal(cli_run("replay", "--mix", mix, "--schedulers", "fair", "--warmup", "0",
+	                         "--reduces", "3", "--compute-scale", "2", "--placement", "rack",
+	                         "--out", res, "--no-plot", "--quiet", NULL),
+	                 0);
+	for (int k = 1; k <= 3; k++) {
+		char row[16];
+
+		snprintf(row, sizeof(row), "fair,%d", k);
+		assert_float_equal(csv_value(csv, row, "reduces"), 3, 0);
+	}
+	/* grep runs alone: 2 GB of maps at 30 MB/s on 6 nodes' 12 slots, twice as long */
+	assert_true(csv_value(csv, "fair,2", "turnaround_s") > 1.8 * grep_s);
+}
+
 static void two_replays_of_one_mix_write_identical_results(void **state)
 {
 	const char *mix = cli_write_file("same.jsonl", cli_small_mix);
@@ -205,6 +231,12 @@ static void thresholds_outside_their_range_are_refused(void **state)
 	assert_non_null(strstr(cli_out, "--map-completion-threshold"));
 	assert_int_equal(cli_run("replay", "--ratio-history", "maybe", NULL), 2);
 	assert_non_null(strstr(cli_out, "--ratio-history maybe: expected one of off on"));
+	assert_int_equal(cli_run("replay", "--reduces", "0", NULL), 2);
+	assert_non_null(strstr(cli_out, "--reduces 0: expected a whole number from 1 to 65536"));
+	assert_int_equal(cli_run("replay", "--placement", "striped", NULL), 2);
+	assert_non_null(strstr(cli_out, "--placement striped: expected one of random rack"));
+	assert_int_equal(cli_run("replay", "--compute-scale", "0", NULL), 2);
+	assert_non_null(strstr(cli_out, "--compute-scale 0: expected a number >= 0.001"));
 }
 
 /* One job, or jobs that all arrive at once, leave no steady-state window even with --warmup 0:
@@ -366,6 +398,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(replay_writes_every_result_file_and_no_temporary_one),
 	        cmocka_unit_test(results_give_the_papers_traffic_and_a_work_weighted_throughput),
+	        cmocka_unit_test(model_options_reach_every_job),
 	        cmocka_unit_test(two_replays_of_one_mix_write_identical_results),
 	        cmocka_unit_test(bad_mix_names_file_line_and_field_exits_1_and_writes_nothing),
 	        cmocka_unit_test(unknown_benchmark_in_a_mix_is_named),

@@ -47,11 +47,17 @@ const struct sw_bench *sw_sim_bench_table(unsigned *count)
 	return benches;
 }
 
-double sw_sim_job_work(const struct sw_job_desc *j)
+double sw_sim_workload_compute_scale(const struct sw_workload *w)
+{
+	return w->compute_scale > 0 ? w->compute_scale : 1;
+}
+
+double sw_sim_job_work(const struct sw_workload *w, const struct sw_job_desc *j)
 {
 	const struct sw_bench *b = &benches[j->bench];
 
-	return (double)j->input_bytes / b->map_rate + (double)j->shuffle_bytes / b->reduce_rate;
+	return ((double)j->input_bytes / b->map_rate + (double)j->shuffle_bytes / b->reduce_rate) *
+	       sw_sim_workload_compute_scale(w);
 }
 
 int sw_sim_bench_find(const char *name)

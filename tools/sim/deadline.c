@@ -15,6 +15,8 @@ void sw_sim_workload_profile(const struct sw_workload *w, const struct sw_job_de
                              struct sw_job_profile *p)
 {
 	const struct sw_bench *b = &sw_sim_bench_table(NULL)[j->bench];
+	double map_rate = b->map_rate / sw_sim_workload_compute_scale(w);
+	double reduce_rate = b->reduce_rate / sw_sim_workload_compute_scale(w);
 	uint32_t n = sw_sim_workload_n_maps(w, j);
 	uint64_t first = j->input_bytes < w->block_bytes ? j->input_bytes : w->block_bytes;
 	/* a generator's maps (no input) read nothing; a map-only job has no reducer */
@@ -24,19 +26,24 @@ void sw_sim_workload_profile(const struct sw_workload *w, const struct sw_job_de
 	double shuffle = per_reduce / (w->topo.nic_bps / 8);
 
 	*p = (struct sw_job_profile){
-	        .map_min = (double)last / b->map_rate,
-	        .map_avg = (double)j->input_bytes / n / b->map_rate,
-	        .map_max = (double)first / b->map_rate,
+	        .map_min = (double)last / map_rate,
+	        .map_avg = (double)j->input_bytes / n / map_rate,
+	        .map_max = (double)first / map_rate,
 	        /* Reducers fetch while maps run: after the last map wave only that wave's
 	         * share of the partition is left to fetch. */
 	        .shuffle_first_avg = shuffle * (n > slots ? slots / n : 1),
 	        .shuffle_first_max = shuffle * (n > slots ? slots / n : 1),
 	        .shuffle_avg = shuffle,
 	        .shuffle_max = shuffle,
-	        .reduce_avg = per_reduce / b->reduce_rate,
-	        .reduce_max = per_reduce / b->reduce_rate,
+	        .reduce_avg = per_reduce / reduce_rate,
+	        .reduce_max = per_reduce / reduce_rate,
 	        .map_input_avg = (double)j->input_bytes / n,
 	};
+}
+
+void sw_sim_workload_redraw_deadlines(struct sw_workload *w)
+{
+	sw_sim_wl_deadlines(w, WL_DEADLINE_LO, WL_DEADLINE_HI);
 }
 
 void sw_sim_wl_deadlines(struct sw_workload *w, double lo, double hi)

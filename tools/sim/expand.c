@@ -8,12 +8,17 @@ uint32_t sw_sim_workload_n_maps(const struct sw_workload *w, const struct sw_job
 	return (uint32_t)sw_sim_wl_n_maps(j, w->block_bytes);
 }
 
-/* HDFS's default placement for a writer outside the cluster: a random first node, then two
- * distinct nodes of one other rack. Degenerate topologies get as many distinct nodes as exist. */
-static void place(const struct sw_topology *t, struct rng *r, struct sw_map_spec *m)
+/* HDFS's default placement: the first replica on the writer's node, a random node for a writer
+ * outside the cluster or a random node of @p rack (loaded from that rack) when it is not
+ * UINT32_MAX, then two distinct nodes of one other rack. Degenerate topologies get as many
+ * distinct nodes as exist. */
+static void place(const struct sw_topology *t, struct rng *r, uint32_t rack_of_writer,
+                  struct sw_map_spec *m)
 {
 	uint32_t per = t->nodes_per_rack, n_nodes = t->n_racks * per;
-	uint32_t first = rng_below(r, n_nodes), rack, a, b;
+	uint32_t first = rack_of_writer == UINT32_MAX ? rng_below(r, n_nodes)
+	                                              : rack_of_writer * per + rng_below(r, per);
+	uint32_t rack, a, b;
 
 	m->replicas[0] = first;
 	if (t->n_racks >= 2 && per >= 2) {
@@ -47,9 +52,12 @@ void sw_sim_workload_expand(const struct sw_workload *w, const struct sw_job_des
 	const struct sw_bench *b = &sw_sim_bench_table(NULL)[j->bench];
 	uint32_t n = sw_sim_workload_n_maps(w, j);
 	uint64_t left = j->input_bytes, out_left = j->shuffle_bytes;
+	uint32_t writer = UINT32_MAX;
 	struct rng r;
 
 	rng_init(&r, w->seed, j->id);
+	if (w->placement == SW_PLACEMENT_RACK)
+		writer = rng_below(&r, w->topo.n_racks);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t in = left < w->block_bytes ? left : w->block_bytes;
 		/* By input; a generator (no input) emits equal shares. */
@@ -64,7 +72,7 @@ void sw_sim_workload_expand(const struct sw_workload *w, const struct sw_job_des
 		maps[i].output_bytes = out;
 		left -= in;
 		out_left -= out;
-		place(&w->topo, &r, &maps[i]);
+		place(&w->topo, &r, writer, &maps[i]);
 	}
 	*spec = (struct sw_job_spec){
 	        .id = j->id,

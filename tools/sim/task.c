@@ -231,7 +231,7 @@ static int task_end(struct sim *s, struct sim_task *t)
  * on average. */
 static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rate)
 {
-	double d = (double)bytes / rate;
+	double d = (double)bytes / rate * sw_sim_workload_compute_scale(s->w);
 
 	t->phase = SIM_COMPUTE;
 	t->failing = (uint8_t)sw_sim_attempt_fails(s, t);

@@ -40,6 +40,18 @@ void sw_sim_wl_jobs_give(struct wl_jobs *a, struct sw_workload *w)
 	memset(a, 0, sizeof(*a));
 }
 
+/* @p n reducers within the bounds on @p t, at least one. */
+static uint32_t bound_reduces(const struct sw_topology *t, uint64_t n)
+{
+	uint64_t nodes = (uint64_t)t->n_racks * t->nodes_per_rack;
+
+	if (n > SW_WORKLOAD_MAX_REDUCES)
+		n = SW_WORKLOAD_MAX_REDUCES;
+	if (nodes && n > SW_WORKLOAD_MAX_REDUCE_NODES / nodes)
+		n = SW_WORKLOAD_MAX_REDUCE_NODES / nodes;
+	return n ? (uint32_t)n : 1;
+}
+
 uint32_t sw_sim_wl_default_reduces(const struct sw_topology *t, uint64_t shuffle_bytes)
 {
 	uint64_t nodes = (uint64_t)t->n_racks * t->nodes_per_rack;
@@ -51,13 +63,14 @@ uint32_t sw_sim_wl_default_reduces(const struct sw_topology *t, uint64_t shuffle
 	 * reducers), rather than one reducer writing it all through one node's links. */
 	if (!shuffle_bytes)
 		return 0;
-	if (most > SW_WORKLOAD_MAX_REDUCES)
-		most = SW_WORKLOAD_MAX_REDUCES;
-	if (nodes && most > SW_WORKLOAD_MAX_REDUCE_NODES / nodes)
-		most = SW_WORKLOAD_MAX_REDUCE_NODES / nodes;
-	if (n > most)
-		n = most;
-	return n ? (uint32_t)n : 1;
+	return bound_reduces(t, n < most ? n : most);
+}
+
+void sw_sim_workload_set_reduces(struct sw_workload *w, uint32_t n)
+{
+	for (size_t i = 0; i < w->n_jobs; i++)
+		if (w->jobs[i].shuffle_bytes)
+			w->jobs[i].n_reduces = bound_reduces(&w->topo, n);
 }
 
 uint64_t sw_sim_wl_n_maps(const struct sw_job_desc *j, uint64_t block_bytes)

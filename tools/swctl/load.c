@@ -68,7 +68,8 @@ int load_opts_equal(const struct load_opts *a, const struct load_opts *b)
 	return !strcmp(a->mix, b->mix) && a->duration == b->duration && a->seed == b->seed &&
 	       a->users == b->users && a->oversub == b->oversub &&
 	       a->interarrival == b->interarrival && a->time_scale == b->time_scale &&
-	       a->size_scale == b->size_scale &&
+	       a->size_scale == b->size_scale && a->reduces == b->reduces &&
+	       a->placement == b->placement && a->compute_scale == b->compute_scale &&
 	       !strcmp(a->topology ? a->topology : "", b->topology ? b->topology : "");
 }
 
@@ -116,12 +117,27 @@ int load_mix_kind(const char *mix, char *msg, size_t len)
 	return -EINVAL;
 }
 
+/* The model options that apply to every kind of mix, once it is loaded. */
+static void shape(const struct load_opts *o, int kind, struct sw_workload *w)
+{
+	w->placement = o->placement;
+	if (o->compute_scale > 0)
+		w->compute_scale = o->compute_scale;
+	if (o->reduces)
+		sw_sim_workload_set_reduces(w, o->reduces);
+	/* Deadlines drawn at load follow the job's reducers and compute; a JSON mix's are the
+	 * file's. */
+	if (kind != LOAD_JSONL && (o->reduces || o->compute_scale > 0))
+		sw_sim_workload_redraw_deadlines(w);
+}
+
 int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_input_error *err)
 {
+	int kind = load_mix_kind(o->mix, err->msg, sizeof(err->msg));
 	int rc;
 
 	err->msg[0] = '\0';
-	switch (load_mix_kind(o->mix, err->msg, sizeof(err->msg))) {
+	switch (kind) {
 	case LOAD_PAPER:
 		rc = load_paper(o, w, err);
 		break;
@@ -161,5 +177,6 @@ int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_in
 			return -EINVAL;
 		}
 	}
+	shape(o, kind, w);
 	return 0;
 }

@@ -15,6 +15,9 @@ struct load_opts {
 	double time_scale;    /* SWIM traces: multiplies submit times */
 	double size_scale;    /* SWIM traces and paper mixes: multiplies byte counts */
 	const char *topology; /* a topology JSON file replacing the mix's cluster, or NULL */
+	uint32_t reduces;     /* every shuffling job's reducers, 0: the mix's or the rule's */
+	enum sw_placement placement; /* of every job's input blocks */
+	double compute_scale;        /* multiplies compute times, 0: 1 */
 };
 
 void load_opts_default(struct load_opts *o);

@@ -108,7 +108,7 @@ int metrics_compute(const struct sw_workload *w, const struct sw_sim_result *r, 
 			}
 			if (j->finish >= start && j->finish < end && !j->refused) {
 				g->completed++;
-				work[groups[k]] += sw_sim_job_work(&w->jobs[i]);
+				work[groups[k]] += sw_sim_job_work(w, &w->jobs[i]);
 			}
 			if (j->arrival < start || j->arrival >= end || !add_deadline(g, j))
 				continue;

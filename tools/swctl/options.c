@@ -55,6 +55,15 @@ const char options_help[] =
         "                      probability in [0, 1] that a task attempt fails, drawn per\n"
         "                      attempt from --seed (default 0); a job fails when one of\n"
         "                      its tasks has failed 4 times, as in Hadoop\n"
+        "  --reduces auto|N    reducers of every job that shuffles: auto (default) is one\n"
+        "                      per GiB of shuffle, at most one wave of the cluster's reduce\n"
+        "                      slots (a .jsonl mix's own counts stay); N gives each N\n"
+        "  --placement random|rack\n"
+        "                      where a job's input blocks are: random (default), as HDFS\n"
+        "                      places a file written from outside the cluster; rack, as\n"
+        "                      loaded from inside one rack (one replica there)\n"
+        "  --compute-scale X   multiply every task's compute time by X (default 1): the\n"
+        "                      model's compute/network balance\n"
         "  --ratio-history on|off\n"
         "                      on (default): a job is submitted with the ShuffleInputRatio\n"
         "                      its program measured at its last completed run of the\n"
@@ -90,6 +99,9 @@ static const struct option longopts[] = {
         {"fail-node", required_argument, NULL, 'F'},
         {"task-failure-rate", required_argument, NULL, 'R'},
         {"ratio-history", required_argument, NULL, 'r'},
+        {"reduces", required_argument, NULL, 'D'},
+        {"placement", required_argument, NULL, 'L'},
+        {"compute-scale", required_argument, NULL, 'C'},
         {"out", required_argument, NULL, 'o'},
         {"jobs", required_argument, NULL, 'j'},
         {"no-plot", no_argument, NULL, 'P'},
@@ -174,6 +186,22 @@ static int parse_choice(const struct options_ctx *ctx, const char *opt, const ch
 }
 
 static const char *const off_on[] = {"off", "on"};
+static const char *const placements[] = {"random", "rack"}; /* enum sw_placement */
+
+/* --reduces auto|N */
+static int parse_reduces(const struct options_ctx *ctx, const char *arg, uint32_t *out)
+{
+	double v;
+
+	if (!strcmp(arg, "auto")) {
+		*out = 0;
+		return 0;
+	}
+	if (parse_count(ctx, "--reduces", arg, SW_WORKLOAD_MAX_REDUCES, &v) < 0)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
 
 /* The digits at *@p p as a rack or node number; moves *@p p past them. @return 0 or -1. */
 static int parse_index(const char **p, uint32_t *out)
@@ -240,7 +268,7 @@ static void set_defaults(struct replay_opts *o)
 static int parse_one(int c, const char *arg, struct replay_opts *o, const struct options_ctx *ctx)
 {
 	double v = 0;
-	int rc = 0;
+	int rc = 0, choice = 0;
 
 	switch (c) {
 	case 'm':
@@ -301,6 +329,14 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		                      &o->sim.task_failure_rate);
 	case 'r':
 		return parse_choice(ctx, "--ratio-history", arg, off_on, 2, &o->sim.ratio_history);
+	case 'D':
+		return parse_reduces(ctx, arg, &o->load.reduces);
+	case 'L':
+		rc = parse_choice(ctx, "--placement", arg, placements, 2, &choice);
+		o->load.placement = (enum sw_placement)choice;
+		break;
+	case 'C':
+		return parse_double(ctx, "--compute-scale", arg, 1e-3, &o->load.compute_scale);
 	case 'o':
 		o->out = arg;
 		break;

@@ -102,22 +102,53 @@ struct sw_job_desc {
 	double deadline;    /**< absolute, 0 none */
 };
 
-/**
- * The compute work of @p j in task-seconds: its input at its benchmark's map rate plus its
- * shuffle at the reduce rate, what its tasks compute whatever the network and the placement
- * (the scheduler-independent work a work-weighted throughput counts).
- */
-double sw_sim_job_work(const struct sw_job_desc *j);
+/** Where a job's input blocks are (README.md, "Expansion"). */
+enum sw_placement {
+	/** HDFS, file written from outside the cluster: a random node, then two nodes of one
+	 *  other random rack (the default). */
+	SW_PLACEMENT_RANDOM,
+	/** Loaded from inside one rack (per job, drawn at random): HDFS puts the first replica on
+	 *  a node of that rack, the other two on two nodes of one other random rack. */
+	SW_PLACEMENT_RACK,
+};
 
 struct sw_workload {
 	char name[64];
 	struct sw_topology topo;
 	uint32_t n_users, n_queues;
-	uint64_t block_bytes; /**< HDFS block: one map per block, default 64 MiB */
-	uint64_t seed;        /**< drives replica placement in sw_sim_workload_expand */
+	uint64_t block_bytes;        /**< HDFS block: one map per block, default 64 MiB */
+	uint64_t seed;               /**< drives replica placement in sw_sim_workload_expand */
+	enum sw_placement placement; /**< SW_PLACEMENT_RANDOM (0) unless set */
+	/** Multiplies every task's compute time (divides the benchmark rates): the model's
+	 *  compute/network balance. 0 (a zeroed workload) means 1. */
+	double compute_scale;
 	size_t n_jobs;
 	struct sw_job_desc *jobs; /**< sorted by arrival */
 };
+
+/** The compute time factor of @p w: compute_scale, 1 when unset. */
+double sw_sim_workload_compute_scale(const struct sw_workload *w);
+
+/**
+ * The compute work of @p j in task-seconds: its input at its benchmark's map rate plus its
+ * shuffle at the reduce rate, times the workload's compute scale: what its tasks compute
+ * whatever the network and the placement (the scheduler-independent work a work-weighted
+ * throughput counts).
+ */
+double sw_sim_job_work(const struct sw_workload *w, const struct sw_job_desc *j);
+
+/**
+ * Gives every job that shuffles @p n reducers (within the bounds: SW_WORKLOAD_MAX_REDUCES and
+ * SW_WORKLOAD_MAX_REDUCE_NODES over the cluster's nodes); map-only jobs keep none.
+ */
+void sw_sim_workload_set_reduces(struct sw_workload *w, uint32_t n);
+
+/**
+ * Draws every job's deadline again by ARIA's rule (README.md, "Deadlines and profiles"),
+ * after a change of reducers or compute scale: the loaders of paper mixes and SWIM traces
+ * draw them once, from the workload as loaded.
+ */
+void sw_sim_workload_redraw_deadlines(struct sw_workload *w);
 
 /** The paper's mixes: class shares of light/medium/heavy jobs. */
 enum sw_paper_mix { SW_MIX1 = 1, SW_MIX2 = 2, SW_MIX3 = 3 };
