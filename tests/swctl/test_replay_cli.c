@@ -120,6 +120,43 @@ static void model_options_reach_every_job(void **state)
 	assert_true(csv_value(csv, "fair,2", "turnaround_s") > 1.8 * grep_s);
 }
 
+static void starvation_window_as_a_multiple_of_the_baselines_mean_completion(void **state)
+{
+	const char *mix = cli_write_file("window.jsonl", cli_small_mix);
+
+	(void)state;
+	assert_int_equal(cli_run("replay", "--mix", mix, "--schedulers", "fair,sw-fair", "--warmup",
+	                         "0", "--starvation-window", "2x", "--out", cli_path("window"),
+	                         "--no-plot", "--quiet", NULL),
+	                 0);
+	/* the two window jobs under Fair: grep 8.1 s and selfjoin 85.9 s, mean 47.0 s */
+	assert_non_null(strstr(cli_out, "starvation window 2 x 47 s (mean completion under "
+	                                "fair) = 94 s"));
+	assert_int_equal(cli_run("replay", "--starvation-window", "x", NULL), 2);
+	assert_non_null(strstr(cli_out, "expected seconds or Kx"));
+}
+
+/* A small paper mix: each probe replays Delay in a fraction of a second. */
+static void calibrate_brackets_the_load_where_delay_stops_keeping_up(void **state)
+{
+	const char *mix = cli_write_file("cal.jsonl", cli_small_mix);
+	char *last;
+
+	(void)state;
+	assert_int_equal(cli_run("calibrate", "--duration", "0.5", "--warmup", "0.1",
+	                         "--size-scale", "0.05", "--quiet", NULL),
+	                 0);
+	assert_non_null(strstr(cli_out, "under the baseline"));
+	assert_non_null(strstr(cli_out, "falls behind"));
+	last = strstr(cli_out, "the cluster is used maximally at --interarrival ");
+	assert_non_null(last);
+	/* the answer is the shortest inter-arrival that kept up */
+	assert_true(strtod(last + strlen("the cluster is used maximally at --interarrival "),
+	                   NULL) > 0);
+	assert_int_equal(cli_run("calibrate", "--mix", mix, NULL), 2);
+	assert_non_null(strstr(cli_out, "a JSON Lines mix has its arrival times"));
+}
+
 static void two_replays_of_one_mix_write_identical_results(void **state)
 {
 	const char *mix = cli_write_file("same.jsonl", cli_small_mix);
@@ -399,6 +436,8 @@ int main(void)
 	        cmocka_unit_test(replay_writes_every_result_file_and_no_temporary_one),
 	        cmocka_unit_test(results_give_the_papers_traffic_and_a_work_weighted_throughput),
 	        cmocka_unit_test(model_options_reach_every_job),
+	        cmocka_unit_test(starvation_window_as_a_multiple_of_the_baselines_mean_completion),
+	        cmocka_unit_test(calibrate_brackets_the_load_where_delay_stops_keeping_up),
 	        cmocka_unit_test(two_replays_of_one_mix_write_identical_results),
 	        cmocka_unit_test(bad_mix_names_file_line_and_field_exits_1_and_writes_nothing),
 	        cmocka_unit_test(unknown_benchmark_in_a_mix_is_named),

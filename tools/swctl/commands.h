@@ -5,6 +5,7 @@
 
 int cmd_replay(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
 int cmd_netsat_watch(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);

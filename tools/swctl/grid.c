@@ -147,6 +147,45 @@ static int summarise(struct grid *g)
 	return 0;
 }
 
+/*
+ * --starvation-window Kx: the baseline of each such point runs first with no window, and the
+ * window becomes K times the mean completion time of the point's window jobs under it.
+ */
+static int measure_windows(struct grid *g, int workers, double progress, const char *prefix)
+{
+	for (int i = 0; i < g->n_points; i++) {
+		struct grid_point *p = &g->points[i];
+		struct runner_job job = {.w = p->w, .label = "(window)", .cfg = p->opts.sim};
+		struct metrics m;
+		int rc;
+
+		if (p->opts.starvation_multiple <= 0)
+			continue;
+		job.cfg.sched.policy = p->opts.names[p->opts.baseline_index];
+		job.cfg.sched.starvation_window = 0;
+		rc = g->run ? g->run(&job, 1, g->run_arg) : runner_run(&job, 1, workers, progress);
+		if (rc == 0)
+			rc = metrics_compute(p->w, &job.result,
+			                     p->all_jobs ? -INFINITY : p->window_start,
+			                     p->all_jobs ? INFINITY : p->window_end, &m);
+		sw_sim_result_free(&job.result);
+		if (rc < 0) {
+			fprintf(stderr, "%s: %s measuring the mean completion time: %s\n", prefix,
+			        job.cfg.sched.policy, job.err.msg[0] ? job.err.msg : strerror(-rc));
+			return rc;
+		}
+		p->opts.sim.sched.starvation_window =
+		        p->opts.starvation_multiple * m.group[SW_CLASSES].turnaround_mean;
+		fprintf(stderr,
+		        "%s%s%s: starvation window %g x %.0f s (mean completion under %s) = %.0f "
+		        "s\n",
+		        prefix, p->label[0] ? ": " : "", p->label, p->opts.starvation_multiple,
+		        m.group[SW_CLASSES].turnaround_mean, job.cfg.sched.policy,
+		        p->opts.sim.sched.starvation_window);
+	}
+	return 0;
+}
+
 int grid_run(struct grid *g, int workers, double progress, const char *prefix)
 {
 	int rc = 0;
@@ -155,6 +194,8 @@ int grid_run(struct grid *g, int workers, double progress, const char *prefix)
 		rc = load_point(g, i, prefix);
 	for (int i = 0; rc == 0 && i < g->n_points; i++)
 		steady_window(&g->points[i]);
+	if (rc == 0)
+		rc = measure_windows(g, workers, progress, prefix);
 	if (rc == 0)
 		rc = setup_runs(g);
 	if (rc == 0) {

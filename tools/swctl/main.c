@@ -14,6 +14,8 @@ static const struct command {
         {"replay", cmd_replay, "replay a job mix on a simulated cluster and compare schedulers"},
         {"sweep", cmd_sweep, "replay over a grid of one or two options (e.g. thresholds)"},
         {"experiment", cmd_experiment, "run a study from a JSON file and compare with the paper"},
+        {"calibrate", cmd_calibrate,
+         "the arrival rate at which the baseline uses the cluster fully"},
         {"netsat-watch", cmd_netsat_watch, "an interface's rates and qdisc backlog every second"},
         {"keygen", cmd_keygen, "write a new cluster key file for agents and the controller"},
         {"submit", cmd_submit, "submit a job to the live controller"},

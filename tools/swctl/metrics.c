@@ -78,7 +78,7 @@ static void add_job(struct metrics_group *g, const struct sw_job_record *j)
 int metrics_compute(const struct sw_workload *w, const struct sw_sim_result *r, double start,
                     double end, struct metrics *m)
 {
-	double work[METRICS_GROUPS] = {0};
+	double work[METRICS_GROUPS] = {0}, offered[METRICS_GROUPS] = {0};
 	double *turnaround[METRICS_GROUPS];
 	double hours = (end - start) / 3600.0;
 
@@ -113,12 +113,14 @@ int metrics_compute(const struct sw_workload *w, const struct sw_sim_result *r, 
 			if (j->arrival < start || j->arrival >= end || !add_deadline(g, j))
 				continue;
 			turnaround[groups[k]][g->jobs++] = j->finish - j->arrival;
+			offered[groups[k]] += sw_sim_job_work(w, &w->jobs[i]);
 			add_job(g, j);
 		}
 	}
 	for (int g = 0; g < METRICS_GROUPS; g++) {
 		m->group[g].jobs_per_hour = hours > 0 ? m->group[g].completed / hours : 0;
 		m->group[g].work_per_hour = hours > 0 ? work[g] / 3600.0 / hours : 0;
+		m->group[g].offered_work_per_hour = hours > 0 ? offered[g] / 3600.0 / hours : 0;
 		summarise_turnaround(&m->group[g], turnaround[g]);
 		free(turnaround[g]);
 	}

@@ -20,6 +20,9 @@ struct metrics_group {
 	 * the window, in task-hours per hour (the slots the finished work kept busy on average):
 	 * a scheduler that finishes more large jobs scores higher even at equal jobs/h. */
 	double work_per_hour;
+	/* The work of the jobs that arrived in the window, per window hour: what the cluster is
+	 * offered (swctl calibrate compares the two). */
+	double offered_work_per_hour;
 	double turnaround_mean, turnaround_p50, turnaround_p90, turnaround_p99;
 	uint64_t bytes[SW_TRAFFICS]; /* all bytes moved, by source */
 	uint64_t xrack[SW_TRAFFICS]; /* cross-rack bytes, by source */

@@ -44,9 +44,12 @@ const char options_help[] =
         "  --map-completion-threshold X\n"
         "                      sw-*: SARP's MapCompletionThreshold, a fraction of a job's\n"
         "                      maps (default 0.15)\n"
-        "  --starvation-window SEC\n"
+        "  --starvation-window SEC|Kx\n"
         "                      sw-*: a user's jobs of an earlier window of this many\n"
-        "                      seconds go first (default 600; 0 turns it off)\n"
+        "                      seconds go first (default 600; 0 turns it off); Kx is K\n"
+        "                      times the mean completion time of the window's jobs under\n"
+        "                      the baseline, run first without a window (the paper's \"some\n"
+        "                      multiple of the average job completion time\")\n"
         "  --fail-node RACK.NODE@SEC[+DOWN]\n"
         "                      node NODE of rack RACK (both from 0) fails at SEC seconds\n"
         "                      and, with +DOWN, comes back empty DOWN seconds later;\n"
@@ -188,6 +191,26 @@ static int parse_choice(const struct options_ctx *ctx, const char *opt, const ch
 static const char *const off_on[] = {"off", "on"};
 static const char *const placements[] = {"random", "rack"}; /* enum sw_placement */
 
+/* --starvation-window SEC|Kx */
+static int parse_window(const struct options_ctx *ctx, const char *arg, struct replay_opts *o)
+{
+	size_t n = strlen(arg);
+	char num[64];
+
+	o->starvation_multiple = 0;
+	if (n == 0 || arg[n - 1] != 'x')
+		return parse_double(ctx, "--starvation-window", arg, 0,
+		                    &o->sim.sched.starvation_window);
+	if (n >= sizeof(num) || n == 1) {
+		fprintf(stderr, "%s: --starvation-window %s: expected seconds or Kx, K > 0\n",
+		        ctx->prefix, arg);
+		return -EINVAL;
+	}
+	memcpy(num, arg, n - 1);
+	num[n - 1] = '\0';
+	return parse_double(ctx, "--starvation-window", num, 1e-3, &o->starvation_multiple);
+}
+
 /* --reduces auto|N */
 static int parse_reduces(const struct options_ctx *ctx, const char *arg, uint32_t *out)
 {
@@ -320,8 +343,7 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		return parse_fraction(ctx, "--map-completion-threshold", arg, 0,
 		                      &o->sim.sched.map_completion_threshold);
 	case 'W':
-		return parse_double(ctx, "--starvation-window", arg, 0,
-		                    &o->sim.sched.starvation_window);
+		return parse_window(ctx, arg, o);
 	case 'F':
 		return parse_fault(ctx, arg, &o->sim);
 	case 'R':

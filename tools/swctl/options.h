@@ -23,7 +23,10 @@ struct replay_opts {
 	int baseline_index;   /* into names */
 	double warmup;        /* hours, < 0 for the default */
 	double jobs_per_user; /* 0: --users or the mix's default decides */
-	const char *out;      /* NULL: the command's default */
+	/* --starvation-window Kx: K times the mean completion time measured under the baseline
+	 * (grid.c runs it first, without a window); 0 when the window is given in seconds */
+	double starvation_multiple;
+	const char *out; /* NULL: the command's default */
 	int workers;
 	int plot;
 	double progress; /* seconds between progress lines off a terminal; 0: none (--quiet) */
