@@ -25,7 +25,7 @@ static json_t *traffic_json(const uint64_t v[SW_TRAFFICS])
 static json_t *group_json(const struct metrics_group *g, const struct metrics_group *base)
 {
 	return json_pack(
-	        "{s:i, s:i, s:i, s:f, s:f, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:i, "
+	        "{s:i, s:i, s:i, s:f, s:f, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:I, "
 	        "s:{s:f, s:f, s:f, s:f, s:f}, s:{s:i, s:i, s:i, s:f}}",
 	        "jobs", (json_int_t)g->jobs, "completed", (json_int_t)g->completed, "failed",
 	        (json_int_t)g->failed, "jobs_per_hour", g->jobs_per_hour, "work_task_h_per_hour",
