@@ -37,6 +37,7 @@ struct part {
 	size_t mem_len;
 	uint64_t file_off;
 	uint32_t *crcs; /* CRC32C of each SPILL_BLOCK, from put time; NULL when empty */
+	size_t meta;    /* bytes of this struct and its CRCs, counted in stats.meta_used */
 	unsigned pins;
 	struct job *owner;
 	struct part *hnext;         /* hash chain */
@@ -94,8 +95,28 @@ static uint32_t *block_crcs(const uint8_t *data, uint64_t len)
 	return c;
 }
 
-static void part_free(struct part *p)
+/* Heap bytes a partition of len bytes takes besides its data: counted against the budget, so
+ * that a flood of tiny or empty partitions cannot grow the store past it either. */
+static size_t part_meta(uint64_t len)
 {
+	return sizeof(struct part) + nblocks(len) * sizeof(uint32_t);
+}
+
+/* Memory the budget's watermarks compare: arena bytes of partitions plus the metadata. */
+static size_t used(const struct sw_shuffle_store *st)
+{
+	return st->stats.mem_used + st->stats.meta_used;
+}
+
+static void peak_update(struct sw_shuffle_store *st)
+{
+	if (used(st) > st->stats.mem_peak)
+		st->stats.mem_peak = used(st);
+}
+
+static void part_free(struct sw_shuffle_store *st, struct part *p)
+{
+	st->stats.meta_used -= p->meta;
 	free(p->crcs);
 	free(p);
 }
@@ -148,7 +169,9 @@ static int hash_grow(struct sw_shuffle_store *st)
 	}
 	free(st->buckets);
 	st->buckets = b;
+	st->stats.meta_used += (n - st->nbuckets) * sizeof(*b);
 	st->nbuckets = n;
+	peak_update(st);
 	return 0;
 }
 
@@ -275,11 +298,11 @@ static struct part *oldest_unpinned(struct sw_shuffle_store *st)
 	return p;
 }
 
-/* Spills oldest unpinned partitions until mem_used + need <= target. */
+/* Spills oldest unpinned partitions until used(st) + need <= target. */
 static int spill_until(struct sw_shuffle_store *st, size_t need, size_t target)
 {
 	struct part *p;
-	while (st->stats.mem_used + need > target && (p = oldest_unpinned(st)) != NULL) {
+	while (used(st) + need > target && (p = oldest_unpinned(st)) != NULL) {
 		int err = spill_one(st, p);
 		if (err < 0)
 			return err;
@@ -289,49 +312,22 @@ static int spill_until(struct sw_shuffle_store *st, size_t need, size_t target)
 
 static void update_resume(struct sw_shuffle_store *st)
 {
-	if (st->stats.paused && st->stats.mem_used < st->resume_mark) {
+	if (st->stats.paused && used(st) < st->resume_mark) {
 		st->stats.paused = false;
 		pthread_cond_broadcast(&st->resumed);
 	}
 }
 
-/* Places p's data (already sized) in memory or the spill file. */
-static int place(struct sw_shuffle_store *st, struct part *p, const void *data)
+/* Places p's data (already sized) in the arena: 0, 1 when even spilling every unpinned
+ * partition leaves no hole large enough (fragmentation), or a spill error. */
+static int arena_place(struct sw_shuffle_store *st, struct part *p, const void *data, size_t need)
 {
-	size_t need = arena_round(p->len);
-	int err;
-
-	if (p->len == 0)
-		return 0;
-	if (need >= st->resume_mark) /* could never stay in memory: straight to disk */
-		goto to_file;
-	if (st->stats.paused) {
-		err = spill_until(st, 0, st->resume_mark - 1);
-		if (err < 0)
-			return err;
-		update_resume(st);
-		if (st->stats.paused)
-			return -EAGAIN;
-	}
-	if (st->stats.mem_used + need > st->spill_mark) {
-		err = spill_until(st, need, st->resume_mark);
-		if (err < 0)
-			return err;
-	}
-	if (st->stats.mem_used + need > st->pause_mark) {
-		st->stats.paused = true;
-		st->stats.pauses++;
-		sw_shuffle_logf(&st->log,
-		                "store: pausing writers, %zu of %zu bytes held by fetches",
-		                st->stats.mem_used, st->budget);
-		return -EAGAIN;
-	}
 	size_t off;
-	while ((off = sw_shuffle_arena_alloc(&st->arena, need)) ==
-	       NO_MEM) { /* fragmented: free more */
+	int err;
+	while ((off = sw_shuffle_arena_alloc(&st->arena, need)) == NO_MEM) {
 		struct part *victim = oldest_unpinned(st);
 		if (victim == NULL)
-			goto to_file;
+			return 1;
 		if ((err = spill_one(st, victim)) < 0)
 			return err;
 	}
@@ -340,12 +336,48 @@ static int place(struct sw_shuffle_store *st, struct part *p, const void *data)
 	p->mem_len = need;
 	st->stats.mem_used += need;
 	st->stats.parts_mem++;
-	if (st->stats.mem_used > st->stats.mem_peak)
-		st->stats.mem_peak = st->stats.mem_used;
 	fifo_push(st, p);
 	return 0;
+}
 
-to_file:
+/* Places p's data (already sized, its metadata already counted) in memory or the spill file. */
+static int place(struct sw_shuffle_store *st, struct part *p, const void *data)
+{
+	size_t need = arena_round(p->len);
+	/* one that could never stay in memory goes straight to disk; an empty one takes only
+	 * its metadata */
+	bool in_mem = p->len > 0 && need < st->resume_mark;
+	size_t want = in_mem ? need : 0;
+	int err;
+
+	if (in_mem && st->stats.paused) {
+		err = spill_until(st, 0, st->resume_mark - 1);
+		if (err < 0)
+			return err;
+		update_resume(st);
+		if (st->stats.paused)
+			return -EAGAIN;
+	}
+	if (used(st) + want > st->spill_mark) {
+		err = spill_until(st, want, st->resume_mark);
+		if (err < 0)
+			return err;
+	}
+	if (used(st) + want > st->pause_mark) {
+		if (!st->stats.paused) {
+			st->stats.paused = true;
+			st->stats.pauses++;
+			sw_shuffle_logf(&st->log,
+			                "store: pausing writers, %zu of %zu bytes held by fetches "
+			                "and partition metadata",
+			                used(st), st->budget);
+		}
+		return -EAGAIN;
+	}
+	if (in_mem && (err = arena_place(st, p, data, need)) <= 0)
+		return err;
+	if (p->len == 0)
+		return 0;
 	err = spill_append(st, p->owner, data, p->len, &p->file_off);
 	if (err == 0)
 		st->stats.parts_disk++;
@@ -370,7 +402,11 @@ int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint
 		err = -EEXIST;
 		goto out;
 	}
-	if (st->nparts >= st->nbuckets && (err = hash_grow(st)) < 0)
+	/* at load factor 1 the table doubles, unless that would take the store past spill_at:
+	 * longer chains then, not more memory */
+	if (st->nparts >= st->nbuckets &&
+	    used(st) + st->nbuckets * sizeof(*st->buckets) <= st->spill_mark &&
+	    (err = hash_grow(st)) < 0)
 		goto out;
 	struct part *p = calloc(1, sizeof(*p));
 	if (p == NULL) {
@@ -383,13 +419,17 @@ int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint
 	                   .len = len,
 	                   .mem_off = NO_MEM,
 	                   .owner = j,
-	                   .crcs = crcs};
+	                   .crcs = crcs,
+	                   .meta = part_meta(len)};
 	crcs = NULL;
+	st->stats.meta_used += p->meta;
 	err = place(st, p, data);
 	if (err < 0) {
-		part_free(p);
+		part_free(st, p);
+		update_resume(st);
 		goto out;
 	}
+	peak_update(st);
 	struct part **head = bucket(st, job, map, idx);
 	p->hnext = *head;
 	*head = p;
@@ -408,7 +448,7 @@ static void job_free(struct sw_shuffle_store *st, struct job *j)
 	for (; p != NULL; p = next) {
 		next = p->jnext;
 		mem_release(st, p);
-		part_free(p);
+		part_free(st, p);
 	}
 	if (j->fd >= 0)
 		close(j->fd);
@@ -659,6 +699,7 @@ int sw_shuffle_store_create(const struct sw_shuffle_store_conf *conf, struct sw_
 	st->log = conf->log;
 	st->nbuckets = 256;
 	st->buckets = calloc(st->nbuckets, sizeof(*st->buckets));
+	st->stats.meta_used = st->nbuckets * sizeof(*st->buckets);
 	st->spill_dir = strdup(conf->spill_dir);
 	st->mem =
 	        mmap(NULL, st->budget, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -88,8 +88,9 @@ int sw_shuffle_store_wait_resume(struct sw_shuffle_store *st, int timeout_ms);
 
 struct sw_shuffle_store_stats {
 	size_t mem_budget;
-	size_t mem_used; /* arena bytes held by partitions (64-byte granules) */
-	size_t mem_peak; /* highest mem_used seen */
+	size_t mem_used;  /* arena bytes held by partitions (64-byte granules) */
+	size_t meta_used; /* heap bytes of the index: per partition ~112 B + 4 B per 64 KiB */
+	size_t mem_peak;  /* highest mem_used + meta_used seen: what the watermarks compare */
 	uint64_t parts_mem;
 	uint64_t parts_disk;
 	uint64_t spilled_bytes; /* bytes written to spill files, in total */

@@ -281,6 +281,36 @@ static void zero_byte_and_many_small_partitions_are_kept(void **state)
 	sw_shuffle_store_destroy(st);
 }
 
+static void partition_metadata_counts_against_the_budget(void **state)
+{
+	(void)state;
+	size_t budget = 1 * MiB;
+	struct sw_shuffle_store *st = new_store(budget);
+	struct sw_shuffle_store_stats s;
+	int err = 0;
+	uint32_t p;
+	/* empty partitions take no arena at all: only their index entries fill the budget */
+	for (p = 0; p < 100000 && err == 0; p++)
+		err = sw_shuffle_put(st, 1, 0, p, NULL, 0);
+	assert_int_equal(err, -EAGAIN);
+	sw_shuffle_store_stats(st, &s);
+	assert_true(s.paused);
+	assert_int_equal(s.mem_used, 0);
+	assert_true(s.meta_used > (size_t)(0.85 * (double)budget));
+	assert_true(s.mem_peak <= (size_t)(0.95 * (double)budget));
+	assert_true(p > 5000); /* about 100 bytes each, not a page */
+	/* nothing in memory to spill: a put of data waits too, until the job goes */
+	assert_int_equal(sw_shuffle_put(st, 1, 1, 0, "x", 1), -EAGAIN);
+	assert_int_equal(sw_shuffle_job_remove(st, 1), 0);
+	sw_shuffle_store_stats(st, &s);
+	assert_false(s.paused);
+	assert_true(s.meta_used <= 128 * 1024); /* the hash table's buckets are left */
+	assert_int_equal(sw_shuffle_job_add(st, 1, KEY, 16), 0);
+	put_pattern(st, 1, 1, 0, 1000);
+	check_pattern(st, 1, 1, 0, 1000);
+	sw_shuffle_store_destroy(st);
+}
+
 /* In a child: the spill file may grow to 1 MiB only (RLIMIT_FSIZE makes writes fail EFBIG). */
 static void full_disk_child(void)
 {
@@ -417,6 +447,7 @@ int main(void)
 	        cmocka_unit_test(removing_a_job_frees_its_memory_and_spill_file),
 	        cmocka_unit_test(a_job_removed_during_a_fetch_is_freed_when_the_fetch_ends),
 	        cmocka_unit_test(zero_byte_and_many_small_partitions_are_kept),
+	        cmocka_unit_test(partition_metadata_counts_against_the_budget),
 	        cmocka_unit_test(a_failing_spill_write_returns_the_error_and_keeps_earlier_data),
 	        cmocka_unit_test(concurrent_writers_never_exceed_the_pause_watermark),
 	        cmocka_unit_test(bad_watermarks_and_missing_spill_dir_are_refused),
