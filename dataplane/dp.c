@@ -500,6 +500,7 @@ int sw_dp_poll(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, int max)
 		return -EINVAL;
 	q = &ctx->evq;
 	flush_grants(ctx);
+	sw_dp_pool_idle(&ctx->pool);
 	if (q->n < (size_t)max || max == 0) {
 		int rc = ctx->ops->progress(ctx);
 		if (rc < 0)
@@ -610,6 +611,7 @@ void sw_dp_counters(const struct sw_dp_ctx *ctx, struct sw_dp_counters *out)
 	*out = ctx->closed;
 	for (const struct sw_dp_ep *ep = ctx->eps; ep; ep = ep->next)
 		counters_add(out, &ep->c);
+	out->rx_pool_bytes = sw_dp_pool_bytes(&ctx->pool);
 }
 
 int sw_dp_foreach_peer(struct sw_dp_ctx *ctx, sw_dp_peer_fn fn, void *arg)

@@ -56,10 +56,15 @@ extern const struct dp_ops sw_dp_ucx_ops;
 #define DP_BIG_ALIGN (64u << 10)
 #define DP_BIG_KEEP  16
 #define DP_BIG_BYTES (256u << 20)
+/* A pool nothing was taken from for this long gives its memory back (sw_dp_pool_idle). */
+#define DP_POOL_IDLE_MS 1000
 struct dp_pool {
 	int numa_node;
 	void **free;
 	size_t nfree, cap;
+	size_t in_use; /* small buffers handed out and not freed */
+	bool taken;    /* a buffer was handed out since the last sw_dp_pool_idle() */
+	uint64_t busy_ms;
 	void **slabs;
 	size_t nslabs;
 	struct {
@@ -143,6 +148,11 @@ struct sw_dp_addr sw_dp_sin_addr(const struct sockaddr_in *sa);
 /* mem.c */
 int sw_dp_pool_init(struct dp_pool *p, int numa_node);
 void sw_dp_pool_fini(struct dp_pool *p);
+/* Called by every poll: frees the kept large buffers, and the slabs when no small buffer is
+ * out, once nothing was taken for DP_POOL_IDLE_MS. */
+void sw_dp_pool_idle(struct dp_pool *p);
+/* Bytes the pool holds: slabs and kept large buffers. */
+size_t sw_dp_pool_bytes(const struct dp_pool *p);
 /* A receive buffer of len bytes: from the pool when it fits, else the heap. */
 void *sw_dp_rxbuf_alloc(struct sw_dp_ctx *ctx, size_t len);
 void sw_dp_rxbuf_free(struct sw_dp_ctx *ctx, void *p, size_t len);

@@ -7,6 +7,7 @@
 #include <numa.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dp_impl.h"
 
@@ -44,15 +45,56 @@ int sw_dp_pool_init(struct dp_pool *p, int numa_node)
 	return 0;
 }
 
-void sw_dp_pool_fini(struct dp_pool *p)
+static void big_trim(struct dp_pool *p)
 {
 	for (size_t i = 0; i < p->nbig; i++)
 		sw_dp_numa_free(p->numa_node, p->big[i].p, p->big[i].cls);
+	p->nbig = 0;
+	p->big_bytes = 0;
+}
+
+/* Only once every small buffer is back: the free list then holds exactly the slabs' buffers. */
+static void slabs_trim(struct dp_pool *p)
+{
 	for (size_t i = 0; i < p->nslabs; i++)
 		sw_dp_numa_free(p->numa_node, p->slabs[i], DP_POOL_SLAB);
 	free(p->slabs);
 	free(p->free);
-	memset(p, 0, sizeof(*p));
+	p->slabs = NULL;
+	p->free = NULL;
+	p->nslabs = p->nfree = p->cap = 0;
+}
+
+void sw_dp_pool_fini(struct dp_pool *p)
+{
+	big_trim(p);
+	slabs_trim(p);
+}
+
+void sw_dp_pool_idle(struct dp_pool *p)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	if (p->nslabs == 0 && p->nbig == 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	if (p->taken || p->busy_ms == 0) {
+		p->taken = false;
+		p->busy_ms = now;
+		return;
+	}
+	if (now - p->busy_ms < DP_POOL_IDLE_MS)
+		return;
+	big_trim(p);
+	if (p->in_use == 0)
+		slabs_trim(p);
+}
+
+size_t sw_dp_pool_bytes(const struct dp_pool *p)
+{
+	return p->nslabs * (size_t)DP_POOL_SLAB + p->big_bytes;
 }
 
 /* Adds one slab's worth of buffers to the free list. */
@@ -122,10 +164,12 @@ void *sw_dp_rxbuf_alloc(struct sw_dp_ctx *ctx, size_t len)
 
 	if (len == 0)
 		return NULL;
+	p->taken = true;
 	if (len > DP_POOL_BUF)
 		return big_get(p, len);
 	if (!p->nfree && pool_grow(p) < 0)
 		return NULL;
+	p->in_use++;
 	return p->free[--p->nfree];
 }
 
@@ -135,10 +179,12 @@ void sw_dp_rxbuf_free(struct sw_dp_ctx *ctx, void *buf, size_t len)
 
 	if (!buf)
 		return;
-	if (len > DP_POOL_BUF)
+	if (len > DP_POOL_BUF) {
 		big_put(p, buf, len);
-	else
+	} else {
 		p->free[p->nfree++] = buf; /* cap covers every buffer ever carved */
+		p->in_use--;
+	}
 }
 
 static void mr_destroy(struct sw_dp_ctx *ctx, size_t i)

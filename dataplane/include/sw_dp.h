@@ -282,6 +282,9 @@ struct sw_dp_counters {
 	/* context only: connections accepted and closed at once because the process had no
 	 * descriptor left for them (EMFILE/ENFILE), rather than left pending to spin on */
 	uint64_t accepts_dropped;
+	/* context only: bytes of receive buffers it holds, handed out or kept for reuse; given
+	 * back to the system after a second in which no message arrived (DP_POOL_IDLE_MS) */
+	uint64_t rx_pool_bytes;
 };
 
 /* Counters of one endpoint, since it was made. */

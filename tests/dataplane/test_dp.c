@@ -750,6 +750,49 @@ static void pair_close(struct pair *p)
 	sw_dp_close(p->rx);
 }
 
+/* A peer that sent a burst and left: the receiver's buffers (a slab of small ones, a kept
+ * large one) go back to the system once the context has had nothing for a second. */
+static void receive_buffers_go_back_when_the_context_idles_after_a_peer_left(void **state)
+{
+	enum { SMALL = 60 };
+	struct pair p;
+	struct sw_dp_event held[SMALL + 1], ev;
+	struct sw_dp_counters c;
+	static unsigned char big[1 << 20];
+	unsigned char small[1000] = {0};
+	unsigned n = 0;
+	int64_t end = now_ms() + WAIT_MS;
+
+	struct iovec s = {small, sizeof(small)}, b = {big, sizeof(big)};
+
+	(void)state;
+	pair_open(&p, 0, 0);
+	for (int i = 0; i < SMALL; i++)
+		send_retrying(p.tx, p.ep, 1, &s, 1, NULL);
+	send_retrying(p.tx, p.ep, 2, &b, 1, NULL);
+	while (n < SMALL + 1) {
+		assert_true(now_ms() < end);
+		while (sw_dp_poll(p.tx, &ev, 1) == 1)
+			;
+		if (sw_dp_poll(p.rx, &ev, 1) == 1 && ev.type == SW_DP_EV_RECV)
+			held[n++] = ev; /* all held at once: the pool grows to fit them */
+		else
+			sw_dp_wait(p.rx, 10);
+	}
+	sw_dp_counters(p.rx, &c);
+	assert_true(c.rx_pool_bytes >= SMALL * 1000);
+	sw_dp_close(p.tx); /* the peer leaves */
+	for (unsigned i = 0; i < n; i++)
+		sw_dp_release(p.rx, &held[i]);
+	do {
+		assert_true(now_ms() < end);
+		sw_dp_poll(p.rx, &ev, 1);
+		sw_dp_wait(p.rx, 100);
+		sw_dp_counters(p.rx, &c);
+	} while (c.rx_pool_bytes > 0);
+	sw_dp_close(p.rx);
+}
+
 /* Grants go out only from endpoints that owe one (a list, not a walk over every connection):
  * three senders spend all their credits, the receiver releases everything, then closes the
  * endpoint that sits in the middle of that list before it polls; the other two get every
@@ -1040,6 +1083,7 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(
 	                a_peer_over_max_recv_or_its_credits_loses_the_endpoint_unallocated),
 	        cmocka_unit_test(a_peer_granting_credits_it_never_received_loses_the_endpoint),
+	        cmocka_unit_test(receive_buffers_go_back_when_the_context_idles_after_a_peer_left),
 	        cmocka_unit_test(
 	                out_of_descriptors_a_listener_drops_the_connection_instead_of_spinning),
 	        cmocka_unit_test(connecting_to_a_closed_port_reports_ECONNREFUSED),
