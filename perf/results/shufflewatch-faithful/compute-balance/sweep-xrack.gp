@@ -1,0 +1,20 @@
+$line0 << EOD
+0.5 "0.5" 1.0000
+2 "2" 1.0000
+EOD
+$line1 << EOD
+0.5 "0.5" 0.9999
+2 "2" 1.0014
+EOD
+# Renders sweep-xrack.png: gnuplot sweep-xrack.gp
+set terminal pngcairo size 900,600 font ',10'
+set output 'sweep-xrack.png'
+set title 'Cross-rack bytes relative to fair at each point, all jobs'
+set xlabel 'compute-scale'
+set ylabel 'ratio to fair'
+set key outside right top
+set grid
+set yrange [0:*]
+set offsets graph 0.05, graph 0.05, 0, 0
+plot $line0 using 1:3 with linespoints lw 1.5 title 'fair', \
+     $line1 using 1:3 with linespoints lw 1.5 title 'sw-fair'
