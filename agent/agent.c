@@ -304,9 +304,12 @@ int sw_agent_create(const struct sw_agent_conf *conf, const uint8_t *key, size_t
 	ag->fetch_watch.fd = -1;
 	ag->fetch_timer.fd = -1;
 	ag->sig_watch.fd = -1;
+	ag->disk.watch.fd = -1;
 	ag->put_idle_ms = SW_AGENT_PUT_IDLE_MS;
 	ag->epfd = epoll_create1(EPOLL_CLOEXEC);
 	int rc = ag->epfd < 0 ? -errno : mkdirs(ag, conf->data_dir);
+	if (!rc && (rc = sw_agent_disk_start(ag)))
+		sw_agent_log(ag, "writer thread: %s", strerror(-rc));
 	if (rc)
 		goto fail;
 
@@ -394,6 +397,8 @@ void sw_agent_destroy(struct sw_agent *ag)
 	}
 	while (ag->puts)
 		sw_agent_put_cancel(ag->puts);
+	sw_agent_disk_stop(ag); /* releases the replica chunks it held before their context goes */
+	sw_agent_replica_conns_close(ag);
 	sw_agent_dp_unwatch(ag, &ag->dp_watch);
 	sw_dp_close(ag->dp);
 	sw_agent_dp_unwatch(ag, &ag->srv_watch);

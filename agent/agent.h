@@ -2,8 +2,8 @@
 /*
  * swagent's core, private to agent/: one event loop (epoll) that owns the tasks, the map-output
  * store, and three sw_dp contexts: the shuffle server's, the shuffle fetcher's and its own
- * (replica puts; the controller link). Every call returns 0 or a negative errno.
- * Single-threaded.
+ * (replica puts; the controller link). Every call returns 0 or a negative errno, from the
+ * loop's thread; a writer thread (disk.c) does the disk writes and hands results to the loop.
  */
 #ifndef SW_AGENT_H
 #define SW_AGENT_H

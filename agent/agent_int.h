@@ -4,6 +4,7 @@
 #define SW_AGENT_INT_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <stddef.h>
 
 #include "agent.h"
@@ -31,6 +32,25 @@ struct sw_agent_peer {
 	void (*on_event)(struct sw_agent *ag, struct sw_agent_peer *p, struct sw_dp_event *ev);
 };
 
+/* An operation for the writer thread (disk.c): run() on the thread, then done() in the loop
+ * with run's result, or with -ECANCELED when the agent stops before run() started. The owner
+ * keeps op, and everything run() reads, alive until done(). */
+struct sw_agent_disk_op {
+	struct sw_agent_disk_op *next;
+	int (*run)(struct sw_agent_disk_op *op); /* 0 or -errno */
+	void (*done)(struct sw_agent *ag, struct sw_agent_disk_op *op, int rc);
+	int rc;
+};
+
+struct sw_agent_disk {
+	pthread_t thread;
+	bool running, stop;
+	pthread_mutex_t lock; /* the two lists and stop */
+	pthread_cond_t cond;  /* todo grew, or stop */
+	struct sw_agent_disk_op *todo, **todo_tail, *done, **done_tail;
+	struct sw_agent_watch watch; /* an eventfd: done has operations */
+};
+
 struct sw_agent {
 	struct sw_agent_conf conf;
 	uint8_t key[SW_AGENT_KEY_MAX];
@@ -53,10 +73,13 @@ struct sw_agent {
 	struct sw_shuffle_fetcher *fetcher;
 	char shuffle_addr[SW_DP_ADDRSTRLEN];
 	char replica_addr[SW_DP_ADDRSTRLEN];
+	struct sw_agent_disk disk;
 	struct sw_agent_task *tasks;
 	struct sw_agent_put *puts; /* outgoing replica puts */
-	int replica_conns;         /* accepted replica connections */
-	uint64_t put_idle_ms;      /* a put with no ACK for this long fails (tests shorten it) */
+	int replica_conns;         /* accepted replica connections open */
+	/* replica.c's connections, open or with chunks on the writer thread */
+	struct sw_agent_replica_conn *replica_conn_list;
+	uint64_t put_idle_ms; /* a put with no ACK for this long fails (tests shorten it) */
 	struct sw_agent_counters cnt;
 	/* NetSat: bytes received by source rack, of replica puts and of fetch connections that
 	 * closed; sw_agent_rx_bytes() adds the open fetch connections' */
@@ -89,9 +112,16 @@ void sw_agent_rx_add(struct sw_agent *ag, uint32_t rack, uint64_t bytes);
 int sw_agent_server_rack(struct sw_agent *ag, const char *addr, uint32_t rack);
 /* NetSat's counter of a rack: rx_by_rack plus the open fetch connections' received bytes. */
 uint64_t sw_agent_rx_bytes(struct sw_agent *ag, uint32_t rack);
-/* data_dir/SUB/NAME written whole or not at all (a temporary file, fsync, rename), in pieces
- * so that the loop never waits for the disk long: each piece goes to writeback at once
- * (sync_file_range), so the final fsync finds little left to do. 0 or -errno. */
+/* Starts the writer thread (the agent's signals must be blocked already). 0 or -errno. */
+int sw_agent_disk_start(struct sw_agent *ag);
+/* Queues op for the writer thread; its done() follows in the loop. */
+void sw_agent_disk_queue(struct sw_agent *ag, struct sw_agent_disk_op *op);
+/* Joins the thread after the operation it runs; every queued op gets done(-ECANCELED). */
+void sw_agent_disk_stop(struct sw_agent *ag);
+
+/* data_dir/SUB/NAME written whole or not at all (a temporary file, fsync, rename), on the
+ * writer thread, in pieces: each piece goes to writeback at once (sync_file_range), so the
+ * final fsync finds little left to do. 0 or -errno. */
 struct sw_agent_file {
 	int fd;
 	uint64_t off;
@@ -116,5 +146,7 @@ void sw_agent_put_cancel(struct sw_agent_put *put);
 void sw_agent_puts_pump(struct sw_agent *ag);
 /* An accepted endpoint's peer: replica puts from other agents. */
 extern struct sw_agent_peer sw_agent_replica_server;
+/* Closes and frees every replica connection (once the writer thread has stopped). */
+void sw_agent_replica_conns_close(struct sw_agent *ag);
 
 #endif

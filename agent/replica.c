@@ -56,11 +56,60 @@ static void send_ack(struct sw_agent *ag, struct sw_dp_ep *ep, const struct sw_a
 	}
 }
 
-/* Writes one authenticated chunk; 0 or -errno. */
-static int store_chunk(struct sw_agent *ag, const struct sw_agent_put_hdr *h, const uint8_t *data)
+/* An accepted replica connection, on the agent's list. It outlives its endpoint while chunks
+ * it received are still being written (each holds its message, and with it a credit). */
+struct sw_agent_replica_conn {
+	struct sw_agent_peer peer;
+	struct sw_agent_replica_conn *next;
+	struct sw_dp_ep *ep; /* NULL once closed */
+	uint32_t writing;    /* chunks on the writer thread */
+	char addr[SW_DP_ADDRSTRLEN];
+};
+
+/* A received chunk on its way to the disk. */
+struct chunk {
+	struct sw_agent_disk_op op;
+	struct sw_agent *ag;
+	struct sw_agent_replica_conn *c;
+	struct sw_dp_event ev; /* the message, released once written */
+	struct sw_agent_put_hdr h;
+};
+
+/* Frees c once it is closed and no chunk of it is on the writer thread. */
+static void conn_free_if_done(struct sw_agent *ag, struct sw_agent_replica_conn *c)
 {
+	if (c->ep || c->writing)
+		return;
+	struct sw_agent_replica_conn **pp = &ag->replica_conn_list;
+	while (*pp != c)
+		pp = &(*pp)->next;
+	*pp = c->next;
+	free(c);
+}
+
+static void conn_close(struct sw_agent *ag, struct sw_agent_replica_conn *c)
+{
+	sw_dp_ep_close(c->ep);
+	c->ep = NULL;
+	ag->replica_conns--;
+	conn_free_if_done(ag, c);
+}
+
+void sw_agent_replica_conns_close(struct sw_agent *ag)
+{
+	/* the writer thread has stopped: every chunk it held is released, so all are open */
+	while (ag->replica_conn_list)
+		conn_close(ag, ag->replica_conn_list);
+}
+
+/* Writes one authenticated chunk, on the writer thread; 0 or -errno. */
+static int store_chunk(struct sw_agent_disk_op *op)
+{
+	struct chunk *ch = container_of(op, struct chunk, op);
+	const struct sw_agent_put_hdr *h = &ch->h;
+	const uint8_t *data = (const uint8_t *)ch->ev.data + SW_AGENT_PUT_HDR_LEN;
 	char name[PATH_MAX + 128], part[PATH_MAX + 160];
-	snprintf(name, sizeof(name), "%s/replicas/job-%llu.reduce-%u", ag->conf.data_dir,
+	snprintf(name, sizeof(name), "%s/replicas/job-%llu.reduce-%u", ch->ag->conf.data_dir,
 	         (unsigned long long)h->job, h->task);
 	snprintf(part, sizeof(part), "%s.attempt-%u.part", name, h->attempt);
 	int fd = open(part, O_WRONLY | O_CLOEXEC | (h->offset == 0 ? O_CREAT | O_TRUNC : 0), 0600);
@@ -95,10 +144,31 @@ static int store_chunk(struct sw_agent *ag, const struct sw_agent_put_hdr *h, co
 	return rc;
 }
 
-static void serve_put(struct sw_agent *ag, struct sw_dp_event *ev)
+/* A chunk was written (or the agent stops): counted, acknowledged, its message released. */
+static void chunk_stored(struct sw_agent *ag, struct sw_agent_disk_op *op, int rc)
 {
-	char peer[SW_DP_ADDRSTRLEN];
-	sw_dp_ep_peer(ev->ep, peer, sizeof(peer));
+	struct chunk *ch = container_of(op, struct chunk, op);
+	struct sw_agent_replica_conn *c = ch->c;
+	const struct sw_agent_put_hdr *h = &ch->h;
+	if (rc && rc != -ECANCELED) {
+		ag->cnt.replica_refused++;
+		sw_agent_log(ag, "replica put from %s: job %llu reduce %u bytes %llu+%u: %s",
+		             c->addr, (unsigned long long)h->job, h->task,
+		             (unsigned long long)h->offset, h->len, strerror(-rc));
+	} else if (!rc) {
+		ag->cnt.replica_bytes_in += h->len;
+		sw_agent_rx_add(ag, h->rack, h->len);
+	}
+	if (c->ep)
+		send_ack(ag, c->ep, h, rc);
+	sw_dp_release(ag->dp, &ch->ev);
+	free(ch);
+	c->writing--;
+	conn_free_if_done(ag, c);
+}
+
+static void serve_put(struct sw_agent *ag, struct sw_agent_replica_conn *c, struct sw_dp_event *ev)
+{
 	struct sw_agent_put_hdr h = {0};
 	const char *why = NULL;
 	int rc = ev->tag == SW_AGENT_TAG_PUT ? sw_agent_put_decode(ev->data, ev->len, &h, &why)
@@ -111,59 +181,68 @@ static void serve_put(struct sw_agent *ag, struct sw_dp_event *ev)
 		                         SW_AGENT_PUT_MAC_LEN))
 			rc = -EACCES, why = "wrong HMAC (not the cluster key)";
 	}
-	if (rc) {
+	struct chunk *ch = rc ? NULL : calloc(1, sizeof(*ch));
+	if (!ch) {
 		ag->cnt.replica_refused++;
-		sw_agent_log(ag, "replica put from %s refused: %s; closing the connection", peer,
-		             why);
+		sw_agent_log(ag, "replica put from %s refused: %s; closing the connection", c->addr,
+		             why ? why : "out of memory");
 		sw_dp_release(ag->dp, ev);
-		sw_dp_ep_close(ev->ep); /* an unauthenticated peer gets nothing more */
-		ag->replica_conns--;
+		conn_close(ag, c); /* an unauthenticated peer gets nothing more */
 		return;
 	}
-	rc = store_chunk(ag, &h, data);
-	if (rc) {
-		ag->cnt.replica_refused++;
-		sw_agent_log(ag, "replica put from %s: job %llu reduce %u bytes %llu+%u: %s", peer,
-		             (unsigned long long)h.job, h.task, (unsigned long long)h.offset, h.len,
-		             strerror(-rc));
-	} else {
-		ag->cnt.replica_bytes_in += h.len;
-		sw_agent_rx_add(ag, h.rack, h.len);
-	}
-	send_ack(ag, ev->ep, &h, rc);
-	sw_dp_release(ag->dp, ev);
+	*ch = (struct chunk){.op = {.run = store_chunk, .done = chunk_stored},
+	                     .ag = ag,
+	                     .c = c,
+	                     .ev = *ev,
+	                     .h = h};
+	c->writing++;
+	sw_agent_disk_queue(ag, &ch->op);
 }
 
-static void replica_server_event(struct sw_agent *ag, struct sw_agent_peer *p,
-                                 struct sw_dp_event *ev)
+static void conn_event(struct sw_agent *ag, struct sw_agent_peer *p, struct sw_dp_event *ev)
 {
-	(void)p;
+	struct sw_agent_replica_conn *c = container_of(p, struct sw_agent_replica_conn, peer);
 	switch (ev->type) {
-	case SW_DP_EV_ACCEPT:
-		if (++ag->replica_conns > SW_AGENT_REPLICA_CONNS) {
-			sw_agent_log(ag, "replica listener: more than %d connections, refusing one",
-			             SW_AGENT_REPLICA_CONNS);
-			ag->replica_conns--;
-			sw_dp_ep_close(ev->ep);
-		}
-		break;
 	case SW_DP_EV_RECV:
-		serve_put(ag, ev);
+		serve_put(ag, c, ev);
 		break;
 	case SW_DP_EV_CLOSED:
 		if (ev->status) { /* a frame too large or malformed, or a peer gone mid-frame */
-			char peer[SW_DP_ADDRSTRLEN];
-			sw_dp_ep_peer(ev->ep, peer, sizeof(peer));
 			ag->cnt.replica_refused += ev->status != -ECONNRESET;
-			sw_agent_log(ag, "replica connection from %s closed: %s", peer,
+			sw_agent_log(ag, "replica connection from %s closed: %s", c->addr,
 			             sw_dp_strerror(ev->status));
 		}
-		ag->replica_conns--;
-		sw_dp_ep_close(ev->ep);
+		conn_close(ag, c);
 		break;
 	default:
 		break;
 	}
+}
+
+/* The listener's peer: each accepted connection gets a struct sw_agent_replica_conn. */
+static void replica_server_event(struct sw_agent *ag, struct sw_agent_peer *p,
+                                 struct sw_dp_event *ev)
+{
+	(void)p;
+	if (ev->type != SW_DP_EV_ACCEPT)
+		return;
+	struct sw_agent_replica_conn *c = NULL;
+	if (ag->replica_conns >= SW_AGENT_REPLICA_CONNS)
+		sw_agent_log(ag, "replica listener: more than %d connections, refusing one",
+		             SW_AGENT_REPLICA_CONNS);
+	else if (!(c = calloc(1, sizeof(*c))))
+		sw_agent_log(ag, "replica listener: out of memory, refusing a connection");
+	if (!c) {
+		sw_dp_ep_close(ev->ep);
+		return;
+	}
+	ag->replica_conns++;
+	c->next = ag->replica_conn_list;
+	ag->replica_conn_list = c;
+	c->peer.on_event = conn_event;
+	c->ep = ev->ep;
+	sw_dp_ep_peer(ev->ep, c->addr, sizeof(c->addr));
+	sw_dp_ep_set_user(ev->ep, &c->peer);
 }
 
 struct sw_agent_peer sw_agent_replica_server = {replica_server_event};

@@ -8,9 +8,12 @@
  *          source carries it), waits fetched / rate, writes output_bytes to data_dir/output
  *          and puts a copy on each replica agent; it succeeds when all copies are acknowledged.
  * The compute is a timer in the agent's loop, not a busy CPU: what is measured is the data path.
+ * What goes to the disk (a map's partitions into the store, which may spill; a reduce's output)
+ * is made and written on the agent's writer thread (disk.c), so the loop never waits for it.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +26,8 @@
 
 enum phase { FETCH, COMPUTE, OUTPUT, WRITE };
 
-/* Output bytes made and written per turn of the loop: a turn stays short however large the
- * output (a slow disk under load must not delay heartbeats). */
+/* Output bytes made and written at a time: each piece goes to writeback at once, and a
+ * killed reduce stops its write after at most one more. */
 #define OUTPUT_PIECE (4u << 20)
 
 struct inflight {
@@ -34,10 +37,17 @@ struct inflight {
 
 struct synth {
 	struct sw_agent_watch timer;
-	struct sw_agent_task *t;
+	struct sw_agent_task *t; /* NULL once released while the writer thread works for it */
+	struct sw_agent *ag;
+	struct sw_agent_task_spec spec; /* its scalars, for the writer thread (t may go) */
 	enum phase phase;
+	/* on the writer thread: op is queued or running; cancelled tells run() to stop */
+	struct sw_agent_disk_op op;
+	bool writing;
+	atomic_bool cancelled;
 	/* map */
-	uint32_t next_part; /* partitions below it are stored */
+	uint32_t next_part;    /* partitions below it are stored */
+	uint64_t stored_bytes; /* by the last op, new in the store */
 	uint64_t *part_bytes;
 	uint32_t *part_crc;
 	/* reduce */
@@ -46,8 +56,6 @@ struct synth {
 	uint32_t n_fetched;
 	uint64_t fetched_bytes;
 	uint8_t *out;
-	uint64_t out_done; /* bytes of out made and written */
-	struct sw_agent_file file;
 	struct sw_agent_put **puts;
 	uint32_t puts_left;
 };
@@ -66,48 +74,77 @@ static uint64_t part_len(const struct sw_agent_task_spec *s, uint32_t p)
 	return s->output_bytes / s->partitions + (p < s->output_bytes % s->partitions);
 }
 
-/* Writes the map's output into the store, a partition per turn of the loop (a large output
- * must not hold the loop: the store may spill to disk in the put). */
-static void map_write(struct synth *x)
+static void synth_free(struct synth *x);
+
+/* Hands run() to the writer thread; done() follows in the loop. */
+static void write_off_loop(struct synth *x, int (*run)(struct sw_agent_disk_op *),
+                           void (*done)(struct sw_agent *, struct sw_agent_disk_op *, int))
 {
-	struct sw_agent_task *t = x->t;
-	struct sw_agent *ag = t->ag;
-	const struct sw_agent_task_spec *s = &t->spec;
+	x->op.run = run;
+	x->op.done = done;
+	x->writing = true;
+	sw_agent_disk_queue(x->ag, &x->op);
+}
+
+/* The writer thread finished for x: false when x's task is gone (x is freed then). */
+static bool write_returned(struct synth *x)
+{
+	x->writing = false;
+	if (x->t)
+		return true;
+	synth_free(x);
+	return false;
+}
+
+/* On the writer thread: makes, checksums and stores the map's partitions from next_part on.
+ * 0, or -errno with next_part the partition that failed (-EAGAIN: the store's writers are
+ * paused until fetches release memory). */
+static int map_store(struct sw_agent_disk_op *op)
+{
+	struct synth *x = container_of(op, struct synth, op);
+	const struct sw_agent_task_spec *s = &x->spec;
 	for (; x->next_part < s->partitions; x->next_part++) {
+		if (atomic_load(&x->cancelled))
+			return -ECANCELED;
 		uint32_t p = x->next_part;
 		uint64_t len = part_len(s, p);
 		uint8_t *buf = malloc(len ? len : 1);
-		if (!buf) {
-			sw_agent_task_end(t, SW_AGENT_FAILED, NULL,
-			                  "out of memory for partition %u", p);
-			return;
-		}
+		if (!buf)
+			return -ENOMEM;
 		sw_agent_synth_fill(buf, len, s->job, s->task, p);
 		x->part_bytes[p] = len;
 		x->part_crc[p] = sw_agent_crc32c(buf, len);
-		int rc = sw_shuffle_put(ag->store, s->job, s->task, p, buf, len);
+		int rc = sw_shuffle_put(x->ag->store, s->job, s->task, p, buf, len);
 		free(buf);
-		if (rc == -EAGAIN) { /* writers paused until fetches release memory: retry */
-			sw_agent_timer_start(ag, &x->timer, 10);
-			return;
-		}
 		/* -EEXIST: an earlier attempt on this node stored the same bytes */
-		if (rc && rc != -EEXIST) {
-			sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "storing partition %u: %s", p,
-			                  sw_shuffle_strerror(rc));
-			return;
-		}
+		if (rc && rc != -EEXIST)
+			return rc;
 		if (!rc)
-			ag->cnt.map_output_bytes += len;
-		if (x->next_part + 1 < s->partitions) { /* one partition per turn of the loop */
-			x->next_part++;
-			sw_agent_timer_start(ag, &x->timer, 0);
-			return;
-		}
+			x->stored_bytes += len;
 	}
-	struct sw_agent_task_result res = {
-	        .partitions = s->partitions, .part_bytes = x->part_bytes, .part_crc = x->part_crc};
-	sw_agent_task_end(t, SW_AGENT_SUCCEEDED, &res, NULL);
+	return 0;
+}
+
+static void map_stored(struct sw_agent *ag, struct sw_agent_disk_op *op, int rc)
+{
+	struct synth *x = container_of(op, struct synth, op);
+	if (!write_returned(x))
+		return;
+	ag->cnt.map_output_bytes += x->stored_bytes;
+	x->stored_bytes = 0;
+	if (rc == -EAGAIN) { /* retry once fetches had time to release memory */
+		sw_agent_timer_start(ag, &x->timer, 10);
+		return;
+	}
+	if (rc) {
+		sw_agent_task_end(x->t, SW_AGENT_FAILED, NULL, "storing partition %u: %s",
+		                  x->next_part, sw_shuffle_strerror(rc));
+		return;
+	}
+	struct sw_agent_task_result res = {.partitions = x->spec.partitions,
+	                                   .part_bytes = x->part_bytes,
+	                                   .part_crc = x->part_crc};
+	sw_agent_task_end(x->t, SW_AGENT_SUCCEEDED, &res, NULL);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -238,42 +275,50 @@ static void put_done(void *arg, struct sw_agent_put *put, int status)
 	}
 }
 
-/* Makes and writes the output to data_dir/output a piece per turn, then starts a put to every
- * replica agent. */
-static void reduce_write(struct synth *x)
+static void output_name(const struct synth *x, char *name, size_t size)
 {
-	struct sw_agent_task *t = x->t;
-	struct sw_agent *ag = t->ag;
-	const struct sw_agent_task_spec *s = &t->spec;
+	snprintf(name, size, "job-%llu.reduce-%u", (unsigned long long)x->spec.job, x->spec.task);
+}
+
+/* On the writer thread: makes the output and writes it to data_dir/output, a piece at a time
+ * (each sent to writeback at once), whole or not at all. 0 or -errno. */
+static int output_write(struct sw_agent_disk_op *op)
+{
+	struct synth *x = container_of(op, struct synth, op);
+	const struct sw_agent_task_spec *s = &x->spec;
 	char name[128];
-	int rc = 0;
-	snprintf(name, sizeof(name), "job-%llu.reduce-%u", (unsigned long long)s->job, s->task);
-	if (x->phase == COMPUTE) {
-		x->out = malloc(s->output_bytes ? s->output_bytes : 1);
-		if (!x->out) {
-			sw_agent_task_end(t, SW_AGENT_FAILED, NULL,
-			                  "out of memory for %llu output bytes",
-			                  (unsigned long long)s->output_bytes);
-			return;
+	struct sw_agent_file f;
+	output_name(x, name, sizeof(name));
+	int rc = sw_agent_file_open(x->ag, "output", name, &f);
+	for (uint64_t done = 0; !rc && done < s->output_bytes;) {
+		size_t n = s->output_bytes - done < OUTPUT_PIECE ? s->output_bytes - done
+		                                                 : OUTPUT_PIECE;
+		if (atomic_load(&x->cancelled)) {
+			sw_agent_file_abort(&f);
+			return -ECANCELED;
 		}
-		rc = sw_agent_file_open(ag, "output", name, &x->file);
-		x->phase = OUTPUT;
+		sw_agent_synth_fill_at(x->out + done, done, n, s->job, OUTPUT_MAP, s->task);
+		rc = sw_agent_file_append(&f, x->out + done, n);
+		done += n;
 	}
-	if (!rc && x->out_done < s->output_bytes) {
-		uint64_t n = s->output_bytes - x->out_done;
-		n = n < OUTPUT_PIECE ? n : OUTPUT_PIECE;
-		sw_agent_synth_fill_at(x->out + x->out_done, x->out_done, n, s->job, OUTPUT_MAP,
-		                       s->task);
-		rc = sw_agent_file_append(&x->file, x->out + x->out_done, n);
-		x->out_done += n;
-		if (!rc && x->out_done < s->output_bytes) {
-			sw_agent_timer_start(ag, &x->timer, 0);
-			return;
-		}
-	}
-	if (!rc)
-		rc = sw_agent_file_commit(&x->file);
 	if (rc) {
+		sw_agent_file_abort(&f);
+		return rc;
+	}
+	return sw_agent_file_commit(&f);
+}
+
+/* The output is on disk: a put to every replica agent. */
+static void output_written(struct sw_agent *ag, struct sw_agent_disk_op *op, int rc)
+{
+	struct synth *x = container_of(op, struct synth, op);
+	if (!write_returned(x))
+		return;
+	struct sw_agent_task *t = x->t;
+	const struct sw_agent_task_spec *s = &t->spec;
+	if (rc) {
+		char name[128];
+		output_name(x, name, sizeof(name));
 		sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "writing output/%s: %s", name,
 		                  strerror(-rc));
 		return;
@@ -296,6 +341,21 @@ static void reduce_write(struct synth *x)
 	}
 }
 
+/* Computed: the output goes to the writer thread. */
+static void reduce_write(struct synth *x)
+{
+	const struct sw_agent_task_spec *s = &x->spec;
+	x->out = malloc(s->output_bytes ? s->output_bytes : 1);
+	if (!x->out) {
+		sw_agent_task_end(x->t, SW_AGENT_FAILED, NULL,
+		                  "out of memory for %llu output bytes",
+		                  (unsigned long long)s->output_bytes);
+		return;
+	}
+	x->phase = OUTPUT;
+	write_off_loop(x, output_write, output_written);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 
 static void on_timer(struct sw_agent_watch *w, uint32_t events)
@@ -303,11 +363,11 @@ static void on_timer(struct sw_agent_watch *w, uint32_t events)
 	(void)events;
 	struct synth *x = container_of(w, struct synth, timer);
 	sw_agent_timer_ack(w);
-	if (x->t->spec.kind == SW_AGENT_MAP)
-		map_write(x);
+	if (x->spec.kind == SW_AGENT_MAP)
+		write_off_loop(x, map_store, map_stored);
 	else if (x->phase == FETCH)
 		reduce_fetch(x);
-	else if (x->phase == COMPUTE || x->phase == OUTPUT)
+	else if (x->phase == COMPUTE)
 		reduce_write(x);
 }
 
@@ -321,8 +381,9 @@ static int synth_start(struct sw_agent_task *t)
 	if (!x)
 		return -ENOMEM;
 	x->t = t;
+	x->ag = ag;
+	x->spec = *s;
 	x->timer.fd = -1;
-	x->file.fd = -1;
 	x->timer.fn = on_timer;
 	t->priv = x;
 	int rc;
@@ -365,18 +426,8 @@ static void synth_kill(struct sw_agent_task *t)
 	(void)t; /* nothing runs outside the loop: release stops the timer and the puts */
 }
 
-static void synth_release(struct sw_agent_task *t)
+static void synth_free(struct synth *x)
 {
-	struct synth *x = t->priv;
-	if (!x)
-		return;
-	sw_agent_watch_close(t->ag, &x->timer);
-	sw_agent_file_abort(&x->file);
-	for (uint32_t i = 0; x->puts && i < t->spec.n_replicas; i++)
-		if (x->puts[i])
-			sw_agent_put_cancel(x->puts[i]);
-	for (uint32_t m = 0; x->inflight && m < t->spec.maps; m++)
-		sw_shuffle_fetch_cancel(x->inflight[m].op);
 	free(x->part_bytes);
 	free(x->part_crc);
 	free(x->fetched);
@@ -384,7 +435,26 @@ static void synth_release(struct sw_agent_task *t)
 	free(x->puts);
 	free(x->out);
 	free(x);
+}
+
+static void synth_release(struct sw_agent_task *t)
+{
+	struct synth *x = t->priv;
+	if (!x)
+		return;
 	t->priv = NULL;
+	sw_agent_watch_close(t->ag, &x->timer);
+	for (uint32_t i = 0; x->puts && i < t->spec.n_replicas; i++)
+		if (x->puts[i])
+			sw_agent_put_cancel(x->puts[i]);
+	for (uint32_t m = 0; x->inflight && m < t->spec.maps; m++)
+		sw_shuffle_fetch_cancel(x->inflight[m].op);
+	if (x->writing) { /* the writer thread still uses x: its done() frees it */
+		atomic_store(&x->cancelled, true);
+		x->t = NULL;
+		return;
+	}
+	synth_free(x);
 }
 
 const struct sw_agent_runner sw_agent_runner_synthetic = {

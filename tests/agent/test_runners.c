@@ -6,6 +6,7 @@
  * other agents, over real sockets.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -470,6 +471,93 @@ static void test_a_replica_put_to_a_silent_target_fails_instead_of_hanging(void 
 	node_stop(&b);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* the writer thread */
+
+/* A FIFO where reduce 1's output file goes: the writer thread's open() of it blocks until a
+ * reader comes, as a write stuck in the kernel's dirty-page throttling would. */
+static void block_output(struct node *n, char *path, size_t size)
+{
+	snprintf(path, size, "%s/data/output/job-7.reduce-1.tmp", n->dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+}
+
+/* Runs n's loop, emptying the FIFO at fd, until n has seen `want` task ends. */
+static void run_draining(struct node *n, int fd, int want)
+{
+	static char sink[1 << 16];
+	while (n->end.n < want) {
+		while (read(fd, sink, sizeof(sink)) > 0)
+			;
+		assert_int_equal(sw_agent_run_once(n->ag, 20), 0);
+	}
+}
+
+static void test_a_reduce_waiting_for_the_disk_leaves_the_loop_and_other_tasks_running(void **state)
+{
+	(void)state;
+	struct node b, *all[] = {&b};
+	node_start(&b, "r1n0", 1, key);
+	char fifo[256];
+	block_output(&b, fifo, sizeof(fifo));
+	struct sw_agent_task_spec s = reduce_spec(1, 0, NULL, 0, NULL, 0);
+	assert_int_equal(sw_agent_task_start(b.ag, &s), 0);
+	/* the reduce's output write waits for a reader, forever: an exec task still runs and
+	 * ends through the loop meanwhile */
+	const char *argv[] = {"true"};
+	struct sw_agent_task_spec e = exec_spec(argv, 1);
+	assert_int_equal(sw_agent_task_start(b.ag, &e), 0);
+	run_until(all, 1, &b, 1);
+	assert_int_equal(b.end.r.kind, SW_AGENT_MAP);
+	assert_int_equal(b.end.r.state, SW_AGENT_SUCCEEDED);
+	assert_int_equal(sw_agent_running(b.ag, SW_AGENT_REDUCE), 1);
+	/* the disk comes back: the write goes on, and fails at the fsync (a FIFO has none) */
+	int fd = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(fd >= 0);
+	run_draining(&b, fd, 2);
+	close(fd);
+	assert_int_equal(b.end.r.kind, SW_AGENT_REDUCE);
+	assert_int_equal(b.end.r.state, SW_AGENT_FAILED);
+	assert_non_null(strstr(b.end.reason, "writing output/job-7.reduce-1: "));
+	node_stop(&b);
+}
+
+static void
+test_a_reduce_killed_while_its_output_is_written_ends_at_once_and_leaves_no_file(void **state)
+{
+	(void)state;
+	struct node b;
+	node_start(&b, "r1n0", 1, key);
+	char fifo[256];
+	block_output(&b, fifo, sizeof(fifo));
+	/* a reader from the start: the writer's open() returns, its first write() fills the pipe
+	 * and waits there */
+	int fd = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(fd >= 0);
+	struct sw_agent_task_spec s = reduce_spec(1, 0, NULL, 0, NULL, 0);
+	s.output_bytes = 12u << 20; /* three pieces of 4 MiB */
+	assert_int_equal(sw_agent_task_start(b.ag, &s), 0);
+	char c;
+	while (read(fd, &c, 1) == 0) /* end of file while no writer has the FIFO open */
+		assert_int_equal(sw_agent_run_once(b.ag, 20), 0);
+	assert_int_equal(sw_agent_task_kill(b.ag, JOB, 1, SW_AGENT_REDUCE, 0), 0);
+	assert_int_equal(b.end.n, 1);
+	assert_int_equal(b.end.r.state, SW_AGENT_KILLED);
+	/* the writer gets its disk back, sees the kill after that piece and removes the file */
+	struct stat st;
+	while (stat(fifo, &st) == 0) {
+		char sink[1 << 16];
+		while (read(fd, sink, sizeof(sink)) > 0)
+			;
+		assert_int_equal(sw_agent_run_once(b.ag, 20), 0);
+	}
+	close(fd);
+	char path[256];
+	snprintf(path, sizeof(path), "%s/data/output/job-7.reduce-1", b.dir);
+	assert_int_equal(stat(path, &st), -1);
+	node_stop(&b);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -487,6 +575,10 @@ int main(void)
 	        cmocka_unit_test(
 	                test_a_replica_put_without_the_cluster_key_is_refused_and_nothing_written),
 	        cmocka_unit_test(test_a_replica_put_to_a_silent_target_fails_instead_of_hanging),
+	        cmocka_unit_test(
+	                test_a_reduce_waiting_for_the_disk_leaves_the_loop_and_other_tasks_running),
+	        cmocka_unit_test(
+	                test_a_reduce_killed_while_its_output_is_written_ends_at_once_and_leaves_no_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

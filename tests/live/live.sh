@@ -9,7 +9,7 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
-. "$(dirname "$0")/../check.sh"
+. "${live_dir:-$(dirname "$0")}/../check.sh"
 # wait_for FILE TEXT [N]: waits until more than N (0) lines of FILE have TEXT; after 120 s
 # shows the end of FILE and fails
 wait_for() {
@@ -32,7 +32,7 @@ key_file = $dir/key
 state_db = $dir/ctl.db
 trace_file = $dir/trace.jsonl
 heartbeat_ms = 300
-lost_after_ms = ${lost_after_ms:-10000}
+lost_after_ms = ${lost_after_ms:-5000}
 node = r0n1 0
 node = r0n2 0
 node = r1n1 1
