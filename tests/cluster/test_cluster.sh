@@ -111,22 +111,43 @@ live_replay() {
 }
 check "replay --live: every job completes, uplinks within 5% of NetSat, placements add up to NetSat, no uplink above its rate" live_replay
 
+# fault_run NAME FAULT...: the mix replayed live under fair with the fault options; every job
+# completes (jobs.csv: failed is column 21), no agent ever saw a checksum fail, and the
+# failures table (nodes lost, attempts lost, maps re-run, ...) is shown
+fault_run() {
+	f=$1
+	shift
+	"$swctl" replay --live "$dir" --mix "$(dirname "$0")/mix.jsonl" --schedulers fair "$@" \
+		--warmup 0 --no-plot --out "$tmp/$f" >"$tmp/$f.out" 2>"$tmp/$f.err" ||
+		{ tail "$tmp/$f.err"; return 1; }
+	sed -n '/^failures:/,/^$/p' "$tmp/$f.out" | sed 's/^/  /'
+	[ "$(awk -F, 'NR > 1 && $21 == 0' "$tmp/$f/jobs.csv" | wc -l)" = 4 ] || return 1
+	for n in r0n0 r0n1 r1n0 r1n1; do
+		ip=$(awk -v n="$n" '$1 == n {print $NF}' "$tmp/status" | cut -d: -f1)
+		in_ns "$n" curl -sf "http://$ip:7003/metrics" |
+			grep -qx "swagent_checksum_failures_total 0" || return 1
+	done
+}
+
 # an agent killed (SIGKILL) 3 s into the mix and started again 3 s later
 live_fault() {
-	"$swctl" replay --live "$dir" --mix "$(dirname "$0")/mix.jsonl" --schedulers fair \
-		--fail-node 1.1@3+3 --warmup 0 --no-plot --out "$tmp/fault" >"$tmp/fault.out" \
-		2>"$tmp/fault.err" || { tail "$tmp/fault.err"; return 1; }
-	has "$tmp/fault.err" "killing the agent of node 1.1" &&
+	fault_run fault --fail-node 1.1@3+3 &&
+		has "$tmp/fault.err" "killing the agent of node 1.1" &&
 		has "$tmp/fault.err" "starting the agent of node 1.1" &&
-		[ "$(awk -F, 'NR > 1 && $21 == 0' "$tmp/fault/jobs.csv" | wc -l)" = 4 ] &&
-		awk '$1 == "fair" && $2 == 1 {ok = 1} END {exit !ok}' "$tmp/fault.out" &&
-		for n in r0n0 r0n1 r1n0 r1n1; do
-			ip=$(awk -v n="$n" '$1 == n {print $NF}' "$tmp/status" | cut -d: -f1)
-			in_ns "$n" curl -sf "http://$ip:7003/metrics" |
-				grep -qx "swagent_checksum_failures_total 0" || return 1
-		done
+		awk '$1 == "fair" && $2 == 1 {ok = 1} END {exit !ok}' "$tmp/fault.out"
 }
 check "replay --live --fail-node: a killed agent's work runs again, every job completes, no checksum fails" live_fault
+
+# the controller killed (SIGKILL) 3 s into the mix and started again 3 s later: the job
+# arriving meanwhile waits, the agents keep their tasks and register again
+controller_fault() {
+	fault_run ctlfault --kill-controller @3+3 &&
+		has "$tmp/ctlfault.err" "killing the controller" &&
+		has "$tmp/ctlfault.err" "starting the controller" &&
+		has "$tmp/ctlfault.out" "the controller killed and restarted" &&
+		awk '$1 == "fair" && $2 == 0 && NF == 6 {ok = 1} END {exit !ok}' "$tmp/ctlfault.out"
+}
+check "replay --live --kill-controller: the controller restarts on its state, every job completes, no checksum fails" controller_fault
 
 compare() {
 	"$swctl" replay --topology "$dir/topology.json" --heartbeat 0.5 \

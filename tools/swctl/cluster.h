@@ -78,6 +78,12 @@ int cluster_restart_controller(const struct cluster *c, unsigned users, double t
 /* Kills node (rack, node)'s swagent with SIGKILL, as a crash would: 1, 0 if none ran, or -1
  * when it survived. */
 int cluster_kill_agent(const struct cluster *c, int rack, int node);
+/* Kills swcontroller with SIGKILL, as a crash would: 1, 0 if none ran, or -1 when it
+ * survived. */
+int cluster_kill_controller(const struct cluster *c);
+/* Starts swcontroller again on its config and state (it recovers what it had committed) and
+ * waits up to @p timeout seconds until it listens. 0, or -1 after a message. */
+int cluster_start_controller(const struct cluster *c, double timeout);
 /* Starts node (rack, node)'s swagent again (its config, store and data as they were). 0, or
  * -1 after a message. */
 int cluster_start_agent(const struct cluster *c, int rack, int node);

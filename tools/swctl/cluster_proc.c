@@ -458,15 +458,31 @@ int cluster_restart_controller(const struct cluster *c, unsigned users, double t
 	return wait_registered(c, pids, deadline);
 }
 
-int cluster_kill_agent(const struct cluster *c, int rack, int node)
+/* SIGKILL to a daemon (@p ns NULL: any namespace): 1, 0 if none ran, or -1 when it survived. */
+static int kill_daemon(const struct cluster *c, const char *role, const char *ns)
 {
-	char ns[64];
-	cluster_ns_name(c, rack, node, ns, sizeof(ns));
-	pid_t pid = find_daemon(c, "swagent", ns);
+	pid_t pid = find_daemon(c, role, ns);
 	if (pid < 0)
 		return 0;
 	struct procs p = {.pid = {pid}, .n = 1};
 	return stop(&p, SIGKILL, 5) ? -1 : 1;
+}
+
+int cluster_kill_agent(const struct cluster *c, int rack, int node)
+{
+	char ns[64];
+	cluster_ns_name(c, rack, node, ns, sizeof(ns));
+	return kill_daemon(c, "swagent", ns);
+}
+
+int cluster_kill_controller(const struct cluster *c)
+{
+	return kill_daemon(c, "swcontroller", NULL);
+}
+
+int cluster_start_controller(const struct cluster *c, double timeout)
+{
+	return start_controller(c, now() + timeout) < 0 ? -1 : 0;
 }
 
 int cluster_start_agent(const struct cluster *c, int rack, int node)

@@ -4,7 +4,9 @@
  * table normalised to a baseline scheduler, with JSON/CSV results and an uplink plot.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -30,6 +32,11 @@ static const char replay_usage[] =
         "(NetSat) counted follow the table and go to DIR/live.csv; DIR defaults to\n"
         "results/live-MIX. --fail-node kills the node's swagent (SIGKILL) and starts it\n"
         "again after +DOWN seconds. Needs root.\n"
+        "  --kill-controller @SEC[+PAUSE]\n"
+        "                      --live only: kills swcontroller (SIGKILL) SEC seconds into\n"
+        "                      each run and starts it again PAUSE seconds later (default\n"
+        "                      5) on its state; jobs arriving meanwhile are submitted when\n"
+        "                      it is back (their turnaround counts from then)\n"
         "\n";
 
 static void default_out_dir(const struct replay_opts *o, int live, char *buf, size_t len)
@@ -64,6 +71,39 @@ static int write_live_csv(const char *dir, const struct replay_live *l,
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
+/* Takes --kill-controller @SEC[+PAUSE] (or --kill-controller=...) out of argv into @p k.
+ * Returns argc without it, or -1 after a message. */
+static int take_kill_controller(int argc, char **argv, struct replay_live_kill *k)
+{
+	const char *opt = "--kill-controller";
+	size_t len = strlen(opt);
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], opt, len) || (argv[i][len] && argv[i][len] != '='))
+			continue;
+		const char *arg = argv[i][len]   ? argv[i] + len + 1
+		                  : i + 1 < argc ? argv[i + 1]
+		                                 : "";
+		int n = argv[i][len] ? 1 : 2;
+		char *end = (char *)arg;
+		k->pause = 5;
+		k->at = arg[0] == '@' ? strtod(arg + 1, &end) : -1;
+		if (end != arg + 1 && *end == '+')
+			k->pause = strtod(end + 1, &end);
+		if (arg[0] != '@' || end == arg + 1 || *end || !isfinite(k->at) || k->at < 0 ||
+		    !isfinite(k->pause) || k->pause < 0) {
+			fprintf(stderr,
+			        "swctl replay: %s %s: expected @SECONDS or @SECONDS+PAUSE_SECONDS "
+			        "(times >= 0 and finite, e.g. @20+5)\n",
+			        opt, arg);
+			return -1;
+		}
+		k->on = 1;
+		memmove(argv + i, argv + i + n, (size_t)(argc - i - n + 1) * sizeof(*argv));
+		return argc - n;
+	}
+	return argc;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	const struct options_ctx ctx = {.prefix = "swctl replay", .usage = replay_usage};
@@ -82,6 +122,14 @@ int cmd_replay(int argc, char **argv)
 		argv[2] = topology;
 		argc -= 1;
 		argv += 1;
+	}
+	struct replay_live_kill kill_ctl = {0};
+	argc = take_kill_controller(argc, argv, &kill_ctl);
+	if (argc < 0)
+		return 2;
+	if (kill_ctl.on && !live_dir) {
+		fprintf(stderr, "swctl replay: --kill-controller needs --live\n");
+		return 2;
 	}
 	if (grid_alloc(&g, 1) < 0)
 		return 1;
@@ -102,6 +150,7 @@ int cmd_replay(int argc, char **argv)
 	} else if (rc == 0 && live_dir) {
 		if (replay_live_open(&live, live_dir))
 			rc = -EIO;
+		live.kill_ctl = kill_ctl;
 		g.run = replay_live_run;
 		g.run_arg = &live;
 	}
@@ -110,6 +159,7 @@ int cmd_replay(int argc, char **argv)
 		return rc > 0 ? 0 : rc == -EIO ? 1 : 2;
 	}
 	rc = grid_run(&g, o->workers, o->progress, ctx.prefix);
+	g.points[0].rep.controller_killed = kill_ctl.on;
 	if (rc == 0) {
 		report_print(stdout, &g.points[0].rep);
 		if (live_dir)

@@ -215,6 +215,28 @@ static int faults(struct replay_live *l, const struct sw_sim_config *cfg, double
 	return 0;
 }
 
+/*
+ * --kill-controller @AT+PAUSE: at AT the controller is killed with SIGKILL and PAUSE seconds
+ * later started again on its state, which it recovers; the agents keep their tasks running
+ * and register again. @p state: 0 pending, 1 down, 2 done. Returns -1 after a message.
+ */
+static int controller_fault(struct replay_live *l, double t, uint8_t *state)
+{
+	if (*state == 0 && l->kill_ctl.on && t >= l->kill_ctl.at) {
+		fprintf(stderr, "\nswctl replay: %.0f s: killing the controller\n", t);
+		if (cluster_kill_controller(&l->c) < 0)
+			return -1;
+		*state = 1;
+	}
+	if (*state == 1 && t >= l->kill_ctl.at + l->kill_ctl.pause) {
+		fprintf(stderr, "\nswctl replay: %.0f s: starting the controller\n", t);
+		if (cluster_start_controller(&l->c, 60))
+			return -1;
+		*state = 2;
+	}
+	return 0;
+}
+
 /* Starts the agents a run's faults left down, so the next run has every node, and waits until
  * every agent is registered (a restarted one's /metrics is up). */
 static int revive(struct replay_live *l, const struct sw_sim_config *cfg, uint8_t *state)
@@ -273,21 +295,24 @@ static int run_one(struct replay_live *l, struct runner_job *job, struct replay_
 	}
 
 	double t0 = now(), last = t0, last_end = t0, base = w->n_jobs ? w->jobs[0].arrival : 0;
-	uint8_t fault_state[SW_SIM_MAX_FAULTS] = {0};
+	uint8_t fault_state[SW_SIM_MAX_FAULTS] = {0}, ctl_state = 0;
 	size_t next = 0, shown_next = 0;
 	int ended = 0, shown_ended = -1, tty = isatty(2);
 	while (ended < (int)w->n_jobs) {
 		double t = now();
-		for (; next < w->n_jobs && w->jobs[next].arrival - base <= t - t0; next++)
+		if (faults(l, &job->cfg, t - t0, fault_state, r) ||
+		    controller_fault(l, t - t0, &ctl_state))
+			goto out;
+		/* while the controller is down, jobs wait to be submitted, as users' would */
+		for (; ctl_state != 1 && next < w->n_jobs && w->jobs[next].arrival - base <= t - t0;
+		     next++)
 			if ((ids[next] = submit(w, &w->jobs[next])) == 0)
 				goto out;
-		if (faults(l, &job->cfg, t - t0, fault_state, r))
-			goto out;
 		if (t - last >= r->sample_interval) {
 			if (sample(l, r, out, in, t - last))
 				goto out;
 			last = t;
-			int e = poll_jobs(ids, next, r->jobs, done);
+			int e = ctl_state == 1 ? ended : poll_jobs(ids, next, r->jobs, done);
 			if (e < 0) {
 				fprintf(stderr, "swctl replay: the controller does not answer\n");
 				goto out;
@@ -344,6 +369,9 @@ static int run_one(struct replay_live *l, struct runner_job *job, struct replay_
 	for (size_t k = 0; k < w->n_jobs; k++) {
 		r->end = fmax(r->end, r->jobs[k].finish);
 		r->jobs_failed += (uint32_t)r->jobs[k].failed;
+		r->lost_attempts += r->jobs[k].lost_attempts;
+		r->maps_rerun += r->jobs[k].maps_rerun;
+		r->failed_attempts += r->jobs[k].failed_attempts;
 		for (int x = 0; x < SW_TRAFFICS; x++)
 			b->placed += r->jobs[k].xrack[x];
 	}

@@ -17,10 +17,17 @@ struct replay_live_bytes {
 	uint64_t placed;                /* the jobs' cross-rack bytes by placement (trace) */
 };
 
+/* --kill-controller @AT+PAUSE: SIGKILL AT seconds into each run, started again PAUSE later. */
+struct replay_live_kill {
+	int on;
+	double at, pause;
+};
+
 struct replay_live {
 	struct cluster c;
 	struct sw_netsat_source *up[CLUSTER_MAX_RACKS]; /* each ToR's uplink */
 	int n;                                          /* runs done */
+	struct replay_live_kill kill_ctl;
 	struct replay_live_bytes bytes[OPTIONS_MAX_SCHEDULERS];
 };
 

@@ -5,7 +5,9 @@
  * (its last assignment in a heartbeat), and so which partitions crossed a rack uplink. The
  * agents' counters cannot tell jobs apart; this attribution, summed over the jobs, is checked
  * against them in the run's table. The synthetic runner reads no map input over the network,
- * so live runs move no map-input bytes.
+ * so live runs move no map-input bytes. The calls are also replayed into a scheduler, whose
+ * count of each job's lost attempts, re-run maps and failed attempts are the run's failures
+ * (the trace goes on across a controller restart).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include <jansson.h>
 
 #include "replay_live.h"
+#include "sw_ctl_trace.h"
 
 struct tjob {
 	size_t k;               /* index of the job in the run */
@@ -105,6 +108,40 @@ static void attribute(const struct tjob *j, const int32_t *rack, int32_t n_nodes
 	}
 }
 
+/* The scheduler's count of job @p id's failures into @p rec (nothing if it is not live). */
+static void failures(const struct sw_sched *s, uint64_t id, struct sw_job_record *rec)
+{
+	struct sw_job_status st;
+	if (s == NULL || sw_sched_job_status(s, id, &st))
+		return;
+	rec->lost_attempts = st.lost[SW_MAP] + st.lost[SW_REDUCE];
+	rec->maps_rerun = st.lost_outputs;
+	rec->failed_attempts = st.failed[SW_MAP] + st.failed[SW_REDUCE];
+}
+
+/* Replays @p line into @p cr, then takes the failures of the job it names (of every job after
+ * a node_lost): a job's last count stays once the scheduler forgets it. Says once why a line
+ * does not replay, then replays no more (the failures stay as they were). */
+static void replay(struct sw_ctl_rec *cr, int *broken, const char *path, const char *line,
+                   size_t len, json_t *o, const uint64_t *ids, size_t n, struct sw_job_record *rec)
+{
+	char err[256];
+	if (*broken)
+		return;
+	if (sw_ctl_rec_replay(cr, line, len, err, sizeof(err)) < 0) {
+		fprintf(stderr, "swctl replay: %s: %s; failures not counted from there on\n", path,
+		        err);
+		*broken = 1;
+		return;
+	}
+	const char *call = json_string_value(json_object_get(o, "call"));
+	json_t *job = json_object_get(o, "job");
+	int all = call && !strcmp(call, "node_lost");
+	for (size_t k = 0; k < n; k++)
+		if (all || (job && ids[k] == (uint64_t)json_integer_value(job)))
+			failures(cr->sched, ids[k], &rec[k]);
+}
+
 int replay_live_trace(const char *path, const uint64_t *ids, size_t n, const uint64_t *out_bytes,
                       struct sw_job_record *rec)
 {
@@ -117,8 +154,12 @@ int replay_live_trace(const char *path, const uint64_t *ids, size_t n, const uin
 	int32_t *rack = NULL, n_nodes = 0;
 	char *line = NULL;
 	size_t cap = 0;
-	while (t && getline(&line, &cap, f) > 0) {
+	ssize_t len;
+	struct sw_ctl_rec cr = {0};
+	int broken = 0;
+	while (t && (len = getline(&line, &cap, f)) > 0) {
 		json_t *o = json_loads(line, 0, NULL), *v;
+		replay(&cr, &broken, path, line, (size_t)len, o, ids, n, rec);
 		const char *call = json_string_value(json_object_get(o, "call"));
 		size_t i;
 		if (call == NULL) {
@@ -143,6 +184,7 @@ int replay_live_trace(const char *path, const uint64_t *ids, size_t n, const uin
 	}
 	free(line);
 	fclose(f);
+	sw_ctl_rec_fini(&cr);
 	for (size_t k = 0; t && rack && k < n; k++) {
 		if (t[k].map_node && t[k].map_bytes && t[k].reduce_node && t[k].map_locality)
 			attribute(&t[k], rack, n_nodes, out_bytes[k], &rec[k]);

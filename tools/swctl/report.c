@@ -90,9 +90,10 @@ static void print_failures(FILE *f, const struct report *rep)
 {
 	const struct sw_sim_config *c = &rep->runs[0].cfg;
 
-	if (!c->n_faults && !(c->task_failure_rate > 0))
+	if (!c->n_faults && !(c->task_failure_rate > 0) && !rep->controller_killed)
 		return;
-	fprintf(f, "\nfailures: %u node failures injected, task failure rate %g\n", c->n_faults,
+	fprintf(f, "\nfailures: %u node failures injected%s, task failure rate %g\n", c->n_faults,
+	        rep->controller_killed ? ", the controller killed and restarted" : "",
 	        c->task_failure_rate);
 	fprintf(f, "%-12s %10s %13s %11s %15s %11s\n", "scheduler", "nodes lost", "attempts lost",
 	        "maps re-run", "attempts failed", "jobs failed");

@@ -19,6 +19,8 @@ struct report {
 	 * each run's own span from the first arrival to its last finish. */
 	int all_jobs;
 	double warmup; /* seconds, for saying so */
+	/* swctl replay --live --kill-controller: each run's controller was killed and restarted */
+	int controller_killed;
 };
 
 /* Prints the comparison table, all jobs first, then each job class. */
