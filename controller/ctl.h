@@ -105,7 +105,7 @@ struct ctl_job {
 	uint32_t user;
 	uint32_t n_maps, n_reduces;
 	uint64_t input_bytes, map_output_bytes, reduce_output_bytes;
-	double compute_bps;
+	double compute_bps, reduce_compute_bps; /* synthetic maps' and reduces' */
 	uint32_t output_replicas;
 	char **argv[SW_KINDS]; /* exec runner's command per kind, NULL-terminated; NULL: synthetic
 	                        */
@@ -208,7 +208,8 @@ int sw_ctl_job_from_json(struct ctl *c, const char *spec, struct ctl_job **out, 
 /* store.c */
 int sw_ctl_store_open(struct ctl *c, char *err, size_t errlen);
 void sw_ctl_store_close(struct ctl *c);
-/* WAL checkpoints in a thread of their own (checkpoint.c says why); the store starts and stops it. */
+/* WAL checkpoints in a thread of their own (checkpoint.c says why); the store starts and stops it.
+ */
 int sw_ctl_checkpoint_start(struct ctl *c, char *err, size_t errlen);
 void sw_ctl_checkpoint_stop(void);
 /* Rebuilds the scheduler (c->rec) by replaying the recorded calls and the job table and

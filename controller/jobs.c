@@ -80,13 +80,14 @@ int sw_ctl_job_from_json(struct ctl *c, const char *spec, struct ctl_job **out, 
 	const char *name = "";
 	json_int_t user = 0, maps = 0, reduces = 0, replicas = 1;
 	json_int_t in = 64 << 20, mout = -1, rout = -1;
-	double rate = 100e6;
+	double rate = 100e6, rrate = -1;
 	int rc = 0;
-	if (json_unpack_ex(
-	            root, &je, JSON_STRICT, "{s?s, s?I, s:I, s:I, s?I, s?I, s?I, s?F, s?I, s?o}",
-	            "name", &name, "user", &user, "maps", &maps, "reduces", &reduces, "input_bytes",
-	            &in, "map_output_bytes", &mout, "reduce_output_bytes", &rout,
-	            "compute_bytes_per_s", &rate, "output_replicas", &replicas, "exec", &exec) < 0)
+	if (json_unpack_ex(root, &je, JSON_STRICT,
+	                   "{s?s, s?I, s:I, s:I, s?I, s?I, s?I, s?F, s?F, s?I, s?o}", "name", &name,
+	                   "user", &user, "maps", &maps, "reduces", &reduces, "input_bytes", &in,
+	                   "map_output_bytes", &mout, "reduce_output_bytes", &rout,
+	                   "compute_bytes_per_s", &rate, "reduce_compute_bytes_per_s", &rrate,
+	                   "output_replicas", &replicas, "exec", &exec) < 0)
 		rc = sw_ctl_errf(err, errlen, -EINVAL, "job: %s", je.text);
 	else if (strlen(name) >= sizeof(j->name))
 		rc = sw_ctl_errf(err, errlen, -EINVAL, "name: longer than %zu characters",
@@ -101,9 +102,10 @@ int sw_ctl_job_from_json(struct ctl *c, const char *spec, struct ctl_job **out, 
 		rc = sw_ctl_errf(err, errlen, -EINVAL,
 		                 "reduces: %lld is not in 0..%d, or maps x reduces > %d",
 		                 (long long)reduces, CTL_MAX_REDUCES, CTL_MAX_PARTS);
-	else if (in < 0 || mout < -1 || rout < -1 || !(rate > 0) || rate > 1e15)
+	else if (in < 0 || mout < -1 || rout < -1 || !(rate > 0) || rate > 1e15 ||
+	         (rrate != -1 && (!(rrate > 0) || rrate > 1e15)))
 		rc = sw_ctl_errf(err, errlen, -EINVAL,
-		                 "sizes must be >= 0 and compute_bytes_per_s > 0");
+		                 "sizes must be >= 0 and compute rates > 0 (at most 1e15)");
 	else if (replicas < 0 || replicas > 8)
 		rc = sw_ctl_errf(err, errlen, -EINVAL, "output_replicas: %lld is not in 0..8",
 		                 (long long)replicas);
@@ -128,6 +130,7 @@ int sw_ctl_job_from_json(struct ctl *c, const char *spec, struct ctl_job **out, 
 		                         : reduces ? j->map_output_bytes * j->n_maps / j->n_reduces
 		                                   : 0;
 		j->compute_bps = rate;
+		j->reduce_compute_bps = rrate == -1 ? rate : rrate;
 		j->output_replicas = (uint32_t)replicas;
 		for (int k = 0; k < SW_KINDS; k++) {
 			uint32_t n = k == SW_MAP ? j->n_maps : j->n_reduces;
@@ -151,13 +154,14 @@ int sw_ctl_job_from_json(struct ctl *c, const char *spec, struct ctl_job **out, 
 
 char *sw_ctl_job_json(const struct ctl_job *j)
 {
-	json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I}", "name", j->name,
-	                      "user", (json_int_t)j->user, "maps", (json_int_t)j->n_maps, "reduces",
-	                      (json_int_t)j->n_reduces, "input_bytes", (json_int_t)j->input_bytes,
-	                      "map_output_bytes", (json_int_t)j->map_output_bytes,
-	                      "reduce_output_bytes", (json_int_t)j->reduce_output_bytes,
-	                      "compute_bytes_per_s", j->compute_bps, "output_replicas",
-	                      (json_int_t)j->output_replicas);
+	json_t *o =
+	        json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:I}", "name", j->name,
+	                  "user", (json_int_t)j->user, "maps", (json_int_t)j->n_maps, "reduces",
+	                  (json_int_t)j->n_reduces, "input_bytes", (json_int_t)j->input_bytes,
+	                  "map_output_bytes", (json_int_t)j->map_output_bytes,
+	                  "reduce_output_bytes", (json_int_t)j->reduce_output_bytes,
+	                  "compute_bytes_per_s", j->compute_bps, "reduce_compute_bytes_per_s",
+	                  j->reduce_compute_bps, "output_replicas", (json_int_t)j->output_replicas);
 	if (o != NULL && j->argv[SW_MAP] != NULL) {
 		json_t *e = json_object();
 		for (int k = 0; k < SW_KINDS; k++) {
@@ -184,7 +188,8 @@ static enum sw_job_class job_class(const struct ctl_job *j)
 }
 
 /* Where map i's input lives, as HDFS would place it: one node spread by job and map index,
- * and a second on another rack when there is one. */
+ * and a second on another rack when there is one. The simulator models it for live
+ * comparisons (tools/sim/task.c, place_input_live): keep the two alike. */
 static void place_input(const struct ctl *c, uint64_t job, uint32_t i, struct sw_map_spec *m)
 {
 	uint32_t n = c->conf.n_nodes, first = (uint32_t)((job * 7919 + i) % n);
@@ -318,7 +323,7 @@ int sw_ctl_task_msg(struct ctl *c, struct ctl_job *j, enum sw_task_kind kind, ui
 		sw_wire__synthetic__init(s);
 		t->runner_case = SW_WIRE__TASK__RUNNER_SYNTHETIC;
 		t->synthetic = s;
-		s->compute_bytes_per_s = j->compute_bps;
+		s->compute_bytes_per_s = kind == SW_MAP ? j->compute_bps : j->reduce_compute_bps;
 		s->input_bytes = kind == SW_MAP ? j->input_bytes : 0;
 		s->output_bytes = kind == SW_MAP ? j->map_output_bytes : j->reduce_output_bytes;
 		if (kind == SW_REDUCE && j->output_replicas > 0) {

@@ -2,9 +2,10 @@
 # The live replay on emulated racks against the simulator: a 4 x 2 cluster of network
 # namespaces (1 Gbit/s node links, uplinks OVERSUB:1) runs perf/mixes/live-4x2.jsonl live
 # RUNS times under Fair, SW-fair, Delay and SW-relaxed, and once in the simulator on the same
-# topology; prints each run's cross-rack bytes (NetSat, the agents' counters) of SW-fair
-# against Fair and SW-relaxed against Delay, their median and spread, and writes
-# OUT/oversub-O/{live-N,sim}/ and compare.txt (swctl compare sim live-1).
+# topology with the live task model (--map-input live --output-replicas 1); prints each run's
+# cross-rack bytes (NetSat, the agents' counters) of SW-fair against Fair and SW-relaxed
+# against Delay, their median and spread, and writes OUT/oversub-O/{live-N,sim}/ and
+# compare-N.txt (swctl compare sim live-N).
 # usage (root): perf/live-cluster.sh [BUILD_DIR [OUT [RUNS [OVERSUB...]]]]
 set -eu
 build=${1:-build}
@@ -25,13 +26,16 @@ for o in $oversubs; do
 	mkdir -p "$d"
 	"$swctl" cluster up --racks 4 --nodes-per-rack 2 --nic 1gbit \
 		--uplink $((2000 / o))mbit --name "$name" --dir "$dir/c" >"$d/cluster.txt"
-	"$swctl" replay --topology "$dir/c/topology.json" --heartbeat 0.5 $opts --out "$d/sim" \
+	"$swctl" replay --topology "$dir/c/topology.json" --heartbeat 0.5 --map-input live \
+		--output-replicas 1 $opts --out "$d/sim" \
 		>"$d/sim.txt"
 	for i in $(seq "$runs"); do
 		"$swctl" replay --live "$dir/c" $opts --out "$d/live-$i" >"$d/live-$i.txt" 2>/dev/null
 	done
 	"$swctl" cluster down --dir "$dir/c" >/dev/null
-	"$swctl" compare "$d/sim" "$d/live-1" >"$d/compare.txt"
+	for i in $(seq "$runs"); do
+		"$swctl" compare "$d/sim" "$d/live-$i" >"$d/compare-$i.txt"
+	done
 	echo "== $o:1 uplinks ($((2000 / o)) Mbit/s), $runs live runs: cross-rack bytes (NetSat) against the baseline"
 	for pair in sw-fair:fair sw-relaxed:delay; do
 		for i in $(seq "$runs"); do

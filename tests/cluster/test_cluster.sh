@@ -150,8 +150,8 @@ controller_fault() {
 check "replay --live --kill-controller: the controller restarts on its state, every job completes, no checksum fails" controller_fault
 
 compare() {
-	"$swctl" replay --topology "$dir/topology.json" --heartbeat 0.5 \
-		--mix "$(dirname "$0")/mix.jsonl" --schedulers fair,sw-fair --warmup 0 --no-plot \
+	"$swctl" replay --topology "$dir/topology.json" --heartbeat 0.5 --map-input live \
+		--output-replicas 1 --mix "$(dirname "$0")/mix.jsonl" --schedulers fair,sw-fair --warmup 0 --no-plot \
 		--quiet --out "$tmp/sim" >/dev/null &&
 		"$swctl" compare "$tmp/sim" "$tmp/live" >"$tmp/compare" &&
 		[ "$(grep -cE '^(fair|sw-fair) all +jobs_per_hour' "$tmp/compare")" = 2 ] &&

@@ -39,6 +39,7 @@ struct node {
 	int n;
 	bool silent; /* stops heartbeating */
 	uint32_t ran[2];
+	double rate[2]; /* the synthetic runner's compute rate of the last map and reduce given */
 };
 
 /* The partition checksum a map reports: the reducer must be handed the same. */
@@ -78,6 +79,8 @@ static void receive(struct node *nd)
 				h->ref.base.n_unknown_fields = 0;
 				take_locations(h, t->maps, t->n_maps);
 				nd->ran[t->ref->kind]++;
+				if (t->synthetic)
+					nd->rate[t->ref->kind] = t->synthetic->compute_bytes_per_s;
 			}
 		} else if (m.type == SW_WIRE_MAP_OUTPUTS) {
 			const SwWire__TaskRef *r = m.map_outputs->reduce;
@@ -223,13 +226,17 @@ static void a_job_runs_to_completion_on_four_agents_and_its_trace_replays_identi
 	struct node nodes[4];
 	ctl_setup(&p, 100, 5000, NULL);
 	join_all(&p, nodes, 1);
-	int id = submit(&p,
-	                "{\"name\": \"t\", \"maps\": 12, \"reduces\": 3, \"input_bytes\": 1000}");
+	int id =
+	        submit(&p, "{\"name\": \"t\", \"maps\": 12, \"reduces\": 3, \"input_bytes\": 1000, "
+	                   "\"compute_bytes_per_s\": 5e6, \"reduce_compute_bytes_per_s\": 7e6}");
 	run_until_done(&p, nodes, 4, id, 12, 3);
 	uint32_t maps = 0, reduces = 0;
 	for (int i = 0; i < 4; i++) {
 		maps += nodes[i].ran[0];
 		reduces += nodes[i].ran[1];
+		/* maps and reduces compute at their own rates */
+		assert_true(!nodes[i].ran[0] || nodes[i].rate[0] == 5e6);
+		assert_true(!nodes[i].ran[1] || nodes[i].rate[1] == 7e6);
 	}
 	assert_int_equal(maps, 12);
 	assert_int_equal(reduces, 3);

@@ -165,6 +165,41 @@ static void a_map_only_job_writes_its_output_from_every_map(void **state)
 	sw_sim_result_free(&one);
 }
 
+/* --map-input live --output-replicas 1|2: the live replay's task model (its synthetic maps
+ * read nothing; swcontroller puts output copies on the next nodes up, sent by the writer). */
+static void live_models_read_no_input_and_copy_output_to_the_next_nodes(void **state)
+{
+	struct mix m;
+	struct sw_sim_config c;
+	struct sw_sim_result r, two;
+	uint64_t out = 0, xout = 0;
+	size_t i;
+
+	(void)state;
+	make_mix_config(&m, &c);
+	c.map_input_live = 1;
+	c.output_next = 1;
+	run_with(&m, &c, "fair", &r);
+	c.output_next = 2;
+	run_with(&m, &c, "fair", &two);
+	for (i = 0; i < N_JOBS; i++) {
+		const struct sw_job_record *j = &r.jobs[i];
+
+		assert_true(j->finish > j->arrival);
+		assert_int_equal(j->bytes[SW_TRAFFIC_MAP_INPUT], m.jobs[i].input_bytes);
+		assert_int_equal(j->xrack[SW_TRAFFIC_MAP_INPUT], 0);
+		assert_int_equal(j->bytes[SW_TRAFFIC_OUTPUT], 2 * m.jobs[i].output_bytes);
+		assert_true(j->xrack[SW_TRAFFIC_OUTPUT] <= m.jobs[i].output_bytes);
+		assert_int_equal(two.jobs[i].bytes[SW_TRAFFIC_OUTPUT], 3 * m.jobs[i].output_bytes);
+		out += m.jobs[i].output_bytes;
+		xout += j->xrack[SW_TRAFFIC_OUTPUT];
+	}
+	/* the next node is on another rack only for the last node of a rack (1 in 4 here) */
+	assert_true(xout > 0 && xout < out / 2);
+	sw_sim_result_free(&r);
+	sw_sim_result_free(&two);
+}
+
 static void two_runs_give_identical_records_and_samples(void **state)
 {
 	struct mix m;
@@ -275,6 +310,7 @@ int main(void)
 	        cmocka_unit_test(
 	                an_idle_gap_of_a_billion_seconds_costs_no_events_and_bounded_samples),
 	        cmocka_unit_test(a_map_only_job_writes_its_output_from_every_map),
+	        cmocka_unit_test(live_models_read_no_input_and_copy_output_to_the_next_nodes),
 	        cmocka_unit_test(two_runs_give_identical_records_and_samples),
 	        cmocka_unit_test(every_policy_completes_the_mix),
 	        cmocka_unit_test(without_out_of_band_heartbeats_jobs_still_complete),

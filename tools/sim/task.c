@@ -142,6 +142,25 @@ void sw_sim_job_end(struct sim *s, struct sim_job *j)
 	sw_sim_job_free(j);
 }
 
+/* The live controller's placement of map @p i's split (controller/jobs.c, place_input; keep
+ * the two alike): node (id * 7919 + i) % nodes, then the next node in node order on another
+ * rack (the last one when there is none). */
+static void place_input_live(const struct sim *s, uint64_t id, uint32_t i, struct sw_map_spec *m)
+{
+	uint32_t n = s->cluster.n_nodes, first = (uint32_t)((id * 7919 + i) % n);
+
+	m->n_replicas = 1;
+	m->replicas[0] = first;
+	for (uint32_t k = 1; k < n; k++) {
+		uint32_t o = (first + k) % n;
+
+		if (s->nodes[o].rack != s->nodes[first].rack || k == n - 1) {
+			m->replicas[m->n_replicas++] = o;
+			break;
+		}
+	}
+}
+
 int sw_sim_job_arrive(struct sim *s, size_t idx)
 {
 	const struct sw_job_desc *d = &s->w->jobs[idx];
@@ -180,6 +199,8 @@ int sw_sim_job_arrive(struct sim *s, size_t idx)
 		t->ev = SIM_HEAP_NONE;
 	}
 	sw_sim_workload_expand(s->w, d, j->maps, &spec);
+	for (i = 0; s->c->map_input_live && i < j->n_maps; i++)
+		place_input_live(s, (uint64_t)idx + 1, i, &j->maps[i]);
 	sw_sim_workload_profile(s->w, d, &profile);
 	history_get(s, j, &profile);
 	spec.id = idx;
@@ -412,13 +433,33 @@ static int written(struct sim *s, struct sim_task *t)
 	return t->kind == SW_MAP ? map_done(s, t) : reduce_done(s, t);
 }
 
-/* Writes @p bytes of job output from the task's node: the local replica, and a pipeline of
- * two flows to the other two replicas (see pipeline). */
+/* The live controller's placement (sw_sim_config.output_next): the next nodes up after the
+ * writer in node order, at most two. @return how many there are. */
+static unsigned next_nodes(const struct sim *s, const struct sim_task *t, uint32_t *a, uint32_t *b)
+{
+	uint32_t n_nodes = s->cluster.n_nodes, *out[2] = {a, b};
+	unsigned n = 0;
+
+	for (uint32_t k = 1; k < n_nodes && n < s->c->output_next && n < 2; k++) {
+		uint32_t node = (t->node + k) % n_nodes;
+
+		if (!s->nodes[node].down)
+			*out[n++] = node;
+	}
+	return n;
+}
+
+/* Writes @p bytes of job output from the task's node: the local replica, and either a
+ * pipeline of two flows to the other two replicas (see pipeline) or, with output_next, a flow
+ * from the writer to each of the next nodes. */
 static int write_output(struct sim *s, struct sim_task *t, uint64_t bytes)
 {
 	struct sim_job *j = t->job;
 	uint32_t a = 0, b = 0;
-	unsigned n = bytes ? pipeline(s, t, &a, &b) : 0;
+	unsigned n = !bytes              ? 0
+	             : s->c->output_next ? next_nodes(s, t, &a, &b)
+	                                 : pipeline(s, t, &a, &b);
+	uint32_t b_from = s->c->output_next ? t->node : a;
 	int rc;
 
 	t->phase = SIM_WRITE;
@@ -433,8 +474,8 @@ static int write_output(struct sim *s, struct sim_task *t, uint64_t bytes)
 		return rc;
 	t->waits = 1;
 	if (n == 2) {
-		account(s, j, SW_TRAFFIC_OUTPUT, a, b, bytes);
-		rc = xfer_start(s, &t->io[1], a, b, bytes);
+		account(s, j, SW_TRAFFIC_OUTPUT, b_from, b, bytes);
+		rc = xfer_start(s, &t->io[1], b_from, b, bytes);
 		if (rc)
 			return rc;
 		t->waits = 2;
@@ -533,7 +574,7 @@ static int map_read(struct sim *s, struct sim_task *t, uint32_t src)
 	struct sim_job *j = t->job;
 	uint64_t in = j->maps[t->idx].input_bytes;
 
-	if (src == SW_NO_NODE || src == t->node || !in) {
+	if (src == SW_NO_NODE || src == t->node || !in || s->c->map_input_live) {
 		j->rec->bytes[SW_TRAFFIC_MAP_INPUT] += in;
 		return compute(s, t, in, j->bench->map_rate);
 	}

@@ -50,6 +50,16 @@ const char options_help[] =
         "                      times the mean completion time of the window's jobs under\n"
         "                      the baseline, run first without a window (the paper's \"some\n"
         "                      multiple of the average job completion time\")\n"
+        "  --map-input hdfs|live\n"
+        "                      hdfs (default): splits placed as HDFS does, a map reads its\n"
+        "                      split over the network when it runs off its replicas; live:\n"
+        "                      splits where the live controller places them, no reads (the\n"
+        "                      live replay's synthetic maps read nothing)\n"
+        "  --output-replicas hdfs|1|2\n"
+        "                      hdfs (default): 3 replicas, the writer's, one on another\n"
+        "                      rack and one beside it; 1 or 2: the writer's and one on each\n"
+        "                      of the next nodes in node order, as the live controller\n"
+        "                      places them (live replays: 1)\n"
         "  --fail-node RACK.NODE@SEC[+DOWN]\n"
         "                      node NODE of rack RACK (both from 0) fails at SEC seconds\n"
         "                      and, with +DOWN, comes back empty DOWN seconds later;\n"
@@ -99,6 +109,8 @@ static const struct option longopts[] = {
         {"saturation-threshold", required_argument, NULL, 't'},
         {"map-completion-threshold", required_argument, NULL, 'M'},
         {"starvation-window", required_argument, NULL, 'W'},
+        {"map-input", required_argument, NULL, 'i'},
+        {"output-replicas", required_argument, NULL, 'e'},
         {"fail-node", required_argument, NULL, 'F'},
         {"task-failure-rate", required_argument, NULL, 'R'},
         {"ratio-history", required_argument, NULL, 'r'},
@@ -190,6 +202,9 @@ static int parse_choice(const struct options_ctx *ctx, const char *opt, const ch
 
 static const char *const off_on[] = {"off", "on"};
 static const char *const placements[] = {"random", "rack"}; /* enum sw_placement */
+static const char *const map_inputs[] = {"hdfs", "live"};   /* sw_sim_config.map_input_live */
+/* sw_sim_config.output_next: 0 is HDFS's placement, 1 and 2 the next nodes' */
+static const char *const output_replicas[] = {"hdfs", "1", "2"};
 
 /* --starvation-window SEC|Kx */
 static int parse_window(const struct options_ctx *ctx, const char *arg, struct replay_opts *o)
@@ -344,6 +359,14 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		                      &o->sim.sched.map_completion_threshold);
 	case 'W':
 		return parse_window(ctx, arg, o);
+	case 'i':
+		rc = parse_choice(ctx, "--map-input", arg, map_inputs, 2, &choice);
+		o->sim.map_input_live = choice;
+		break;
+	case 'e':
+		rc = parse_choice(ctx, "--output-replicas", arg, output_replicas, 3, &choice);
+		o->sim.output_next = (uint32_t)choice;
+		break;
 	case 'F':
 		return parse_fault(ctx, arg, &o->sim);
 	case 'R':

@@ -109,10 +109,11 @@ static uint64_t submit(const struct sw_workload *w, const struct sw_job_desc *j)
 	uint64_t maps = (j->input_bytes + w->block_bytes - 1) / w->block_bytes;
 	maps = maps ? maps : 1;
 	json_t *o = json_pack(
-	        "{s:s, s:I, s:I, s:I, s:I, s:I, s:f}", "name", b->name, "user", (json_int_t)j->user,
-	        "maps", (json_int_t)maps, "reduces", (json_int_t)j->n_reduces, "input_bytes",
-	        (json_int_t)(j->input_bytes / maps ? j->input_bytes / maps : 1), "map_output_bytes",
-	        (json_int_t)(j->shuffle_bytes / maps), "compute_bytes_per_s", b->map_rate);
+	        "{s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f}", "name", b->name, "user",
+	        (json_int_t)j->user, "maps", (json_int_t)maps, "reduces", (json_int_t)j->n_reduces,
+	        "input_bytes", (json_int_t)(j->input_bytes / maps ? j->input_bytes / maps : 1),
+	        "map_output_bytes", (json_int_t)(j->shuffle_bytes / maps), "compute_bytes_per_s",
+	        b->map_rate, "reduce_compute_bytes_per_s", b->reduce_rate);
 	if (j->n_reduces)
 		json_object_set_new(o, "reduce_output_bytes",
 		                    json_integer((json_int_t)(j->output_bytes / j->n_reduces)));

@@ -61,6 +61,16 @@ struct sw_sim_config {
 	 *  job"); the first run of a program starts at the paper's 1.0. 0: every job starts at
 	 *  1.0 and the scheduler learns its ratio from its map outputs only. */
 	int ratio_history;
+	/** Map input as the live system has it: each split's replicas where swcontroller puts
+	 *  them (controller/jobs.c, place_input: node (job id * 7919 + map) % nodes, job ids
+	 *  from 1 in arrival order, and the next node on another rack), and no map-input flows
+	 *  (the synthetic maps read nothing). 0: HDFS's placement and remote reads. */
+	int map_input_live;
+	/** Output replicas. 0: as HDFS places them (the writer's node, a node A of another rack,
+	 *  a node B of A's rack, through a pipeline). 1 or 2: the writer's copy and one on each
+	 *  of the next that many nodes up in node order, each sent by the writer (the live
+	 *  controller's placement). 0. */
+	uint32_t output_next;
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
 	void *progress_arg;
