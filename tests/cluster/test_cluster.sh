@@ -17,6 +17,7 @@ dir=$tmp/c
 cleanup() {
 	"$swctl" cluster down --name "$cl" --dir "$dir" >/dev/null 2>&1
 	"$swctl" cluster down --name "${cl}k" --dir "$tmp/k" >/dev/null 2>&1
+	"$swctl" cluster down --name "${cl}u" --dir "$tmp/u" >/dev/null 2>&1
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -188,6 +189,31 @@ killed_up() {
 		! pgrep -f "$tmp/k/" >/dev/null
 }
 check "cluster down after up was killed with SIGKILL halfway leaves nothing behind" killed_up
+
+# The agents' shuffle over ucx (UCP on its tcp transport over the emulated links): a cluster
+# of its own (the one above is down), the same job, the same counts, no checksum failure.
+ucx_checks() {
+	"$swctl" cluster up --racks 2 --nodes-per-rack 2 --nic 1gbit --uplink 100mbit \
+		--transport ucx --name "$cl" --dir "$dir" >"$tmp/u.out" 2>&1 &&
+		has "$tmp/u.out" "transport ucx" && ctl status >"$tmp/status" && job || return 1
+	for n in r0n0 r0n1 r1n0 r1n1; do
+		ip=$(awk -v n="$n" '$1 == n {print $NF}' "$tmp/status" | cut -d: -f1)
+		in_ns "$n" curl -sf "http://$ip:7003/metrics" >"$tmp/u.metrics" &&
+			grep -q 'transport="ucx"' "$tmp/u.metrics" &&
+			grep -qx "swagent_checksum_failures_total 0" "$tmp/u.metrics" || return 1
+	done
+}
+ucx() {
+	cl0=$cl dir0=$dir
+	cl=${cl}u dir=$tmp/u
+	ucx_checks
+	rc=$?
+	[ $rc = 0 ] || tail -5 "$tmp/u.out"
+	"$swctl" cluster down --dir "$dir" >/dev/null
+	cl=$cl0 dir=$dir0
+	return $rc
+}
+check "cluster up --transport ucx: a job's cross-rack bytes on the uplinks are within 5% above the agents' count" ucx
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

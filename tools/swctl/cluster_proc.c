@@ -153,6 +153,11 @@ static pid_t spawn(const struct cluster *c, const char *ns, const char *role, co
 		if (out < 0 || in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 			_exit(126);
 		setsid();
+		/* UCX between namespaces of one machine would take shared memory and bypass the
+		 * emulated links: the agents' ucx runs over its tcp transport on the node's link */
+		if (!strcmp(role, "swagent") &&
+		    (setenv("UCX_TLS", "tcp", 1) || setenv("UCX_NET_DEVICES", "eth0", 1)))
+			_exit(126);
 		if (cluster_enter(ns) == 0) {
 			close_range(3, ~0u, 0);
 			execl(bin, bin, conf_opt, conf, (char *)NULL);
