@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sim_heap.h"
 #include "sim_net.h"
 
 #define GBIT      1e9
@@ -360,6 +361,58 @@ static void large_flow_sets_take_the_component_path_and_stay_exact(void **state)
 	random_churn(6, 8, MAX_FLOWS, 2, 250, 777);
 }
 
+/* The heap against a plain array: after every random push, key change and removal (of the top
+ * or any id) the top is the entry a linear scan finds first by (key, tie). */
+static void heap_top_is_the_least_key_through_pushes_updates_and_removals(void **state)
+{
+	enum { IDS = 300, OPS = 20000 };
+	struct sim_heap h;
+	double key[IDS];
+	int in[IDS] = {0};
+	unsigned seed = 13, op, id, best;
+
+	(void)state;
+	sw_sim_heap_init(&h);
+	assert_int_equal(sw_sim_heap_reserve(&h, IDS), 0);
+	for (op = 0; op < OPS; op++) {
+		id = (unsigned)rand_r(&seed) % IDS;
+		/* Few distinct keys, so that ties (broken by id) are common. */
+		double k = (double)(rand_r(&seed) % 50);
+
+		switch (rand_r(&seed) % 4) {
+		case 0:
+		case 1:
+			if (in[id]) {
+				sw_sim_heap_update(&h, id, k, id);
+			} else {
+				assert_int_equal(sw_sim_heap_push(&h, id, k, id), 0);
+				in[id] = 1;
+			}
+			key[id] = k;
+			break;
+		case 2:
+			sw_sim_heap_remove(&h, id);
+			in[id] = 0;
+			break;
+		default:
+			if (sim_heap_top(&h) != SIM_HEAP_NONE) {
+				in[sim_heap_top(&h)] = 0;
+				sw_sim_heap_remove(&h, sim_heap_top(&h));
+			}
+		}
+		best = SIM_HEAP_NONE;
+		for (id = 0; id < IDS; id++)
+			if (in[id] && (best == SIM_HEAP_NONE || key[id] < key[best]))
+				best = id;
+		assert_int_equal(sim_heap_top(&h), best);
+		if (best != SIM_HEAP_NONE)
+			assert_true(sim_heap_top_key(&h) == key[best]);
+		for (id = 0; id < IDS; id++)
+			assert_int_equal(sim_heap_contains(&h, id), in[id]);
+	}
+	sw_sim_heap_fini(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +427,7 @@ int main(void)
 	        cmocka_unit_test(bad_flows_are_rejected),
 	        cmocka_unit_test(incremental_recomputation_equals_recomputation_from_scratch),
 	        cmocka_unit_test(large_flow_sets_take_the_component_path_and_stay_exact),
+	        cmocka_unit_test(heap_top_is_the_least_key_through_pushes_updates_and_removals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
