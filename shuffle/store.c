@@ -7,8 +7,10 @@
  * itself so that no background thread is needed.
  *
  * Spill files are O_TMPFILE files (unnamed): a crash leaves nothing behind and closing the fd is
- * all removal takes. Appends go at the job's committed length; a failed write truncates back to
- * it, so the index only ever points at bytes that were fully written.
+ * all removal takes. A durable store instead writes every partition to a named file with an
+ * index (durable.c) before the put returns, and reopens them when created again. Appends go at the
+ * job's committed length; a failed write truncates back to it, so the index only ever points at
+ * bytes that were fully written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "durable.h"
 #include "proto.h"
 #include "shuffle_int.h"
 
@@ -38,6 +41,7 @@ struct part {
 	uint64_t file_off;
 	uint32_t *crcs; /* CRC32C of each SPILL_BLOCK, from put time; NULL when empty */
 	size_t meta;    /* bytes of this struct and its CRCs, counted in stats.meta_used */
+	bool on_file;   /* its bytes are in the job's file at file_off (maybe in memory too) */
 	unsigned pins;
 	struct job *owner;
 	struct part *hnext;         /* hash chain */
@@ -49,7 +53,8 @@ struct job {
 	uint64_t id;
 	uint8_t secret[SW_SHUFFLE_SECRET_MAX];
 	size_t secret_len;
-	int fd;            /* spill file, -1 until the first spill */
+	int fd;            /* spill file, -1 until the first spill (durable: the data file) */
+	int idx_fd;        /* durable: the index file, else -1 */
 	uint64_t file_len; /* committed bytes of the spill file */
 	struct part *parts;
 	unsigned pins;
@@ -64,6 +69,7 @@ struct sw_shuffle_store {
 	size_t budget, spill_mark, pause_mark, resume_mark;
 	struct arena arena;
 	char *spill_dir;
+	bool durable;
 	struct part **buckets;
 	size_t nbuckets, nparts;
 	struct job *jobs;
@@ -282,9 +288,12 @@ static int spill_append(struct sw_shuffle_store *st, struct job *j, const void *
 
 static int spill_one(struct sw_shuffle_store *st, struct part *p)
 {
-	int err = spill_append(st, p->owner, st->mem + p->mem_off, p->len, &p->file_off);
+	int err = p->on_file
+	                  ? 0
+	                  : spill_append(st, p->owner, st->mem + p->mem_off, p->len, &p->file_off);
 	if (err < 0)
 		return err;
+	p->on_file = true;
 	mem_release(st, p);
 	st->stats.parts_disk++;
 	return 0;
@@ -340,6 +349,34 @@ static int arena_place(struct sw_shuffle_store *st, struct part *p, const void *
 	return 0;
 }
 
+/* Durable stores: writes every partition to its job's data file and its record to the index
+ * before the put returns, so a new process finds it (the memory copy is only a cache). */
+static int persist(struct sw_shuffle_store *st, struct part *p, const void *data)
+{
+	struct job *j = p->owner;
+	uint64_t before = j->file_len;
+	int err = p->len > 0 ? spill_append(st, j, data, p->len, &p->file_off) : 0;
+	if (err < 0)
+		return err;
+	struct sw_shuffle_durable_part d = {.map = p->map,
+	                                    .part = p->idx,
+	                                    .len = p->len,
+	                                    .file_off = p->file_off,
+	                                    .nblocks = (uint32_t)nblocks(p->len),
+	                                    .crcs = p->crcs};
+	if ((err = sw_shuffle_durable_record(j->idx_fd, &d)) == 0) {
+		p->on_file = p->len > 0;
+		return 0;
+	}
+	sw_shuffle_logf(&st->log, "store: writing the index of job %llu failed: %s",
+	                (unsigned long long)j->id, strerror(-err));
+	j->file_len = before; /* the data appended is forgotten */
+	if (ftruncate(j->fd, (off_t)before) < 0)
+		sw_shuffle_logf(&st->log, "store: truncating the data file failed: %s",
+		                strerror(errno));
+	return err;
+}
+
 /* Places p's data (already sized, its metadata already counted) in memory or the spill file. */
 static int place(struct sw_shuffle_store *st, struct part *p, const void *data)
 {
@@ -374,14 +411,39 @@ static int place(struct sw_shuffle_store *st, struct part *p, const void *data)
 		}
 		return -EAGAIN;
 	}
+	if (st->durable && (err = persist(st, p, data)) < 0)
+		return err;
 	if (in_mem && (err = arena_place(st, p, data, need)) <= 0)
 		return err;
 	if (p->len == 0)
 		return 0;
-	err = spill_append(st, p->owner, data, p->len, &p->file_off);
-	if (err == 0)
-		st->stats.parts_disk++;
-	return err;
+	if (!p->on_file && (err = spill_append(st, p->owner, data, p->len, &p->file_off)) < 0)
+		return err;
+	p->on_file = true;
+	st->stats.parts_disk++;
+	return 0;
+}
+
+/* Makes room in the hash table for one more partition. 0 or -ENOMEM. */
+static int hash_room(struct sw_shuffle_store *st)
+{
+	/* at load factor 1 the table doubles, unless that would take the store past spill_at:
+	 * longer chains then, not more memory */
+	if (st->nparts >= st->nbuckets &&
+	    used(st) + st->nbuckets * sizeof(*st->buckets) <= st->spill_mark)
+		return hash_grow(st);
+	return 0;
+}
+
+/* Enters a placed partition in the index and its job's list. */
+static void index_part(struct sw_shuffle_store *st, struct part *p)
+{
+	struct part **head = bucket(st, p->job, p->map, p->idx);
+	p->hnext = *head;
+	*head = p;
+	st->nparts++;
+	p->jnext = p->owner->parts;
+	p->owner->parts = p;
 }
 
 int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t idx,
@@ -402,11 +464,7 @@ int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint
 		err = -EEXIST;
 		goto out;
 	}
-	/* at load factor 1 the table doubles, unless that would take the store past spill_at:
-	 * longer chains then, not more memory */
-	if (st->nparts >= st->nbuckets &&
-	    used(st) + st->nbuckets * sizeof(*st->buckets) <= st->spill_mark &&
-	    (err = hash_grow(st)) < 0)
+	if ((err = hash_room(st)) < 0)
 		goto out;
 	struct part *p = calloc(1, sizeof(*p));
 	if (p == NULL) {
@@ -430,12 +488,7 @@ int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint
 		goto out;
 	}
 	peak_update(st);
-	struct part **head = bucket(st, job, map, idx);
-	p->hnext = *head;
-	*head = p;
-	st->nparts++;
-	p->jnext = j->parts;
-	j->parts = p;
+	index_part(st, p);
 out:
 	pthread_mutex_unlock(&st->lock);
 	free(crcs);
@@ -452,6 +505,8 @@ static void job_free(struct sw_shuffle_store *st, struct job *j)
 	}
 	if (j->fd >= 0)
 		close(j->fd);
+	if (j->idx_fd >= 0)
+		close(j->idx_fd);
 	free(j);
 }
 
@@ -464,14 +519,20 @@ int sw_shuffle_job_add(struct sw_shuffle_store *st, uint64_t job, const void *se
 	if (j == NULL)
 		return -ENOMEM;
 	j->id = job;
-	j->fd = -1;
+	j->fd = j->idx_fd = -1;
 	memcpy(j->secret, secret, secret_len);
 	j->secret_len = secret_len;
 	pthread_mutex_lock(&st->lock);
-	if (job_find(st, job) != NULL) {
+	int err = job_find(st, job) != NULL ? -EEXIST : 0;
+	if (err == 0 && st->durable &&
+	    (err = sw_shuffle_durable_create(st->spill_dir, job, secret, secret_len, &j->fd,
+	                                     &j->idx_fd)) < 0)
+		sw_shuffle_logf(&st->log, "store: cannot create the files of job %llu in %s: %s",
+		                (unsigned long long)job, st->spill_dir, strerror(-err));
+	if (err < 0) {
 		pthread_mutex_unlock(&st->lock);
 		free(j);
-		return -EEXIST;
+		return err;
 	}
 	j->next = st->jobs;
 	st->jobs = j;
@@ -491,6 +552,8 @@ int sw_shuffle_job_remove(struct sw_shuffle_store *st, uint64_t job)
 		return -ESRCH;
 	}
 	*jp = j->next;
+	if (st->durable) /* fetches still reading it keep the open files */
+		sw_shuffle_durable_unlink(st->spill_dir, job);
 	for (struct part *p = j->parts; p != NULL; p = p->jnext) {
 		hash_unlink(st, p);
 		if (p->mem_off == NO_MEM && p->len > 0)
@@ -676,6 +739,56 @@ void sw_shuffle_store_stats(struct sw_shuffle_store *st, struct sw_shuffle_store
 	pthread_mutex_unlock(&st->lock);
 }
 
+/* Takes a job found on disk when a durable store opens: its partitions are on file only. */
+static int adopt(void *arg, struct sw_shuffle_durable_job *d)
+{
+	struct sw_shuffle_store *st = arg;
+	struct job *j = calloc(1, sizeof(*j));
+	if (j == NULL)
+		return -ENOMEM;
+	*j = (struct job){.id = d->id,
+	                  .secret_len = d->secret_len,
+	                  .fd = d->data_fd,
+	                  .idx_fd = d->idx_fd,
+	                  .file_len = d->data_len,
+	                  .next = st->jobs};
+	memcpy(j->secret, d->secret, d->secret_len);
+	d->data_fd = d->idx_fd = -1;
+	st->jobs = j;
+	for (size_t i = 0; i < d->nparts; i++) {
+		struct sw_shuffle_durable_part *dp = &d->parts[i];
+		struct part *p = calloc(1, sizeof(*p));
+		if (p == NULL || hash_room(st) < 0) {
+			free(p);
+			return -ENOMEM;
+		}
+		if (lookup(st, d->id, dp->map, dp->part) != NULL) { /* cannot be written twice */
+			sw_shuffle_logf(&st->log,
+			                "store: job %llu map %u part %u twice in its index",
+			                (unsigned long long)d->id, dp->map, dp->part);
+			free(p);
+			continue;
+		}
+		*p = (struct part){.job = d->id,
+		                   .map = dp->map,
+		                   .idx = dp->part,
+		                   .len = dp->len,
+		                   .mem_off = NO_MEM,
+		                   .file_off = dp->file_off,
+		                   .crcs = dp->crcs,
+		                   .meta = part_meta(dp->len),
+		                   .on_file = dp->len > 0,
+		                   .owner = j};
+		dp->crcs = NULL;
+		st->stats.meta_used += p->meta;
+		if (p->len > 0)
+			st->stats.parts_disk++;
+		index_part(st, p);
+	}
+	peak_update(st);
+	return 0;
+}
+
 static double frac_or(double v, double dflt)
 {
 	return v == 0 ? dflt : v;
@@ -710,6 +823,15 @@ int sw_shuffle_store_create(const struct sw_shuffle_store_conf *conf, struct sw_
 		goto fail;
 	pthread_mutex_init(&st->lock, NULL);
 	pthread_cond_init(&st->resumed, NULL);
+	st->durable = conf->durable;
+	int err;
+	if (st->durable &&
+	    (err = sw_shuffle_durable_scan(st->spill_dir, &st->log, adopt, st)) < 0) {
+		sw_shuffle_logf(&st->log, "store: cannot reopen the jobs in %s: %s", st->spill_dir,
+		                strerror(-err));
+		sw_shuffle_store_destroy(st);
+		return err;
+	}
 	*out = st;
 	return 0;
 fail:

@@ -52,11 +52,17 @@ struct sw_shuffle_store_conf {
 	double spill_at;       /* start spilling above this fraction of the budget; 0 = 0.85 */
 	double pause_at;       /* refuse writers (-EAGAIN) above it; 0 = 0.95 */
 	double resume_below;   /* spill down to and resume writers below it; 0 = 0.70 */
+	/* Every partition is written to a named file in spill_dir with an index before its put
+	 * returns, and create() reopens the jobs it finds there: map output survives a restart
+	 * of the process (README.md, "Durable stores"). One durable store per directory. */
+	bool durable;
 	struct sw_shuffle_log log;
 };
 
 /* -EINVAL (bad fractions: need 0 < resume_below < spill_at <= pause_at <= 1, no spill_dir),
- * -ENOMEM. The memory is one arena that a server registers with its transport. */
+ * -ENOMEM; durable: -errno when spill_dir cannot be read (a job whose files are damaged is
+ * logged and left out instead). The memory is one arena that a server registers with its
+ * transport. */
 int sw_shuffle_store_create(const struct sw_shuffle_store_conf *conf,
                             struct sw_shuffle_store **out);
 /* Frees every job (memory and spill files). Destroy servers using the store first. */
@@ -66,8 +72,9 @@ void sw_shuffle_store_destroy(struct sw_shuffle_store *st);
  * controller makes one per job and hands it to the map side and the job's reducers. 0 or -EIO. */
 int sw_shuffle_secret_new(uint8_t secret[SW_SHUFFLE_SECRET_LEN]);
 
-/* -EEXIST (job already there), -EINVAL (secret shorter than SW_SHUFFLE_SECRET_MIN or longer
- * than SW_SHUFFLE_SECRET_MAX). */
+/* -EEXIST (job already there: in a durable store also one reopened from disk, or whose files
+ * are left in spill_dir), -EINVAL (secret shorter than SW_SHUFFLE_SECRET_MIN or longer than
+ * SW_SHUFFLE_SECRET_MAX); durable: -errno creating its files. */
 int sw_shuffle_job_add(struct sw_shuffle_store *st, uint64_t job, const void *secret,
                        size_t secret_len);
 /* Frees the job's partitions, memory and spill file. Parts that a fetch still reads are freed

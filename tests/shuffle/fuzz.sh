@@ -33,7 +33,7 @@ clang $fuzz -I"$root/shuffle" -I"$root/shuffle/include" -I"$root/dataplane/inclu
 	$(pkg-config --cflags --libs numa libibverbs) -o "$work/fuzz_fetcher"
 # shellcheck disable=SC2086
 clang $fuzz -I"$root/shuffle" -I"$root/shuffle/include" -I"$root/dataplane/include" "$root/tests/shuffle/fuzz_server.c" $srcs \
-	"$root/shuffle/server.c" "$root/shuffle/store.c" "$root/shuffle/arena.c" "$root/shuffle/log.c" $dp $deps \
+	"$root/shuffle/server.c" "$root/shuffle/store.c" "$root/shuffle/durable.c" "$root/shuffle/arena.c" "$root/shuffle/log.c" $dp $deps \
 	$(pkg-config --cflags --libs numa libibverbs) -lpthread -o "$work/fuzz_server"
 targets="frames tcp fetcher server"
 if pkg-config --exists ucx; then

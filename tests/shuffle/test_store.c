@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +25,12 @@
 #define KEY "key-of-16-bytes!" /* SW_SHUFFLE_SECRET_MIN long */
 
 static char spill_dir[] = "/tmp/sw-store-test-XXXXXX";
+
+static void counting_log(void *arg, const char *line)
+{
+	(void)line;
+	++*(unsigned *)arg;
+}
 
 static struct sw_shuffle_store *new_store(size_t budget)
 {
@@ -311,6 +318,95 @@ static void partition_metadata_counts_against_the_budget(void **state)
 	sw_shuffle_store_destroy(st);
 }
 
+/* A durable store in spill_dir/durable, 1 MiB of memory. */
+static int durable_open(struct sw_shuffle_store **st, char *dir, size_t n, unsigned *lines)
+{
+	snprintf(dir, n, "%s/durable", spill_dir);
+	mkdir(dir, 0700);
+	struct sw_shuffle_store_conf conf = {.mem_budget = 1 * MiB,
+	                                     .spill_dir = dir,
+	                                     .durable = true,
+	                                     .log = {counting_log, lines}};
+	return sw_shuffle_store_create(&conf, st);
+}
+
+/* The serving process: stores a job's map output and is killed (no destroy, no exit). */
+static void durable_child(int wr)
+{
+	struct sw_shuffle_store *st;
+	char dir[256];
+	unsigned lines = 0;
+	static const size_t lens[4] = {1000, 0, 3 * MiB, 200 * 1000};
+	uint8_t *b = malloc(3 * MiB);
+	if (durable_open(&st, dir, sizeof(dir), &lines) < 0 ||
+	    sw_shuffle_job_add(st, 1, KEY, 16) < 0)
+		_exit(10);
+	for (uint32_t p = 0; p < 4; p++) {
+		pattern_fill(b, 1, p / 3, p, 0, lens[p]);
+		if (sw_shuffle_put(st, 1, p / 3, p, b, lens[p]) < 0)
+			_exit(11);
+	}
+	if (write(wr, "x", 1) != 1)
+		_exit(12);
+	raise(SIGKILL);
+}
+
+static void map_output_survives_a_restart_of_the_serving_process(void **state)
+{
+	(void)state;
+	struct sw_shuffle_store *st;
+	char dir[256], path[300];
+	unsigned lines = 0;
+	int fds[2], status;
+	uint8_t secret[SW_SHUFFLE_SECRET_MAX], c;
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		durable_child(fds[1]);
+	assert_int_equal(read(fds[0], &c, 1), 1); /* everything put */
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	close(fds[0]);
+	close(fds[1]);
+
+	assert_int_equal(durable_open(&st, dir, sizeof(dir), &lines), 0);
+	assert_int_equal(sw_shuffle_store_job_secret(st, 1, secret), 16);
+	assert_memory_equal(secret, KEY, 16);
+	check_pattern(st, 1, 0, 0, 1000); /* was in memory too: the file has it */
+	check_pattern(st, 1, 0, 1, 0);
+	check_pattern(st, 1, 0, 2, 3 * MiB);
+	check_pattern(st, 1, 1, 3, 200 * 1000);
+	uint8_t b[10] = {0};
+	assert_int_equal(sw_shuffle_put(st, 1, 0, 0, b, 10), -EEXIST);
+	put_pattern(st, 1, 2, 0, 5000); /* the job takes more output after the restart */
+	sw_shuffle_store_destroy(st);
+
+	/* a byte changed in the data file is reported, never served; the index's torn tail (a
+	 * record cut short by the kill) is cut off, the records before it kept */
+	snprintf(path, sizeof(path), "%s/job-1.data", dir);
+	FILE *f = fopen(path, "r+");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 500, SEEK_SET), 0);
+	assert_int_equal(fputc('!', f), '!');
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/job-1.idx", dir);
+	f = fopen(path, "a");
+	assert_non_null(f);
+	assert_int_equal(fwrite("SWIR\1\0", 1, 6, f), 6);
+	fclose(f);
+	lines = 0;
+	assert_int_equal(durable_open(&st, dir, sizeof(dir), &lines), 0);
+	assert_int_equal(lines, 1); /* "index of job 1 torn or damaged ..." */
+	assert_int_equal(sw_shuffle_read(st, 1, 0, 0, 0, b, 10), -EIO);
+	check_pattern(st, 1, 0, 2, 3 * MiB);
+	check_pattern(st, 1, 2, 0, 5000);
+	assert_int_equal(sw_shuffle_job_remove(st, 1), 0);
+	assert_int_equal(access(path, F_OK), -1); /* removing the job removes its files */
+	sw_shuffle_store_destroy(st);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* In a child: the spill file may grow to 1 MiB only (RLIMIT_FSIZE makes writes fail EFBIG). */
 static void full_disk_child(void)
 {
@@ -448,6 +544,7 @@ int main(void)
 	        cmocka_unit_test(a_job_removed_during_a_fetch_is_freed_when_the_fetch_ends),
 	        cmocka_unit_test(zero_byte_and_many_small_partitions_are_kept),
 	        cmocka_unit_test(partition_metadata_counts_against_the_budget),
+	        cmocka_unit_test(map_output_survives_a_restart_of_the_serving_process),
 	        cmocka_unit_test(a_failing_spill_write_returns_the_error_and_keeps_earlier_data),
 	        cmocka_unit_test(concurrent_writers_never_exceed_the_pause_watermark),
 	        cmocka_unit_test(bad_watermarks_and_missing_spill_dir_are_refused),
