@@ -56,14 +56,25 @@ struct tcp_ep {
 	struct frame rxh;      /* header of the frame being read into body */
 	char *body;            /* non-NULL while a large frame is read in place */
 	size_t body_got;
+	/* The peer shut its write side (EOF between frames): nothing more is read, and the
+	 * endpoint reports SW_DP_EV_CLOSED only once the application had EOF_TURNS polls with
+	 * nothing to send, so a half-closed client still gets its answer. */
+	bool rd_eof;
+	unsigned eof_idle;
+	struct tcp_ep *eof_next;
 };
 
 struct tcp_ctx {
 	struct sw_dp_ctx base;
 	int epfd;
 	int lfd;
-	int spare; /* kept open for EMFILE: closed to accept and drop one connection */
+	int spare;           /* kept open for EMFILE: closed to accept and drop one connection */
+	struct tcp_ep *eofs; /* endpoints whose peer shut its write side */
 };
+
+/* Polls an endpoint whose peer half-closed stays open with nothing to send before it closes:
+ * the application gets a turn after the last send completed to queue more. */
+#define EOF_TURNS 2
 
 static struct tcp_ctx *tctx(struct sw_dp_ctx *c)
 {
@@ -133,7 +144,8 @@ static void tune(int fd)
 
 static int ep_watch(struct tcp_ep *e, int op, bool out)
 {
-	struct epoll_event ev = {.events = EPOLLIN | (out ? EPOLLOUT : 0), .data.ptr = e};
+	struct epoll_event ev = {.events = (e->rd_eof ? 0 : EPOLLIN) | (out ? EPOLLOUT : 0),
+	                         .data.ptr = e};
 
 	e->want_out = out;
 	return epoll_ctl(tctx(e->base.ctx)->epfd, op, e->fd, &ev) < 0 ? -errno : 0;
@@ -188,6 +200,13 @@ static void fail_txq(struct tcp_ep *e, int status)
 
 static void ep_release(struct tcp_ep *e, int status)
 {
+	if (e->rd_eof) {
+		struct tcp_ep **pp = &tctx(e->base.ctx)->eofs;
+		while (*pp != e)
+			pp = &(*pp)->eof_next;
+		*pp = e->eof_next;
+		e->rd_eof = false;
+	}
 	if (e->fd >= 0) {
 		close(e->fd); /* also leaves the epoll set */
 		e->fd = -1;
@@ -247,6 +266,7 @@ static int flush(struct tcp_ep *e)
 			if (!tx->ctrl)
 				sw_dp_send_done(&e->base, tx->payload, tx->user, 0);
 			free(tx);
+			e->eof_idle = 0;
 		}
 	}
 	if (!!e->txq != e->want_out)
@@ -413,6 +433,8 @@ static void ep_readable(struct tcp_ep *e)
 {
 	size_t budget = RX_BUDGET;
 
+	if (e->rd_eof)
+		return; /* nothing more comes */
 	while (budget && e->fd >= 0) {
 		size_t asked;
 		ssize_t n;
@@ -433,11 +455,19 @@ static void ep_readable(struct tcp_ep *e)
 		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
-		if (n <= 0) {
-			/* EOF between frames with nothing left to send is a clean close;
-			 * anything else means the peer broke off. */
-			bool clean = n == 0 && !e->body && e->staged == 0 && !e->txq;
-			ep_fail(e, clean ? 0 : -ECONNRESET);
+		if (n == 0 && !e->body && e->staged == 0) {
+			/* EOF between frames: the peer shut its write side, and may still
+			 * read what this side answers (eof_turns()). */
+			e->rd_eof = true;
+			e->eof_idle = 0;
+			e->eof_next = tctx(e->base.ctx)->eofs;
+			tctx(e->base.ctx)->eofs = e;
+			if (ep_watch(e, EPOLL_CTL_MOD, !!e->txq) < 0)
+				ep_fail(e, -ECONNRESET);
+			return;
+		}
+		if (n <= 0) { /* EOF mid-frame or an error: the peer broke off */
+			ep_fail(e, -ECONNRESET);
 			return;
 		}
 		budget -= (size_t)n < budget ? (size_t)n : budget;
@@ -529,6 +559,18 @@ static void accept_all(struct tcp_ctx *t)
 	}
 }
 
+/* Closes half-closed endpoints that had EOF_TURNS polls with nothing to send. */
+static void eof_turns(struct tcp_ctx *t)
+{
+	for (struct tcp_ep *e = t->eofs, *next; e; e = next) {
+		next = e->eof_next;
+		if (e->txq)
+			e->eof_idle = 0;
+		else if (++e->eof_idle >= EOF_TURNS)
+			ep_fail(e, 0); /* unlinks it */
+	}
+}
+
 static int tcp_progress(struct sw_dp_ctx *c)
 {
 	struct tcp_ctx *t = tctx(c);
@@ -548,17 +590,25 @@ static int tcp_progress(struct sw_dp_ctx *c)
 			continue;
 		if (evs[i].events & (EPOLLOUT | EPOLLERR | EPOLLHUP))
 			ep_writable(e);
-		if (e->fd >= 0 && (evs[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP)))
+		if (e->fd >= 0 && e->rd_eof && (evs[i].events & (EPOLLERR | EPOLLHUP)))
+			ep_fail(e, e->txq ? -ECONNRESET : 0); /* gone both ways now */
+		else if (e->fd >= 0 && (evs[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP)))
 			ep_readable(e);
 	}
+	eof_turns(t);
 	return 0;
 }
 
 static int tcp_wait(struct sw_dp_ctx *c, int timeout_ms)
 {
 	struct epoll_event ev;
-	int n = epoll_wait(tctx(c)->epfd, &ev, 1, timeout_ms);
+	int n;
 
+	/* a half-closed endpoint with nothing to send closes within EOF_TURNS polls */
+	for (struct tcp_ep *e = tctx(c)->eofs; e; e = e->eof_next)
+		if (!e->txq)
+			return 0;
+	n = epoll_wait(tctx(c)->epfd, &ev, 1, timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -EIO;
 	return n ? 0 : -ETIMEDOUT;

@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -573,6 +576,79 @@ static struct proto_req raw_req(uint64_t nonce)
 	                          .nonce = nonce};
 }
 
+/* Reads exactly n bytes from a socket: false at EOF or on an error first. */
+static bool sock_read(int fd, void *p, size_t n)
+{
+	for (size_t got = 0; got < n;) {
+		ssize_t r = read(fd, (uint8_t *)p + got, n - got);
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
+}
+
+/* The next message of the tcp backend's framing ({u32 len, u32 type, u64 tag}, type 1 a
+ * message, 2 a credit grant) into buf; its length, or -1 at EOF. */
+static long sock_msg(int fd, uint8_t *buf, size_t cap)
+{
+	uint32_t h[4];
+	do {
+		if (!sock_read(fd, h, sizeof(h)) || h[0] > cap || !sock_read(fd, buf, h[0]))
+			return -1;
+	} while (h[1] != 1);
+	return h[0];
+}
+
+/* A client that sends its request and shuts its write side (as `printf ... | nc -N` does)
+ * still reads the whole answer, 48 chunks of 64 KiB, before the server closes. */
+static void a_client_that_shut_its_write_side_still_gets_its_answer(void **state)
+{
+	(void)state;
+	if (strcmp(backend, "tcp") != 0)
+		skip(); /* UCX endpoints have no half-close */
+	struct map_conf mc = {
+	        .budget = 8 * MiB, .maps = 1, .parts = 1, .size = size_3mib, .chunk = 64 * KiB};
+	struct map_side ms;
+	map_start(&mc, &ms);
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	sa.sin_port = htons((uint16_t)atoi(strchr(ms.addr, ':') + 1));
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	static uint8_t buf[PROTO_CHUNK_LEN + 64 * KiB], data[3 * MiB];
+	uint8_t challenge[PROTO_CHALLENGE_LEN];
+	long n = sock_msg(fd, buf, sizeof(buf));
+	assert_int_equal(sw_shuffle_proto_hello_decode(buf, (size_t)n, challenge), 0);
+	struct proto_req r = raw_req(1);
+	struct {
+		uint32_t len, type;
+		uint64_t tag;
+		uint8_t req[PROTO_REQ_LEN];
+	} msg = {.len = PROTO_REQ_LEN, .type = 1};
+	sw_shuffle_proto_req_encode(&r, msg.req);
+	sw_shuffle_proto_mac((const uint8_t *)SECRET, 16, challenge, msg.req,
+	                     msg.req + PROTO_REQ_MACED);
+	assert_int_equal(write(fd, &msg, sizeof(msg)), sizeof(msg));
+	assert_int_equal(shutdown(fd, SHUT_WR), 0);
+	struct proto_chunk h = {0};
+	uint64_t got = 0;
+	while (!(h.flags & PROTO_LAST) && (n = sock_msg(fd, buf, sizeof(buf))) >= 0) {
+		assert_int_equal(sw_shuffle_proto_chunk_decode(buf, PROTO_CHUNK_LEN, &h), 0);
+		assert_int_equal(h.status, PROTO_OK);
+		assert_true(h.offset + h.len <= sizeof(data));
+		memcpy(data + h.offset, buf + PROTO_CHUNK_LEN, h.len);
+		got += h.len;
+	}
+	assert_true(h.flags & PROTO_LAST);
+	assert_int_equal(got, 3 * MiB);
+	assert_int_equal(pattern_check(data, JOB, 0, 0, 0, got), -1);
+	assert_int_equal(sock_msg(fd, buf, sizeof(buf)), -1); /* then the server closes */
+	close(fd);
+	struct map_report rep;
+	map_stop(&ms, &rep);
+	assert_int_equal(rep.cnt.peers_lost, 0);
+}
+
 static void malformed_and_wrong_version_requests_are_answered_with_a_status(void **state)
 {
 	(void)state;
@@ -1114,6 +1190,7 @@ int main(int argc, char **argv)
 	                one_fetcher_fetches_from_several_servers_at_once_in_the_callers_loop),
 	        cmocka_unit_test(a_fetch_past_its_deadline_fails_though_the_server_keeps_sending),
 	        cmocka_unit_test(chunks_out_of_order_are_put_back_in_order_up_to_32_held),
+	        cmocka_unit_test(a_client_that_shut_its_write_side_still_gets_its_answer),
 	};
 	return cmocka_run_group_tests_name(name, tests, setup, teardown);
 }
