@@ -648,8 +648,11 @@ static void ucx_ep_close(struct sw_dp_ep *ep)
 		req_done(r, UCS_ERR_CANCELED);
 	}
 	e->pend_tail = NULL;
-	/* Force close cancels what is in flight; progress until UCX has let go of it. */
-	cr = ucp_ep_close_nbx(e->uep, &p);
+	/* Force close cancels what is in flight; progress until UCX has let go of it. No UCP
+	 * endpoint when ucp_ep_create failed: a client that died before its connection request
+	 * was taken (the server crashed here, in ucp_ep_close_nbx(NULL), when reducers were
+	 * killed while it was busy). */
+	cr = e->uep ? ucp_ep_close_nbx(e->uep, &p) : NULL;
 	if (UCS_PTR_IS_PTR(cr)) {
 		while (ucp_request_check_status(cr) == UCS_INPROGRESS)
 			ucp_worker_progress(u->w);
