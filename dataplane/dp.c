@@ -15,6 +15,9 @@ static const struct dp_ops *const backends[] = {
 #ifdef SW_DP_HAVE_UCX
         &sw_dp_ucx_ops,
 #endif
+#ifdef SW_DP_HAVE_DPDK
+        &sw_dp_dpdk_ops,
+#endif
 };
 
 void sw_dp_config_init(struct sw_dp_config *cfg)
@@ -107,7 +110,9 @@ int sw_dp_open(const struct sw_dp_config *cfg, struct sw_dp_ctx **out)
 	ctx->ops = ops;
 	ctx->cfg = c;
 	ctx->cfg.backend = ops->name; /* the caller's string may not outlive the context */
-	ctx->cfg.ucx_tls = NULL;      /* consumed by the backend's open() */
+	/* consumed by the backend's open() */
+	ctx->cfg.ucx_tls = ctx->cfg.dpdk_eal = ctx->cfg.dpdk_port = NULL;
+	ctx->cfg.dpdk_ip = ctx->cfg.dpdk_neigh = NULL;
 	ctx->numa_node = c.numa_node >= 0 ? c.numa_node : sw_dp_nic_numa_node();
 	rc = sw_dp_pool_init(&ctx->pool, ctx->numa_node);
 	if (rc == 0)
@@ -362,6 +367,17 @@ void sw_dp_ep_set_user(struct sw_dp_ep *ep, void *user)
 void *sw_dp_ep_user(const struct sw_dp_ep *ep)
 {
 	return ep->user;
+}
+
+int sw_dp_ep_set_rate(struct sw_dp_ep *ep, uint64_t bytes_per_s)
+{
+	if (!ep)
+		return -EINVAL;
+	if (!ep->ctx->ops->set_rate)
+		return -ENOTSUP;
+	if (ep->closed || ep->down)
+		return -ENOTCONN;
+	return ep->ctx->ops->set_rate(ep, bytes_per_s);
 }
 
 uint32_t sw_dp_ep_credits(const struct sw_dp_ep *ep)

@@ -33,6 +33,8 @@ struct dp_ops {
 	            void *user, uint32_t grant);
 	/* Hands n credits back to the peer. */
 	int (*grant)(struct sw_dp_ep *ep, uint32_t n);
+	/* Paces ep at bytes_per_s (0: unpaced); NULL: the backend does not pace. */
+	int (*set_rate)(struct sw_dp_ep *ep, uint64_t bytes_per_s);
 	int (*mem_reg)(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);
 	void (*mem_dereg)(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);
 	int (*get)(struct sw_dp_ep *ep, void *local, size_t len, uint64_t raddr, const void *rkey,
@@ -47,6 +49,9 @@ struct dp_ops {
 extern const struct dp_ops sw_dp_tcp_ops;
 #ifdef SW_DP_HAVE_UCX
 extern const struct dp_ops sw_dp_ucx_ops;
+#endif
+#ifdef SW_DP_HAVE_DPDK
+extern const struct dp_ops sw_dp_dpdk_ops;
 #endif
 
 /* Receive buffers on the context's NUMA node: small ones carved from slabs, large ones

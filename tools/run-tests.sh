@@ -35,6 +35,8 @@ if tests/shuffle/fuzz.sh 30; then passed=$((passed + 1)); else failed=$((failed 
 if tests/agent/fuzz.sh 10; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 # And over netsat/'s decoders: tracker reports and netlink replies.
 if tests/netsat/fuzz.sh 20; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+# And over the dpdk backend's frame decoder.
+if tests/dataplane/fuzz.sh 20; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 # A short libFuzzer pass over every wire-message decoder (3 s each).
 if tests/wire/fuzz.sh 3; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 # The scheduler benchmark: prints decision latency against its target (not a pass/fail timing).

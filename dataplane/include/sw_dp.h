@@ -2,8 +2,8 @@
 /*
  * sw_dp: shufflewatch's data plane. One transport interface, several backends behind an
  * ops table (dataplane/dp.c holds the only list): "tcp" (kernel sockets + epoll, works
- * everywhere) and "ucx" (UCP: shared memory/tcp here, RDMA verbs + rdma_cm on RDMA NICs).
- * A later "dpdk" backend (poll mode, no fds, mbufs) fits the same calls.
+ * everywhere), "ucx" (UCP: shared memory/tcp here, RDMA verbs + rdma_cm on RDMA NICs) and
+ * "dpdk" (a reliable transport of its own over UDP on a DPDK port; poll mode, no fd).
  *
  * Model
  *  - A context (struct sw_dp_ctx) is one backend instance: its socket set or UCP worker,
@@ -119,6 +119,24 @@ struct sw_dp_config {
 	 * measured for 1 MiB, dataplane/README.md), but a peer that dies can leave this side's
 	 * operations hanging. Only for peers whose failure takes this process down too. */
 	int ucx_trust_peers;
+	/* dpdk only (dataplane/README.md, "Backend dpdk"). EAL arguments of the process's one
+	 * rte_eal_init(), which the first dpdk context runs; NULL: "--no-pci --no-huge -m 256
+	 * --no-telemetry --file-prefix swdp-PID" (no hugepages, no PCI device taken). */
+	const char *dpdk_eal;
+	/* dpdk: this context's own port as EAL devargs, probed at open and removed at close,
+	 * e.g. "net_memif0,role=client,socket=/run/sw.sock" or "net_af_packet0,iface=veth0".
+	 * Required: one port per context (contexts are per thread). */
+	const char *dpdk_port;
+	/* dpdk: this context's IPv4 address; NULL: the listen address's (0.0.0.0 takes frames
+	 * for any address). */
+	const char *dpdk_ip;
+	/* dpdk: static neighbours "IP=MAC,..."; others get the broadcast MAC, right on
+	 * point-to-point links (memif, veth). There is no ARP. */
+	const char *dpdk_neigh;
+	uint32_t dpdk_mtu; /* dpdk: IP MTU of the port, 576..9000; 0: 1500 */
+	/* dpdk, tests only: in the receive path drop, process twice, or hold back behind the
+	 * next frame every Nth frame (netem is not available here); 0: off. */
+	uint32_t dpdk_drop_every, dpdk_dup_every, dpdk_reorder_every;
 };
 
 /* Fills *cfg with the defaults (backend NULL, numa_node -1, the rest 0). */
@@ -177,6 +195,13 @@ void sw_dp_ep_describe(const struct sw_dp_ep *ep, FILE *out);
 /* An opaque pointer for the application, NULL until set. */
 void sw_dp_ep_set_user(struct sw_dp_ep *ep, void *user);
 void *sw_dp_ep_user(const struct sw_dp_ep *ep);
+
+/*
+ * Caps what this endpoint sends at bytes_per_s (frame bytes, token bucket with bursts of a
+ * millisecond at the rate), from now on; 0 lifts the cap. For pacing cross-rack senders.
+ * Returns 0, -ENOTSUP on backends that do not pace (tcp, ucx), -ENOTCONN.
+ */
+int sw_dp_ep_set_rate(struct sw_dp_ep *ep, uint64_t bytes_per_s);
 
 /* Send credits this endpoint has now (0 means sw_dp_send() returns -EAGAIN). */
 uint32_t sw_dp_ep_credits(const struct sw_dp_ep *ep);

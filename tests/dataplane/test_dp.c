@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The transport contract, run against one backend named on the command line
- * (test_dp BACKEND [UCX_TLS]): every test talks to a real peer process over 127.0.0.1.
+ * (test_dp BACKEND [UCX_TLS] or test_dp dpdk [DROP DUP REORDER]): every test talks to a
+ * real peer process over 127.0.0.1, or for dpdk over a memif link between the two
+ * processes (the peer is exec'd afresh: the EAL does not survive a fork).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -38,6 +40,18 @@
 static const char *backend;
 static const char *ucx_tls;
 static int trust_peers; /* third argument "trusted": sw_dp_config.ucx_trust_peers */
+static const char *self_exe;
+
+/* dpdk: every context has a memif port of its own. A peer process and this one share a new
+ * link: the peer is its server, this process's next context its client. Other contexts
+ * serve a link of their own that nobody joins (memif has no in-process pair; tests of two
+ * contexts in this process are skipped under dpdk). */
+static int dp_links;         /* links made so far */
+static bool dp_peer_mode;    /* this process is a peer: its context serves the memif link */
+static bool dp_peer_link;    /* peer_start() made a memif link: the next context is its client */
+static char dp_port[160];    /* devargs of the last port handed out */
+static uint32_t dp_fault[3]; /* drop, duplicate, reorder every Nth frame received */
+static long dp_session;      /* the test process's pid: names its memif sockets */
 
 static struct sw_dp_config config(uint32_t credits)
 {
@@ -48,6 +62,18 @@ static struct sw_dp_config config(uint32_t credits)
 	c.ucx_tls = ucx_tls;
 	c.ucx_trust_peers = trust_peers;
 	c.credits = credits;
+	if (strcmp(backend, "dpdk") == 0) {
+		bool client = dp_peer_link && !dp_peer_mode;
+		dp_links += !dp_peer_link && !dp_peer_mode;
+		snprintf(dp_port, sizeof(dp_port),
+		         "net_memif_%s%d,role=%s,socket=/swdp-test-%ld-%d", client ? "c" : "s",
+		         dp_links, client ? "client" : "server", dp_session, dp_links);
+		dp_peer_link = false;
+		c.dpdk_port = dp_port;
+		c.dpdk_drop_every = dp_fault[0];
+		c.dpdk_dup_every = dp_fault[1];
+		c.dpdk_reorder_every = dp_fault[2];
+	}
 	return c;
 }
 
@@ -198,10 +224,25 @@ static void peer_start(struct peer *p)
 	int fds[2];
 
 	assert_int_equal(pipe(fds), 0);
+	if (strcmp(backend, "dpdk") == 0) { /* the peer opens the server side of a new link */
+		dp_links++;
+		dp_peer_link = true;
+	}
 	p->pid = fork();
 	assert_true(p->pid >= 0);
 	if (p->pid == 0) {
 		close(fds[0]);
+		if (strcmp(backend, "dpdk") == 0) {
+			char fd[16], session[32], link[16], f[3][16];
+			snprintf(fd, sizeof(fd), "%d", fds[1]);
+			snprintf(session, sizeof(session), "%ld", dp_session);
+			snprintf(link, sizeof(link), "%d", dp_links);
+			for (int i = 0; i < 3; i++)
+				snprintf(f[i], sizeof(f[i]), "%u", dp_fault[i]);
+			execl(self_exe, self_exe, "--peer", fd, session, link, f[0], f[1], f[2],
+			      (char *)NULL);
+			_exit(6);
+		}
 		peer_main(fds[1]);
 	}
 	close(fds[1]);
@@ -279,9 +320,10 @@ struct conn {
 
 static void conn_open(struct conn *c, uint32_t credits)
 {
-	struct sw_dp_config cfg = config(credits);
+	struct sw_dp_config cfg;
 
 	peer_start(&c->peer);
+	cfg = config(credits); /* after the peer's: dpdk hands out the link's client side */
 	assert_int_equal(sw_dp_open(&cfg, &c->ctx), 0);
 	assert_int_equal(sw_dp_connect(c->ctx, c->peer.addr, &c->ep), 0);
 }
@@ -316,6 +358,8 @@ static void round_trip_keeps_every_byte_from_0_bytes_to_64_MiB(void **state)
 {
 	static const size_t sizes[] = {0,     1,     15,     16,       17,        4095,
 	                               65536, 65537, 262161, 1u << 20, 16u << 20, 64u << 20};
+	/* Under loss injection 64 MiB takes minutes on a loaded machine (README): 16 MiB. */
+	size_t n = sizeof(sizes) / sizeof(sizes[0]) - (dp_fault[0] != 0);
 	struct sw_dp_counters cnt;
 	unsigned char *buf = malloc(64u << 20);
 	uint64_t total = 0;
@@ -323,7 +367,7 @@ static void round_trip_keeps_every_byte_from_0_bytes_to_64_MiB(void **state)
 
 	(void)state;
 	conn_open(&c, 0);
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		fill(buf, sizes[i], (unsigned)i);
 		round_trip(&c, 1000 + i, buf, sizes[i]);
 		total += sizes[i];
@@ -332,7 +376,7 @@ static void round_trip_keeps_every_byte_from_0_bytes_to_64_MiB(void **state)
 	sw_dp_ep_counters(c.ep, &cnt);
 	assert_int_equal(cnt.tx_bytes, total);
 	assert_int_equal(cnt.rx_bytes, total);
-	assert_int_equal(cnt.rx_msgs, sizeof(sizes) / sizeof(sizes[0]));
+	assert_int_equal(cnt.rx_msgs, n);
 	free(buf);
 	conn_close(&c);
 }
@@ -620,6 +664,14 @@ static void killed_peer_ends_transfers_with_ECONNRESET_not_a_hang(void **state)
 		free(buf);
 		skip(); /* without peer-failure handling a dead peer may hang: not promised */
 	}
+	if (strcmp(backend, "dpdk") == 0) {
+		/* DPDK 22.11's memif unmaps a dead peer's rings in its control thread while this
+		 * one may be inside rte_eth_tx_burst: the survivor can crash (seen 1 run in 3
+		 * under loss injection). dataplane/README.md, "Backend dpdk". */
+		free(buf);
+		printf("# killed memif peer: not safe in DPDK 22.11's memif\n");
+		skip();
+	}
 	fill(buf, len, 9);
 	conn_open(&c, 0);
 	round_trip(&c, 1, buf, 1024);
@@ -694,6 +746,15 @@ static void counters_split_by_peer_add_up_to_the_context_total(void **state)
 	sw_dp_counters(c.ctx, &total);
 	assert_int_equal(total.rx_bytes, 4000);
 	conn_close(&c);
+}
+
+/* memif joins two processes, not two contexts of one: those tests skip under dpdk. */
+static bool no_pair_in_process(void)
+{
+	if (strcmp(backend, "dpdk") != 0)
+		return false;
+	printf("# two connected contexts in one process: not over memif\n");
+	return true;
 }
 
 /* A listening receiver and a sender connected to it, both in this process. */
@@ -811,6 +872,8 @@ static void credits_return_to_every_sender_when_the_receiver_closes_one_owing_a_
 	int nheld = 0, nowing = 0, back = 0;
 
 	(void)state;
+	if (no_pair_in_process())
+		skip();
 	assert_int_equal(sw_dp_open(&rc, &rx), 0);
 	assert_int_equal(sw_dp_listen(rx, "127.0.0.1:0"), 0);
 	assert_int_equal(sw_dp_listen_addr(rx, addr, sizeof(addr)), 0);
@@ -869,6 +932,8 @@ static void a_peer_over_max_recv_or_its_credits_loses_the_endpoint_unallocated(v
 	unsigned got;
 
 	(void)state;
+	if (no_pair_in_process())
+		skip();
 	pair_open(&p, 4096, 0); /* a message above max_recv: refused, never delivered */
 	assert_int_equal(sw_dp_send(p.ep, 1, &iov, 1, NULL), 0);
 	assert_int_equal(pair_until_closed(&p, &got), -EMSGSIZE);
@@ -988,6 +1053,8 @@ static void connecting_to_a_closed_port_reports_ECONNREFUSED(void **state)
 	char addr[SW_DP_ADDRSTRLEN];
 
 	(void)state;
+	if (no_pair_in_process())
+		skip();
 	/* A port that was just free: listen on it, then close the listener. */
 	assert_int_equal(sw_dp_open(&cfg, &tmp), 0);
 	assert_int_equal(sw_dp_listen(tmp, "127.0.0.1:0"), 0);
@@ -1020,6 +1087,31 @@ static void bad_arguments_get_clear_error_codes(void **state)
 	assert_int_equal(sw_dp_listen(ctx, "1.2.3:0"), -EINVAL);
 	assert_string_equal(sw_dp_strerror(-EAGAIN), "no send credit left: poll and retry");
 	sw_dp_close(ctx);
+}
+
+/* Pacing is dpdk's (a token bucket per endpoint); the others say so. A paced endpoint still
+ * moves every byte, and lifting the cap works too. */
+static void a_paced_endpoint_keeps_every_byte_or_the_backend_reports_ENOTSUP(void **state)
+{
+	size_t len = 1u << 20;
+	unsigned char *buf = malloc(len);
+	struct conn c;
+	int rc;
+
+	(void)state;
+	fill(buf, len, 3);
+	conn_open(&c, 0);
+	rc = sw_dp_ep_set_rate(c.ep, 50u << 20);
+	if (strcmp(backend, "dpdk") != 0) {
+		assert_int_equal(rc, -ENOTSUP);
+	} else {
+		assert_int_equal(rc, 0);
+		round_trip(&c, 1, buf, len);
+		assert_int_equal(sw_dp_ep_set_rate(c.ep, 0), 0);
+	}
+	round_trip(&c, 2, buf, len);
+	free(buf);
+	conn_close(&c);
 }
 
 static void every_backend_parses_the_same_IPv4_port_address_form(void **state)
@@ -1089,19 +1181,49 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(connecting_to_a_closed_port_reports_ECONNREFUSED),
 	        cmocka_unit_test(bad_arguments_get_clear_error_codes),
 	        cmocka_unit_test(every_backend_parses_the_same_IPv4_port_address_form),
+	        cmocka_unit_test(a_paced_endpoint_keeps_every_byte_or_the_backend_reports_ENOTSUP),
 	        cmocka_unit_test(device_discovery_answers_no_rdma_devices_without_an_rdma_nic),
 	};
 	char name[128];
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
+	if (n <= 0)
+		return 2;
+	exe[n] = '\0';
+	self_exe = exe;
+	if (argc == 8 && strcmp(argv[1], "--peer") == 0) { /* a dpdk peer: see peer_start() */
+		backend = "dpdk";
+		dp_session = atol(argv[3]);
+		dp_links = atoi(argv[4]);
+		dp_peer_mode = true;
+		for (int i = 0; i < 3; i++)
+			dp_fault[i] = (uint32_t)atoi(argv[5 + i]);
+		peer_main(atoi(argv[2]));
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s BACKEND [UCX_TLS [trusted]]\n", argv[0]);
+		fprintf(stderr, "usage: %s BACKEND [UCX_TLS [trusted]] | dpdk [DROP DUP REORDER]\n",
+		        argv[0]);
 		return 2;
 	}
+	dp_session = getpid();
 	backend = argv[1];
-	ucx_tls = argc > 2 ? argv[2] : NULL;
-	trust_peers = argc > 3 && strcmp(argv[3], "trusted") == 0;
+	if (getenv("TEST_DP_FILTER")) /* e.g. "round_trip*": run only the tests matching */
+		cmocka_set_test_filter(getenv("TEST_DP_FILTER"));
+	if (strcmp(backend, "dpdk") == 0) {
+		for (int i = 0; i < 3 && i + 2 < argc; i++)
+			dp_fault[i] = (uint32_t)atoi(argv[i + 2]);
+	} else {
+		ucx_tls = argc > 2 ? argv[2] : NULL;
+		trust_peers = argc > 3 && strcmp(argv[3], "trusted") == 0;
+	}
 	signal(SIGPIPE, SIG_IGN);
-	snprintf(name, sizeof(name), "dataplane[%s%s%s%s]", backend, ucx_tls ? " UCX_TLS=" : "",
-	         ucx_tls ? ucx_tls : "", trust_peers ? " trusted" : "");
+	if (dp_fault[0] || dp_fault[1] || dp_fault[2])
+		snprintf(name, sizeof(name), "dataplane[%s drop 1/%u dup 1/%u reorder 1/%u]",
+		         backend, dp_fault[0], dp_fault[1], dp_fault[2]);
+	else
+		snprintf(name, sizeof(name), "dataplane[%s%s%s%s]", backend,
+		         ucx_tls ? " UCX_TLS=" : "", ucx_tls ? ucx_tls : "",
+		         trust_peers ? " trusted" : "");
 	return cmocka_run_group_tests_name(name, tests, NULL, NULL);
 }

@@ -1,0 +1,1219 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Backend "dpdk": a reliable message transport of its own over Ethernet/IPv4/UDP on a DPDK
+ * port, as eRPC and Machnet do (no userspace TCP stack ships with Debian). One port per
+ * context, one queue pair, poll mode. Design, frame format and what is left out:
+ * dataplane/README.md, "Backend dpdk".
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sched.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "dp_impl.h"
+#include "dpdk_frame.h"
+
+#define WIN        512u /* segments in flight per connection; also the receiver's reorder window */
+#define BURST      32
+#define RING_SIZE  1024
+#define RTO_MIN_US 1000
+#define RTO_MAX_US 200000
+#define DEAD_US    10000000 /* no progress on unacked data for 10 s: the peer is gone */
+#define SYN_RTO_US 10000
+#define SYN_TRIES  30 /* 10 ms doubling to 200 ms: about 5 s */
+#define MAX_CONNS  (1u << 20)
+#define LINGER_MS  2000
+
+enum dconn_state { DC_SYN_SENT, DC_OPEN, DC_PEER_FIN, DC_FIN_WAIT, DC_DEAD };
+
+struct dmsg {
+	struct dmsg *next;
+	uint64_t tag;
+	struct iovec iov[SW_DP_MAX_IOV];
+	int iovcnt;
+	uint32_t len;
+	uint32_t assigned; /* bytes put into segments so far */
+	void *user;
+};
+
+struct dseg {
+	struct dmsg *msg; /* MSG segments */
+	uint32_t off, len;
+	uint32_t credit; /* CREDIT segments */
+	uint8_t kind;
+	bool sacked, retx;
+	uint64_t sent; /* tsc of the last transmission, 0: never sent */
+};
+
+/* A connection. Outlives its sw_dp_ep while its FIN waits for an ack (ep NULL then). */
+struct dconn {
+	struct sw_dp_ep *ep;
+	uint32_t id, peer_id;
+	enum dconn_state state;
+	uint8_t peer_mac[6];
+	uint32_t peer_ip;
+	uint16_t peer_port;
+	/* sender */
+	struct dmsg *msgs, *msgs_tail; /* sends not yet acked, oldest first */
+	struct dmsg *asg;              /* first message not wholly in segments */
+	uint32_t credit_owed;          /* credits to give back in the next CREDIT segment */
+	bool fin_wanted;
+	uint32_t snd_una, snd_nxt, snd_end; /* acked < una <= sent < nxt <= assigned < end */
+	struct dseg seg[WIN];
+	uint64_t rto_tsc; /* current timeout, backed off */
+	uint64_t srtt_tsc;
+	uint64_t progress_tsc; /* last ack that advanced snd_una (or the first send) */
+	unsigned syn_tries;
+	/* pacing: a token bucket in bytes, rate 0 = unpaced */
+	uint64_t rate, tokens, burst, tok_tsc;
+	/* receiver */
+	uint32_t rcv_nxt;
+	bool ack_due;
+	struct rte_mbuf *ooo[WIN]; /* segments that arrived ahead of rcv_nxt (checksums checked) */
+	uint8_t *rx_buf;
+	uint32_t rx_len, rx_off;
+	uint64_t rx_tag;
+	bool rx_busy;
+};
+
+struct dpdk_ep {
+	struct sw_dp_ep base;
+	struct dconn *c;
+};
+
+struct neigh {
+	uint32_t ip;
+	uint8_t mac[6];
+};
+
+struct dpdk_ctx {
+	struct sw_dp_ctx base;
+	uint16_t port;
+	bool port_started;
+	bool hotplugged; /* probed from devargs: removed at close */
+	char port_name[RTE_DEV_NAME_MAX_LEN];
+	struct rte_mempool *pool;
+	uint8_t mac[6];
+	uint32_t ip;
+	uint16_t udp_port;
+	bool ip_set;
+	uint32_t mss; /* payload bytes per segment */
+	bool tx_offload, rx_offload;
+	bool link_up;
+	bool closing; /* in close(): no new connections */
+	uint64_t hz;
+	struct dconn **conns;
+	uint32_t nconns, cap;
+	uint16_t gen;
+	struct neigh *neigh;
+	size_t nneigh;
+	/* test-only receive faults (sw_dp_config.dpdk_*_every) */
+	uint32_t drop_every, dup_every, reorder_every;
+	uint64_t rnd;
+	struct rte_mbuf *held; /* a frame held back to arrive after the next one */
+	struct rte_mbuf *tx[BURST];
+	unsigned ntx;
+	struct dconn *tx_owner; /* the connection whose segments fill tx[] */
+};
+
+static struct dpdk_ctx *dctx(struct sw_dp_ctx *c)
+{
+	return (struct dpdk_ctx *)c;
+}
+
+static struct dconn *dconn_of(struct sw_dp_ep *ep)
+{
+	return ((struct dpdk_ep *)ep)->c;
+}
+
+static bool before(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+
+/* ---- once per process: the EAL ---- */
+
+#define EAL_MAX_ARGS 64
+
+static int dpdk_init(const struct sw_dp_config *cfg)
+{
+	static char buf[1024];
+	char *argv[EAL_MAX_ARGS + 1];
+	int argc = 0;
+	cpu_set_t cpus;
+	char lcores[64] = "--lcores=0";
+	int first = -1, last = -1;
+
+	/* EAL pins the main thread to lcore 0's cpus: let those be every cpu this process may
+	 * use, or two processes on one machine would share one core. */
+	if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0)
+		for (int i = 0; i < CPU_SETSIZE; i++)
+			if (CPU_ISSET(i, &cpus)) {
+				first = first < 0 ? i : first;
+				last = i;
+			}
+	if (first >= 0)
+		snprintf(lcores, sizeof(lcores), "--lcores=0@(%d-%d)", first, last);
+	if (cfg->dpdk_eal)
+		snprintf(buf, sizeof(buf), "sw_dp %s %s", lcores, cfg->dpdk_eal);
+	else
+		snprintf(buf, sizeof(buf),
+		         "sw_dp %s --no-pci --no-huge -m 256 --no-telemetry "
+		         "--log-level=lib.eal:warning "
+		         "--file-prefix swdp-%ld",
+		         lcores, (long)getpid());
+	for (char *save, *t = strtok_r(buf, " \t", &save); t && argc < EAL_MAX_ARGS;
+	     t = strtok_r(NULL, " \t", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	if (rte_eal_init(argc, argv) < 0) {
+		fprintf(stderr, "sw_dp dpdk: rte_eal_init: %s\n", rte_strerror(rte_errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* ---- the port ---- */
+
+static int parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned v[6];
+	char end;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &end) != 6)
+		return -EINVAL;
+	for (int i = 0; i < 6; i++) {
+		if (v[i] > 255)
+			return -EINVAL;
+		mac[i] = (uint8_t)v[i];
+	}
+	return 0;
+}
+
+/* "IP=MAC,IP=MAC": the static neighbour table. */
+static int parse_neigh(struct dpdk_ctx *d, const char *spec)
+{
+	char *copy, *save;
+	int rc = 0;
+
+	if (!spec || !*spec)
+		return 0;
+	copy = strdup(spec);
+	if (!copy)
+		return -ENOMEM;
+	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+		struct in_addr in;
+		struct neigh *n;
+
+		if (!eq) {
+			rc = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		n = realloc(d->neigh, (d->nneigh + 1) * sizeof(*n));
+		if (!n) {
+			rc = -ENOMEM;
+			break;
+		}
+		d->neigh = n;
+		if (inet_pton(AF_INET, t, &in) != 1 || parse_mac(eq + 1, n[d->nneigh].mac) < 0) {
+			rc = -EINVAL;
+			break;
+		}
+		n[d->nneigh++].ip = in.s_addr;
+	}
+	free(copy);
+	if (rc)
+		fprintf(stderr, "sw_dp dpdk: bad neighbour table \"%s\" (want IP=MAC,...)\n", spec);
+	return rc;
+}
+
+/* Neighbours not in the table get the broadcast address: right on point-to-point links
+ * (memif, a veth pair), where whoever is on the other end is the peer. */
+static void neigh_mac(const struct dpdk_ctx *d, uint32_t ip, uint8_t mac[6])
+{
+	for (size_t i = 0; i < d->nneigh; i++)
+		if (d->neigh[i].ip == ip) {
+			memcpy(mac, d->neigh[i].mac, 6);
+			return;
+		}
+	memset(mac, 0xff, 6);
+}
+
+static int port_open(struct dpdk_ctx *d, const char *devargs, uint32_t mtu)
+{
+	static atomic_uint seq;
+	struct rte_eth_conf conf = {0};
+	struct rte_eth_dev_info info;
+	struct rte_ether_addr mac;
+	char pool_name[RTE_MEMPOOL_NAMESIZE];
+	size_t n = strcspn(devargs, ",");
+	uint32_t room = RTE_PKTMBUF_HEADROOM + DPDK_ETH_LEN + mtu;
+	const uint64_t csum_tx = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	const uint64_t csum_rx = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM;
+
+	if (n == 0 || n >= sizeof(d->port_name))
+		return -EINVAL;
+	memcpy(d->port_name, devargs, n);
+	d->port_name[n] = '\0';
+	if (rte_dev_probe(devargs) < 0 ||
+	    rte_eth_dev_get_port_by_name(d->port_name, &d->port) < 0) {
+		fprintf(stderr, "sw_dp dpdk: cannot probe port \"%s\"\n", devargs);
+		return -EIO;
+	}
+	d->hotplugged = true;
+	if (rte_eth_dev_info_get(d->port, &info) < 0)
+		return -EIO;
+	snprintf(pool_name, sizeof(pool_name), "swdp%u", atomic_fetch_add(&seq, 1));
+	d->pool = rte_pktmbuf_pool_create(pool_name, 4 * RING_SIZE + 2 * WIN - 1, 0, 0,
+	                                  (uint16_t)room, SOCKET_ID_ANY);
+	if (!d->pool) {
+		fprintf(stderr, "sw_dp dpdk: mbuf pool: %s\n", rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	d->tx_offload = (info.tx_offload_capa & csum_tx) == csum_tx;
+	d->rx_offload = (info.rx_offload_capa & csum_rx) == csum_rx;
+	conf.rxmode.mtu = mtu;
+	conf.txmode.offloads = d->tx_offload ? csum_tx : 0;
+	conf.rxmode.offloads = d->rx_offload ? csum_rx : 0;
+	if (rte_eth_dev_configure(d->port, 1, 1, &conf) < 0 ||
+	    rte_eth_rx_queue_setup(d->port, 0, RING_SIZE, SOCKET_ID_ANY, NULL, d->pool) < 0 ||
+	    rte_eth_tx_queue_setup(d->port, 0, RING_SIZE, SOCKET_ID_ANY, NULL) < 0 ||
+	    rte_eth_dev_start(d->port) < 0) {
+		fprintf(stderr, "sw_dp dpdk: cannot start port \"%s\" (MTU %u)\n", d->port_name,
+		        mtu);
+		return -EIO;
+	}
+	d->port_started = true;
+	rte_eth_macaddr_get(d->port, &mac);
+	memcpy(d->mac, mac.addr_bytes, 6);
+	return 0;
+}
+
+static void port_close(struct dpdk_ctx *d)
+{
+	if (d->port_started) {
+		rte_eth_dev_stop(d->port);
+		rte_eth_dev_close(d->port);
+	}
+	if (d->hotplugged)
+		rte_eal_hotplug_remove("vdev", d->port_name);
+	rte_mempool_free(d->pool);
+}
+
+/* memif crashes the process when it moves frames while its link is down (before the
+ * peer came, or after it went: its rings are unmapped then). Asked before every burst; for
+ * memif that reads a field. */
+static bool link_up(struct dpdk_ctx *d)
+{
+	struct rte_eth_link l;
+
+	d->link_up = rte_eth_link_get_nowait(d->port, &l) == 0 && l.link_status == RTE_ETH_LINK_UP;
+	return d->link_up;
+}
+
+static void dpdk_close(struct sw_dp_ctx *c);
+
+static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
+{
+	struct dpdk_ctx *d = dctx(c);
+	uint32_t mtu = cfg->dpdk_mtu ? cfg->dpdk_mtu : 1500;
+	struct in_addr in;
+	int rc;
+
+	d->hz = rte_get_tsc_hz();
+	if (!cfg->dpdk_port || mtu < 576 || mtu > 9000) {
+		fprintf(stderr, "sw_dp dpdk: %s\n",
+		        !cfg->dpdk_port ? "dpdk_port (the port's devargs) is required"
+		                        : "dpdk_mtu must be 576..9000");
+		return -EINVAL;
+	}
+	if (cfg->dpdk_ip) {
+		if (inet_pton(AF_INET, cfg->dpdk_ip, &in) != 1)
+			return -EINVAL;
+		d->ip = in.s_addr;
+		d->ip_set = true;
+	}
+	d->mss = mtu - DPDK_IP_LEN - DPDK_UDP_LEN - DPDK_HDR_LEN;
+	d->drop_every = cfg->dpdk_drop_every;
+	d->dup_every = cfg->dpdk_dup_every;
+	d->reorder_every = cfg->dpdk_reorder_every;
+	d->rnd = 0x9e3779b97f4a7c15ull;
+	d->udp_port = (uint16_t)(49152 + (rte_rdtsc() ^ (uint64_t)getpid()) % 16384);
+	rc = parse_neigh(d, cfg->dpdk_neigh);
+	if (rc == 0)
+		rc = port_open(d, cfg->dpdk_port, mtu);
+	if (rc < 0)
+		dpdk_close(c);
+	return rc;
+}
+
+static void dconn_free(struct dpdk_ctx *d, struct dconn *k);
+
+/* Whether a FIN still waits for its ack. */
+static bool fins_pending(const struct dpdk_ctx *d)
+{
+	for (uint32_t i = 0; i < d->nconns; i++)
+		if (d->conns[i] && d->conns[i]->state == DC_FIN_WAIT)
+			return true;
+	return false;
+}
+
+static int dpdk_progress(struct sw_dp_ctx *c);
+
+static void dpdk_close(struct sw_dp_ctx *c)
+{
+	struct dpdk_ctx *d = dctx(c);
+	uint64_t end = rte_rdtsc() + d->hz * LINGER_MS / 1000;
+
+	/* Like a socket's close: FINs of endpoints closed just before go out and are acked
+	 * (bounded, and only while the link is up), so peers see a clean close. */
+	d->closing = true;
+	while (d->port_started && fins_pending(d) && link_up(d) && rte_rdtsc() < end) {
+		struct timespec ts = {0, 20000};
+		dpdk_progress(c);
+		nanosleep(&ts, NULL);
+	}
+	for (uint32_t i = 0; i < d->nconns; i++)
+		if (d->conns[i])
+			dconn_free(d, d->conns[i]);
+	free(d->conns);
+	rte_pktmbuf_free(d->held);
+	for (unsigned i = 0; i < d->ntx; i++)
+		rte_pktmbuf_free(d->tx[i]);
+	port_close(d);
+	free(d->neigh);
+}
+
+static int dpdk_listen(struct sw_dp_ctx *c)
+{
+	struct dpdk_ctx *d = dctx(c);
+
+	if (!d->ip_set) {
+		d->ip = c->laddr.ip;
+		d->ip_set = true;
+	}
+	if (c->laddr.port)
+		d->udp_port = c->laddr.port;
+	c->laddr.port = d->udp_port;
+	return 0;
+}
+
+/* ---- connections ---- */
+
+static struct dconn *dconn_new(struct dpdk_ctx *d)
+{
+	struct dconn *k;
+	uint32_t i;
+
+	for (i = 0; i < d->nconns && d->conns[i]; i++)
+		;
+	if (i == d->nconns) {
+		if (d->nconns == d->cap) {
+			uint32_t cap = d->cap ? d->cap * 2 : 64;
+			struct dconn **n;
+			if (cap > MAX_CONNS)
+				return NULL;
+			n = realloc(d->conns, cap * sizeof(*n));
+			if (!n)
+				return NULL;
+			d->conns = n;
+			d->cap = cap;
+		}
+		d->nconns++;
+	}
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return NULL;
+	/* The id names the slot and, in its top bits, the slot's generation: a late frame of
+	 * an earlier connection in the same slot finds no match. */
+	k->id = i | (uint32_t)(++d->gen & 0xfff) << 20;
+	k->rto_tsc = d->hz * RTO_MIN_US / 1000000;
+	d->conns[i] = k;
+	return k;
+}
+
+static struct dconn *dconn_find(struct dpdk_ctx *d, uint32_t id)
+{
+	uint32_t i = id & (MAX_CONNS - 1);
+
+	if (i < d->nconns && d->conns[i] && d->conns[i]->id == id)
+		return d->conns[i];
+	return NULL;
+}
+
+/* Gives every send still queued back to its owner with status. */
+static void fail_sends(struct dconn *k, int status)
+{
+	struct dmsg *m;
+
+	while ((m = k->msgs)) {
+		k->msgs = m->next;
+		if (k->ep)
+			sw_dp_send_done(k->ep, m->len, m->user, status);
+		free(m);
+	}
+	k->msgs_tail = k->asg = NULL;
+	/* What was in flight is forgotten with them: acks for it are stale from now on. */
+	k->snd_una = k->snd_nxt = k->snd_end;
+	k->credit_owed = 0;
+}
+
+static void rx_reset(struct dpdk_ctx *d, struct dconn *k)
+{
+	for (unsigned i = 0; i < WIN; i++) {
+		rte_pktmbuf_free(k->ooo[i]);
+		k->ooo[i] = NULL;
+	}
+	if (k->rx_busy)
+		sw_dp_rxbuf_free(&d->base, k->rx_buf, k->rx_len);
+	k->rx_busy = false;
+	k->rx_buf = NULL;
+}
+
+static void dconn_free(struct dpdk_ctx *d, struct dconn *k)
+{
+	fail_sends(k, -ECONNRESET);
+	rx_reset(d, k);
+	if (k->ep)
+		((struct dpdk_ep *)k->ep)->c = NULL;
+	d->conns[k->id & (MAX_CONNS - 1)] = NULL;
+	free(k);
+}
+
+/* The connection ended (peer reset, refused, gone, or broke the protocol). */
+static void dconn_down(struct dconn *k, int status)
+{
+	fail_sends(k, status == 0 ? -ECONNRESET : status);
+	k->state = DC_DEAD;
+	if (k->ep)
+		sw_dp_ep_down(k->ep, status);
+}
+
+/* ---- transmit ---- */
+
+/* What the ring does not take stays queued for the next try: a full ring pushes back on
+ * the senders (tx_frame fails) instead of dropping. */
+static void tx_flush(struct dpdk_ctx *d)
+{
+	uint16_t sent = 0;
+
+	if (d->ntx && link_up(d))
+		sent = rte_eth_tx_burst(d->port, 0, d->tx, (uint16_t)d->ntx);
+	memmove(d->tx, d->tx + sent, (d->ntx - sent) * sizeof(d->tx[0]));
+	d->ntx -= sent;
+}
+
+static void iov_copy(uint8_t *dst, const struct iovec *iov, int cnt, size_t off, size_t len)
+{
+	for (int i = 0; i < cnt && len; i++) {
+		size_t n;
+		if (off >= iov[i].iov_len) {
+			off -= iov[i].iov_len;
+			continue;
+		}
+		n = iov[i].iov_len - off;
+		if (n > len)
+			n = len;
+		memcpy(dst, (const uint8_t *)iov[i].iov_base + off, n);
+		dst += n;
+		len -= n;
+		off = 0;
+	}
+}
+
+static uint64_t sack_bits(const struct dconn *k)
+{
+	uint64_t b = 0;
+
+	for (unsigned i = 0; i < DPDK_SACK_BITS; i++)
+		if (k->ooo[(k->rcv_nxt + 1 + i) % WIN])
+			b |= 1ull << i;
+	return b;
+}
+
+/* Queues one frame to k's peer; f's addresses and ack fields are filled in here. */
+static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, const struct dseg *s)
+{
+	struct rte_mbuf *m;
+	uint8_t *p;
+
+	if (d->ntx == BURST)
+		tx_flush(d);
+	if (d->ntx == BURST)
+		return -EAGAIN;
+	m = rte_pktmbuf_alloc(d->pool);
+	if (!m)
+		return -ENOMEM;
+	p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(DPDK_HEADROOM + f->len));
+	if (!p) {
+		rte_pktmbuf_free(m);
+		return -ENOMEM;
+	}
+	memcpy(f->dst_mac, k->peer_mac, 6);
+	memcpy(f->src_mac, d->mac, 6);
+	f->src_ip = d->ip;
+	f->dst_ip = k->peer_ip;
+	f->src_port = d->udp_port;
+	f->dst_port = k->peer_port;
+	f->dst_conn = k->peer_id;
+	f->src_conn = k->id;
+	f->ack = k->rcv_nxt;
+	f->sack = sack_bits(k);
+	if (s && s->msg && f->len)
+		iov_copy(p + DPDK_HEADROOM, s->msg->iov, s->msg->iovcnt, s->off, f->len);
+	sw_dp_dpdk_encode(p, f, !d->tx_offload);
+	if (d->tx_offload) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + DPDK_ETH_LEN);
+		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+		m->l2_len = DPDK_ETH_LEN;
+		m->l3_len = DPDK_IP_LEN;
+		m->ol_flags |=
+		        RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_UDP_CKSUM;
+		udp->dgram_cksum = rte_ipv4_phdr_cksum(ip, m->ol_flags);
+	}
+	k->ack_due = false;
+	d->tx[d->ntx++] = m;
+	return 0;
+}
+
+/* A control frame to whoever sent f (RST to an unknown connection, for one). */
+static void tx_reply(struct dpdk_ctx *d, const struct dpdk_frame *in, uint8_t type)
+{
+	struct dconn tmp = {.peer_ip = in->src_ip,
+	                    .peer_port = in->src_port,
+	                    .peer_id = in->src_conn,
+	                    .id = in->dst_conn};
+	struct dpdk_frame f = {.type = type};
+
+	memcpy(tmp.peer_mac, in->src_mac, 6);
+	tx_frame(d, &tmp, &f, NULL);
+}
+
+static int tx_seg(struct dpdk_ctx *d, struct dconn *k, uint32_t seq, uint64_t now)
+{
+	struct dseg *s = &k->seg[seq % WIN];
+	struct dpdk_frame f = {.type = DPDK_SEG, .kind = s->kind, .seq = seq};
+	int rc;
+
+	if (s->kind == DPDK_SEG_MSG) {
+		f.msg_len = s->msg->len;
+		f.tag = s->msg->tag;
+		f.off = s->off;
+		f.len = s->len;
+	} else if (s->kind == DPDK_SEG_CREDIT) {
+		f.msg_len = s->credit;
+	}
+	rc = tx_frame(d, k, &f, s);
+	if (rc == 0) {
+		if (s->sent)
+			s->retx = true;
+		s->sent = now;
+	}
+	return rc;
+}
+
+/* Cuts the next segment from what k has to send: owed credits first (they unblock the
+ * peer), then message bytes, then the FIN. Returns false when there is nothing. */
+static bool seg_assign(struct dpdk_ctx *d, struct dconn *k)
+{
+	struct dseg *s = &k->seg[k->snd_end % WIN];
+
+	memset(s, 0, sizeof(*s));
+	if (k->credit_owed) {
+		s->kind = DPDK_SEG_CREDIT;
+		s->credit = k->credit_owed;
+		k->credit_owed = 0;
+	} else if (k->asg) {
+		struct dmsg *m = k->asg;
+		s->kind = DPDK_SEG_MSG;
+		s->msg = m;
+		s->off = m->assigned;
+		s->len = m->len - m->assigned < d->mss ? m->len - m->assigned : d->mss;
+		m->assigned += s->len;
+		if (m->assigned == m->len)
+			k->asg = m->next;
+	} else if (k->fin_wanted) {
+		s->kind = DPDK_SEG_FIN;
+		k->fin_wanted = false;
+	} else {
+		return false;
+	}
+	k->snd_end++;
+	return true;
+}
+
+static bool paced_ok(struct dpdk_ctx *d, struct dconn *k, uint64_t now, uint32_t bytes)
+{
+	if (!k->rate)
+		return true;
+	k->tokens += (now - k->tok_tsc) * k->rate / d->hz;
+	k->tok_tsc = now;
+	if (k->tokens > k->burst)
+		k->tokens = k->burst;
+	if (k->tokens < bytes)
+		return false;
+	k->tokens -= bytes;
+	return true;
+}
+
+/* Retransmits on timeout (up to a burst of what is neither acked nor sacked, with the
+ * timeout doubled), sends new segments within the window and the pacing rate. */
+static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
+{
+	if (k->state == DC_SYN_SENT) {
+		struct dpdk_frame f = {.type = DPDK_SYN};
+		/* Tries count only once the link is up (a memif peer may not be there yet). */
+		if (!d->link_up || (k->syn_tries && now - k->seg[0].sent < k->rto_tsc))
+			return;
+		if (k->syn_tries++ == SYN_TRIES) {
+			dconn_down(k, -ECONNREFUSED);
+			return;
+		}
+		if (tx_frame(d, k, &f, NULL) == 0) {
+			k->seg[0].sent = now;
+			k->rto_tsc =
+			        k->syn_tries == 1 ? d->hz / 1000000 * SYN_RTO_US : k->rto_tsc * 2;
+			if (k->rto_tsc > d->hz / 1000000 * RTO_MAX_US)
+				k->rto_tsc = d->hz / 1000000 * RTO_MAX_US;
+		}
+		return;
+	}
+	if (k->state == DC_DEAD)
+		return;
+	if (before(k->snd_una, k->snd_nxt)) {
+		struct dseg *old = &k->seg[k->snd_una % WIN];
+		if (now - k->progress_tsc > d->hz / 1000000 * DEAD_US) {
+			dconn_down(k, -ECONNRESET);
+			return;
+		}
+		if (now - old->sent >= k->rto_tsc) {
+			/* Everything in flight that is neither sacked nor resent within the
+			 * timeout: beyond the sack bitmap's reach, a timeout is how holes show. */
+			for (uint32_t s = k->snd_una; before(s, k->snd_nxt); s++) {
+				struct dseg *g = &k->seg[s % WIN];
+				if (!g->sacked && now - g->sent >= k->rto_tsc &&
+				    tx_seg(d, k, s, now) < 0)
+					break;
+			}
+			if (k->rto_tsc < d->hz * RTO_MAX_US / 1000000)
+				k->rto_tsc *= 2;
+		}
+	}
+	for (;;) {
+		struct dseg *s;
+		if (k->snd_nxt - k->snd_una >= WIN)
+			break;
+		if (k->snd_nxt == k->snd_end && !seg_assign(d, k))
+			break;
+		s = &k->seg[k->snd_nxt % WIN];
+		if (!paced_ok(d, k, now, s->len + DPDK_HEADROOM))
+			break;
+		if (tx_seg(d, k, k->snd_nxt, now) < 0)
+			break;
+		if (k->snd_una == k->snd_nxt)
+			k->progress_tsc = now;
+		k->snd_nxt++;
+	}
+	if (k->ack_due) {
+		struct dpdk_frame f = {.type = DPDK_ACK};
+		tx_frame(d, k, &f, NULL);
+	}
+}
+
+/* ---- receive ---- */
+
+static void on_ack(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *f, uint64_t now)
+{
+	uint32_t high = 0;
+	unsigned above = 0;
+	uint64_t guard = 2 * k->srtt_tsc + d->hz / 10000;
+
+	if (before(k->snd_nxt, f->ack) || before(f->ack, k->snd_una))
+		return; /* acks what was never sent, or stale */
+	while (before(k->snd_una, f->ack)) {
+		struct dseg *s = &k->seg[k->snd_una % WIN];
+		/* Karn: only clean samples, and not segments sacked earlier (their cumulative ack
+		 * waited for a hole to fill: it says nothing of the round trip) */
+		if (!s->retx && !s->sacked && s->sent) {
+			uint64_t rtt = now - s->sent;
+			k->srtt_tsc = k->srtt_tsc ? (7 * k->srtt_tsc + rtt) / 8 : rtt;
+		}
+		if (s->kind == DPDK_SEG_MSG && s->off + s->len == s->msg->len) {
+			struct dmsg *m = s->msg; /* the last segment: the message is through */
+			k->msgs = m->next;
+			if (!k->msgs)
+				k->msgs_tail = NULL;
+			if (k->ep)
+				sw_dp_send_done(k->ep, m->len, m->user, 0);
+			free(m);
+		} else if (s->kind == DPDK_SEG_FIN && k->state == DC_FIN_WAIT) {
+			k->snd_una++;
+			k->state = DC_DEAD; /* freed by the caller */
+			return;
+		}
+		k->snd_una++;
+		k->progress_tsc = now;
+		k->rto_tsc = 3 * k->srtt_tsc;
+		if (k->rto_tsc < d->hz / 1000000 * RTO_MIN_US)
+			k->rto_tsc = d->hz / 1000000 * RTO_MIN_US;
+		if (k->rto_tsc > d->hz / 1000000 * RTO_MAX_US)
+			k->rto_tsc = d->hz / 1000000 * RTO_MAX_US;
+	}
+	/* Selective acks: a hole with three or more sacked segments above it is lost; resend
+	 * it now rather than at the timeout, and again if it is still a hole two round trips
+	 * later (the resent copy was lost too). */
+	for (unsigned i = 0; i < DPDK_SACK_BITS; i++) {
+		uint32_t s = f->ack + 1 + i;
+		if (!before(s, k->snd_nxt))
+			break;
+		if (f->sack & (1ull << i)) {
+			k->seg[s % WIN].sacked = true;
+			high = i + 1;
+		}
+	}
+	for (unsigned i = 0; i + 1 < high; i++) {
+		struct dseg *s = &k->seg[(f->ack + i) % WIN];
+		above = 0;
+		for (unsigned j = i; j < high; j++)
+			above += (f->sack >> j) & 1;
+		if (!s->sacked && above >= 3 && now - s->sent > guard)
+			tx_seg(d, k, f->ack + i, now);
+	}
+}
+
+/* One in-order stream segment. Returns 0, or the code that ends the connection. */
+static int on_seg(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *f)
+{
+	struct sw_dp_ep *ep = k->ep;
+	int rc;
+
+	switch (f->kind) {
+	case DPDK_SEG_CREDIT:
+		return ep ? sw_dp_credit_arrived(ep, f->msg_len) : 0;
+	case DPDK_SEG_FIN:
+		k->state = k->state == DC_FIN_WAIT ? DC_FIN_WAIT : DC_PEER_FIN;
+		fail_sends(k, -ECONNRESET);
+		if (ep)
+			sw_dp_ep_down(ep, 0);
+		return 0;
+	default:
+		break;
+	}
+	if (!ep)
+		return 0; /* closed here: the bytes have nowhere to go */
+	if (f->off == 0 && !k->rx_busy) {
+		/* A new message: checked before anything is allocated for it. */
+		if (f->msg_len > d->base.cfg.max_recv)
+			return -EMSGSIZE;
+		if (sw_dp_rx_full(ep, 0))
+			return -EPROTO;
+		k->rx_buf = sw_dp_rxbuf_alloc(&d->base, f->msg_len);
+		if (!k->rx_buf && f->msg_len)
+			return -ENOMEM;
+		k->rx_busy = true;
+		k->rx_len = f->msg_len;
+		k->rx_off = 0;
+		k->rx_tag = f->tag;
+	} else if (!k->rx_busy || f->off != k->rx_off || f->msg_len != k->rx_len ||
+	           f->tag != k->rx_tag) {
+		return -EPROTO; /* a segment that does not continue the message */
+	}
+	memcpy(k->rx_buf + k->rx_off, f->data, f->len);
+	k->rx_off += f->len;
+	if (k->rx_off < k->rx_len)
+		return 0;
+	k->rx_busy = false;
+	rc = sw_dp_push_recv(ep, k->rx_tag, k->rx_buf, k->rx_len);
+	if (rc < 0)
+		sw_dp_rxbuf_free(&d->base, k->rx_buf, k->rx_len);
+	k->rx_buf = NULL;
+	return rc;
+}
+
+static void conn_fail(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *f, int rc)
+{
+	tx_reply(d, f, DPDK_RST);
+	rx_reset(d, k);
+	dconn_down(k, rc);
+}
+
+static void on_data(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *f,
+                    struct rte_mbuf *m)
+{
+	int rc;
+
+	k->ack_due = true;
+	if (before(f->seq, k->rcv_nxt) || !before(f->seq, k->rcv_nxt + WIN))
+		return; /* a duplicate, or beyond the window: the ack says where we are */
+	if (f->seq != k->rcv_nxt) {
+		struct rte_mbuf **sl = &k->ooo[f->seq % WIN];
+		if (!*sl) {
+			*sl = m;
+			rte_mbuf_refcnt_update(m, 1);
+		}
+		return;
+	}
+	rc = on_seg(d, k, f);
+	k->rcv_nxt++;
+	while (rc == 0 && k->state != DC_DEAD && k->ooo[k->rcv_nxt % WIN]) {
+		struct rte_mbuf **sl = &k->ooo[k->rcv_nxt % WIN];
+		struct dpdk_frame g;
+		/* Checked when it arrived: decoded again without the checksums. */
+		sw_dp_dpdk_decode(rte_pktmbuf_mtod(*sl, const uint8_t *), rte_pktmbuf_data_len(*sl),
+		                  &g, false);
+		rc = on_seg(d, k, &g);
+		rte_pktmbuf_free(*sl);
+		*sl = NULL;
+		k->rcv_nxt++;
+	}
+	if (rc < 0)
+		conn_fail(d, k, f, rc);
+}
+
+static void on_syn(struct dpdk_ctx *d, const struct dpdk_frame *f)
+{
+	struct sw_dp_event ev = {.type = SW_DP_EV_ACCEPT};
+	struct dpdk_frame a = {.type = DPDK_SYNACK};
+	struct sw_dp_addr peer = {.ip = f->src_ip, .port = f->src_port};
+	struct dconn *k = NULL;
+	struct sw_dp_ep *ep;
+
+	/* A repeated SYN (our SYNACK was lost) finds its connection. */
+	for (uint32_t i = 0; i < d->nconns && !k; i++)
+		if (d->conns[i] && d->conns[i]->peer_id == f->src_conn &&
+		    d->conns[i]->peer_ip == f->src_ip && d->conns[i]->peer_port == f->src_port)
+			k = d->conns[i];
+	if (!k) {
+		ep = sw_dp_ep_new(&d->base);
+		if (!ep)
+			return;
+		k = dconn_new(d);
+		if (!k) {
+			sw_dp_ep_close(ep);
+			return;
+		}
+		((struct dpdk_ep *)ep)->c = k;
+		k->ep = ep;
+		k->state = DC_OPEN;
+		k->peer_id = f->src_conn;
+		k->peer_ip = f->src_ip;
+		k->peer_port = f->src_port;
+		memcpy(k->peer_mac, f->src_mac, 6);
+		sw_dp_addr_format(&peer, ep->peer, sizeof(ep->peer));
+		ev.ep = ep;
+		sw_dp_push(&d->base, &ev);
+	}
+	tx_frame(d, k, &a, NULL);
+}
+
+static void on_frame(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
+{
+	struct dpdk_frame f;
+	struct dconn *k;
+	bool hw_ok = d->rx_offload &&
+	             (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+	             (m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+
+	if (m->nb_segs != 1 || sw_dp_dpdk_decode(rte_pktmbuf_mtod(m, const uint8_t *),
+	                                         rte_pktmbuf_data_len(m), &f, !hw_ok) < 0)
+		return; /* not ours, or damaged: dropped like a bad checksum on any NIC */
+	if (d->ip_set && d->ip && f.dst_ip != d->ip)
+		return; /* someone else's */
+	if (f.dst_port != d->udp_port ||
+	    (f.type == DPDK_SYN && (!d->base.listening || d->closing))) {
+		if (f.type == DPDK_SYN) /* nobody listens there: refused */
+			tx_reply(d, &f, DPDK_RST);
+		return;
+	}
+	if (f.type == DPDK_SYN) {
+		on_syn(d, &f);
+		return;
+	}
+	k = dconn_find(d, f.dst_conn);
+	if (!k || (k->state != DC_SYN_SENT && k->peer_id != f.src_conn)) {
+		if (f.type != DPDK_RST)
+			tx_reply(d, &f, DPDK_RST);
+		return;
+	}
+	if (f.type == DPDK_RST) {
+		if (k->state == DC_FIN_WAIT)
+			k->state = DC_DEAD;
+		else
+			dconn_down(k, k->state == DC_SYN_SENT ? -ECONNREFUSED : -ECONNRESET);
+		return;
+	}
+	if (k->state == DC_SYN_SENT) { /* SYNACK, or data that overtook it */
+		k->peer_id = f.src_conn;
+		k->state = DC_OPEN;
+		k->rto_tsc = d->hz / 1000000 * RTO_MIN_US;
+		memcpy(k->peer_mac, f.src_mac, 6);
+	}
+	if (f.type == DPDK_SYNACK)
+		k->ack_due = true;
+	if (k->state == DC_DEAD)
+		return;
+	on_ack(d, k, &f, now);
+	if (f.type == DPDK_SEG && k->state != DC_DEAD)
+		on_data(d, k, &f, m);
+}
+
+/* Whether the test-only fault with rate 1/every hits this frame: drawn from a generator
+ * seeded alike in every context, so runs repeat. Not every Nth frame exactly: a timeout
+ * resending the same number of frames each round would meet the same fate every round. */
+static bool fault(struct dpdk_ctx *d, uint32_t every)
+{
+	if (!every)
+		return false;
+	d->rnd ^= d->rnd << 13; /* xorshift64 */
+	d->rnd ^= d->rnd >> 7;
+	d->rnd ^= d->rnd << 17;
+	return d->rnd % every == 0;
+}
+
+/* One received frame, through the test-only faults (sw_dp_config.dpdk_*_every): on average
+ * one frame in N dropped, processed twice, or held back until the next one is processed. */
+static void rx_one(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
+{
+	if (fault(d, d->drop_every)) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (!d->held && fault(d, d->reorder_every)) {
+		d->held = m;
+		return;
+	}
+	on_frame(d, m, now);
+	if (fault(d, d->dup_every))
+		on_frame(d, m, now);
+	rte_pktmbuf_free(m);
+	if (d->held && d->held != m) {
+		m = d->held;
+		d->held = NULL;
+		on_frame(d, m, now);
+		rte_pktmbuf_free(m);
+	}
+}
+
+static int dpdk_progress(struct sw_dp_ctx *c)
+{
+	struct dpdk_ctx *d = dctx(c);
+	struct rte_mbuf *rx[BURST];
+	uint64_t now = rte_rdtsc();
+	uint16_t n = 0;
+	int rounds = 0;
+
+	/* Timers run with the link down too: a peer that went away must time out. */
+	if (link_up(d))
+		do {
+			n = rte_eth_rx_burst(d->port, 0, rx, BURST);
+			for (uint16_t i = 0; i < n; i++)
+				rx_one(d, rx[i], now);
+		} while (n == BURST && ++rounds < 8);
+	for (uint32_t i = 0; i < d->nconns; i++) {
+		struct dconn *k = d->conns[i];
+		if (!k)
+			continue;
+		if (k->state == DC_DEAD && !k->ep) {
+			dconn_free(d, k);
+			continue;
+		}
+		conn_tx(d, k, now);
+		if (k->state == DC_DEAD && !k->ep) /* a FIN that was never acked */
+			dconn_free(d, k);
+	}
+	tx_flush(d);
+	return 0;
+}
+
+/* ---- the ops ---- */
+
+static int dpdk_connect(struct sw_dp_ep *ep, const struct sw_dp_addr *to)
+{
+	struct dpdk_ctx *d = dctx(ep->ctx);
+	struct dconn *k = dconn_new(d);
+
+	if (!k)
+		return -ENOMEM;
+	k->ep = ep;
+	((struct dpdk_ep *)ep)->c = k;
+	k->state = DC_SYN_SENT;
+	k->peer_ip = to->ip;
+	k->peer_port = to->port;
+	neigh_mac(d, to->ip, k->peer_mac);
+	return 0;
+}
+
+static void dpdk_ep_close(struct sw_dp_ep *ep)
+{
+	struct dpdk_ctx *d = dctx(ep->ctx);
+	struct dconn *k = dconn_of(ep);
+
+	if (!k)
+		return;
+	((struct dpdk_ep *)ep)->c = NULL;
+	/* Sends not through yet: an abortive close (the peer sees -ECONNRESET), like a socket
+	 * closed with SO_LINGER 0; otherwise a FIN, resent until acked. */
+	if (k->state == DC_OPEN && !k->msgs) {
+		rx_reset(d, k);
+		k->ep = NULL;
+		k->credit_owed = 0;
+		k->fin_wanted = true;
+		k->state = DC_FIN_WAIT;
+		return;
+	}
+	if (k->state == DC_OPEN) {
+		struct dpdk_frame f = {.type = DPDK_RST};
+		tx_frame(d, k, &f, NULL);
+	}
+	fail_sends(k, -ECONNRESET);
+	k->ep = NULL;
+	dconn_free(d, k);
+}
+
+static int dpdk_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, int iovcnt,
+                     void *user, uint32_t grant)
+{
+	struct dconn *k = dconn_of(ep);
+	struct dmsg *m;
+	uint64_t len = 0;
+
+	(void)grant;
+	if (!k || k->state == DC_DEAD || k->state == DC_PEER_FIN)
+		return -ENOTCONN;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->tag = tag;
+	m->iovcnt = iovcnt;
+	m->user = user;
+	for (int i = 0; i < iovcnt; i++) {
+		m->iov[i] = iov[i];
+		len += iov[i].iov_len;
+	}
+	m->len = (uint32_t)len;
+	if (k->msgs_tail)
+		k->msgs_tail->next = m;
+	else
+		k->msgs = m;
+	k->msgs_tail = m;
+	if (!k->asg)
+		k->asg = m;
+	return 0;
+}
+
+static int dpdk_grant(struct sw_dp_ep *ep, uint32_t n)
+{
+	struct dconn *k = dconn_of(ep);
+
+	if (!k || k->state == DC_DEAD)
+		return -ENOTCONN;
+	k->credit_owed += n;
+	return 0;
+}
+
+static int dpdk_set_rate(struct sw_dp_ep *ep, uint64_t bytes_per_s)
+{
+	struct dpdk_ctx *d = dctx(ep->ctx);
+	struct dconn *k = dconn_of(ep);
+
+	if (!k)
+		return -ENOTCONN;
+	k->rate = bytes_per_s;
+	/* Bursts of a millisecond at the rate, at least a few full frames. */
+	k->burst = bytes_per_s / 1000 > 4 * (d->mss + DPDK_HEADROOM) ? bytes_per_s / 1000
+	                                                             : 4 * (d->mss + DPDK_HEADROOM);
+	k->tokens = k->burst;
+	k->tok_tsc = rte_rdtsc();
+	return 0;
+}
+
+static int dpdk_mem_reg(struct sw_dp_ctx *c, struct sw_dp_mr *mr)
+{
+	(void)c;
+	(void)mr; /* segments are copied into mbufs: nothing to register (README) */
+	return 0;
+}
+
+static void dpdk_mem_dereg(struct sw_dp_ctx *c, struct sw_dp_mr *mr)
+{
+	(void)c;
+	(void)mr;
+}
+
+/* Poll mode: progress until there is an event; after 200 us with nothing, progress every
+ * 50 us and sleep between, so an idle context does not hold a core (two cores here). */
+static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
+{
+	struct dpdk_ctx *d = dctx(c);
+	uint64_t start = rte_rdtsc(), spin = d->hz / 5000;
+	uint64_t end = timeout_ms < 0 ? UINT64_MAX : start + (uint64_t)timeout_ms * d->hz / 1000;
+
+	for (;;) {
+		uint64_t now;
+		int rc = dpdk_progress(c);
+		if (rc < 0)
+			return rc;
+		if (c->evq.n || c->credit_woke)
+			return 0;
+		now = rte_rdtsc();
+		if (now >= end)
+			return -ETIMEDOUT;
+		if (now - start > spin) {
+			struct timespec ts = {0, 50000};
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+static int dpdk_fd(struct sw_dp_ctx *c)
+{
+	(void)c;
+	return -ENOTSUP;
+}
+
+static void dpdk_describe(const struct sw_dp_ep *ep, FILE *out)
+{
+	const struct dpdk_ctx *d = (const struct dpdk_ctx *)ep->ctx;
+	const struct dconn *k = ((const struct dpdk_ep *)ep)->c;
+
+	fprintf(out, "dpdk endpoint to %s on port %s (conn %u -> %u, %u unacked, rate %llu B/s)\n",
+	        ep->peer, d->port_name, k ? k->id : 0, k ? k->peer_id : 0,
+	        k ? k->snd_nxt - k->snd_una : 0, k ? (unsigned long long)k->rate : 0ull);
+}
+
+const struct dp_ops sw_dp_dpdk_ops = {
+        .name = "dpdk",
+        .caps = SW_DP_CAP_RDMA,
+        .ctx_size = sizeof(struct dpdk_ctx),
+        .ep_size = sizeof(struct dpdk_ep),
+        .init = dpdk_init,
+        .open = dpdk_open,
+        .close = dpdk_close,
+        .listen = dpdk_listen,
+        .connect = dpdk_connect,
+        .ep_close = dpdk_ep_close,
+        .send = dpdk_send,
+        .grant = dpdk_grant,
+        .set_rate = dpdk_set_rate,
+        .mem_reg = dpdk_mem_reg,
+        .mem_dereg = dpdk_mem_dereg,
+        .progress = dpdk_progress,
+        .wait = dpdk_wait,
+        .fd = dpdk_fd,
+        .describe = dpdk_describe,
+};

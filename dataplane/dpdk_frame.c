@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* The dpdk backend's frames: headers written and checked on plain bytes. */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_udp.h>
+
+#include "dpdk_frame.h"
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, (uint16_t)v);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, v >> 32);
+	put32(p + 4, (uint32_t)v);
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) << 16 | get16(p + 2);
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) << 32 | get32(p + 4);
+}
+
+size_t sw_dp_dpdk_encode(uint8_t *buf, const struct dpdk_frame *f, bool csum)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + DPDK_ETH_LEN);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint8_t *h = (uint8_t *)(udp + 1);
+	size_t udp_len = DPDK_UDP_LEN + DPDK_HDR_LEN + f->len;
+
+	memcpy(eth->dst_addr.addr_bytes, f->dst_mac, 6);
+	memcpy(eth->src_addr.addr_bytes, f->src_mac, 6);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	memset(ip, 0, sizeof(*ip));
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(DPDK_IP_LEN + udp_len));
+	ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = f->src_ip;
+	ip->dst_addr = f->dst_ip;
+	udp->src_port = rte_cpu_to_be_16(f->src_port);
+	udp->dst_port = rte_cpu_to_be_16(f->dst_port);
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)udp_len);
+	udp->dgram_cksum = 0;
+	put16(h, DPDK_MAGIC);
+	h[2] = DPDK_VERSION;
+	h[3] = f->type;
+	h[4] = f->kind;
+	memset(h + 5, 0, 3);
+	put32(h + 8, f->dst_conn);
+	put32(h + 12, f->src_conn);
+	put32(h + 16, f->seq);
+	put32(h + 20, f->ack);
+	put64(h + 24, f->sack);
+	put32(h + 32, f->msg_len);
+	put32(h + 36, f->off);
+	put64(h + 40, f->tag);
+	if (csum) {
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	}
+	return DPDK_ETH_LEN + DPDK_IP_LEN + udp_len;
+}
+
+/* A datagram whose checksum, summed with its own checksum field, folds to all ones. */
+static bool udp_csum_ok(const struct rte_ipv4_hdr *ip, const struct rte_udp_hdr *udp, size_t len)
+{
+	uint32_t sum;
+
+	if (udp->dgram_cksum == 0) /* RFC 768: the sender computed none */
+		return true;
+	sum = rte_raw_cksum(udp, len) + rte_ipv4_phdr_cksum(ip, 0);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
+int sw_dp_dpdk_decode(const uint8_t *buf, size_t len, struct dpdk_frame *f, bool csum)
+{
+	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)buf;
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(buf + DPDK_ETH_LEN);
+	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(ip + 1);
+	const uint8_t *h = (const uint8_t *)(udp + 1);
+	size_t ip_len, udp_len;
+
+	if (len < DPDK_HEADROOM || eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+		return -EPROTO;
+	ip_len = rte_be_to_cpu_16(ip->total_length);
+	/* Options, fragments and other protocols are not ours (we send none of them). */
+	if (ip->version_ihl != RTE_IPV4_VHL_DEF || ip->next_proto_id != IPPROTO_UDP ||
+	    (rte_be_to_cpu_16(ip->fragment_offset) &
+	     (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) ||
+	    ip_len < DPDK_IP_LEN + DPDK_UDP_LEN + DPDK_HDR_LEN || ip_len > len - DPDK_ETH_LEN)
+		return -EPROTO;
+	udp_len = rte_be_to_cpu_16(udp->dgram_len);
+	if (udp_len != ip_len - DPDK_IP_LEN)
+		return -EPROTO;
+	if (csum && rte_ipv4_cksum(ip) != 0) /* a valid header sums to all ones */
+		return -EPROTO;
+	if (csum && !udp_csum_ok(ip, udp, udp_len))
+		return -EPROTO;
+	if (get16(h) != DPDK_MAGIC || h[2] != DPDK_VERSION || h[3] < DPDK_SYN || h[3] > DPDK_RST)
+		return -EPROTO;
+	memcpy(f->dst_mac, eth->dst_addr.addr_bytes, 6);
+	memcpy(f->src_mac, eth->src_addr.addr_bytes, 6);
+	f->src_ip = ip->src_addr;
+	f->dst_ip = ip->dst_addr;
+	f->src_port = rte_be_to_cpu_16(udp->src_port);
+	f->dst_port = rte_be_to_cpu_16(udp->dst_port);
+	f->type = h[3];
+	f->kind = h[4];
+	f->dst_conn = get32(h + 8);
+	f->src_conn = get32(h + 12);
+	f->seq = get32(h + 16);
+	f->ack = get32(h + 20);
+	f->sack = get64(h + 24);
+	f->msg_len = get32(h + 32);
+	f->off = get32(h + 36);
+	f->tag = get64(h + 40);
+	f->data = h + DPDK_HDR_LEN;
+	f->len = (uint32_t)(udp_len - DPDK_UDP_LEN - DPDK_HDR_LEN);
+	if (f->type == DPDK_SEG) {
+		if (f->kind < DPDK_SEG_MSG || f->kind > DPDK_SEG_FIN)
+			return -EPROTO;
+		/* A message segment lies inside its message; others carry no bytes. */
+		if (f->kind == DPDK_SEG_MSG ? (f->off > f->msg_len || f->len > f->msg_len - f->off)
+		                            : f->len != 0)
+			return -EPROTO;
+	}
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal to dataplane/: the dpdk backend's frames, Ethernet + IPv4 + UDP + a 48-byte
+ * transport header, encoded and decoded on plain bytes with DPDK's header-only helpers
+ * (rte_ip.h checksums), no EAL and no mbuf, so the decoder is fuzzed on its own.
+ * Multi-byte fields are big-endian on the wire. Layout in dataplane/README.md.
+ */
+#ifndef SW_DP_DPDK_FRAME_H
+#define SW_DP_DPDK_FRAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DPDK_ETH_LEN   14
+#define DPDK_IP_LEN    20
+#define DPDK_UDP_LEN   8
+#define DPDK_HDR_LEN   48
+#define DPDK_HEADROOM  (DPDK_ETH_LEN + DPDK_IP_LEN + DPDK_UDP_LEN + DPDK_HDR_LEN)
+#define DPDK_MAGIC     0x5357 /* "SW" */
+#define DPDK_VERSION   1
+#define DPDK_SACK_BITS 64
+
+enum dpdk_type {
+	DPDK_SYN = 1, /* open: src_conn is the opener's id; answered by SYNACK or RST */
+	DPDK_SYNACK,  /* accepted: src_conn is the listener's id */
+	DPDK_SEG,     /* one segment of the reliable stream (seq), also carries an ack */
+	DPDK_ACK,     /* ack and sack only */
+	DPDK_RST,     /* no such connection, or it was refused: the receiver's ep goes down */
+};
+
+/* What a stream segment carries (DPDK_SEG). */
+enum dpdk_seg_kind {
+	DPDK_SEG_MSG = 1, /* bytes [off, off+len) of a message of msg_len bytes with a tag */
+	DPDK_SEG_CREDIT,  /* msg_len credits given back */
+	DPDK_SEG_FIN,     /* the sender closed: nothing follows */
+};
+
+struct dpdk_frame {
+	uint8_t dst_mac[6], src_mac[6];
+	uint32_t src_ip, dst_ip; /* network byte order, as in struct sw_dp_addr */
+	uint16_t src_port, dst_port;
+	uint8_t type;
+	uint8_t kind;
+	uint32_t dst_conn, src_conn;
+	uint32_t seq;  /* SEG: this segment's sequence number */
+	uint32_t ack;  /* next sequence number expected from the peer (cumulative) */
+	uint64_t sack; /* bit i: ack + 1 + i arrived out of order */
+	uint32_t msg_len, off;
+	uint64_t tag;
+	const uint8_t *data; /* payload after the header (decode only) */
+	uint32_t len;
+};
+
+/* Writes headers for f (payload of f->len bytes already at buf + DPDK_HEADROOM) into buf.
+ * csum: fill the IPv4 and UDP checksums (false when the port offloads them). Returns the
+ * frame length. */
+size_t sw_dp_dpdk_encode(uint8_t *buf, const struct dpdk_frame *f, bool csum);
+
+/* Decodes a frame of len bytes (trailing Ethernet padding allowed). csum: verify the IPv4
+ * and UDP checksums (false when the port checked them). Returns 0, or a negative code naming what
+ * is wrong: -EPROTO for anything that is not a well-formed frame of this transport (wrong
+ * ethertype, IP version/length/fragment/protocol, bad checksum, bad magic/version/type, lengths
+ * that disagree). f->data points into buf. */
+int sw_dp_dpdk_decode(const uint8_t *buf, size_t len, struct dpdk_frame *f, bool csum);
+
+#endif
