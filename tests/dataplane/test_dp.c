@@ -6,6 +6,7 @@
  * processes (the peer is exec'd afresh: the EAL does not survive a fork).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -153,7 +154,7 @@ static void peer_key(struct peer_state *ps, struct sw_dp_mr *mr)
 }
 
 /* Serves until its last connection closes. Exit status 0 when nothing went wrong. */
-static void peer_main(int wfd)
+static void peer_main(int wfd, int gofd)
 {
 	struct sw_dp_config c = config(0);
 	struct sw_dp_ctx *ctx;
@@ -210,20 +211,30 @@ static void peer_main(int wfd)
 	sw_dp_mem_dereg(ctx, mr);
 	sw_dp_mem_evict(ctx, region, PEER_REGION);
 	sw_dp_free(ctx, region, PEER_REGION);
+	/* dpdk: close the port only after the test closed its own (EOF on gofd): DPDK 22.11's
+	 * memif crashes when both ends of a link tear down at once (README, "Backend dpdk"). */
+	if (gofd >= 0) {
+		char b;
+		while (read(gofd, &b, 1) > 0)
+			;
+	}
 	sw_dp_close(ctx);
 	_exit(0);
 }
 
 struct peer {
 	pid_t pid;
+	int go; /* dpdk: closed once this process closed its port: the peer may close its own */
 	char addr[SW_DP_ADDRSTRLEN];
 };
 
 static void peer_start(struct peer *p)
 {
-	int fds[2];
+	int fds[2], go[2] = {-1, -1};
 
 	assert_int_equal(pipe(fds), 0);
+	if (strcmp(backend, "dpdk") == 0)
+		assert_int_equal(pipe2(go, O_CLOEXEC), 0);
 	if (strcmp(backend, "dpdk") == 0) { /* the peer opens the server side of a new link */
 		dp_links++;
 		dp_peer_link = true;
@@ -233,18 +244,23 @@ static void peer_start(struct peer *p)
 	if (p->pid == 0) {
 		close(fds[0]);
 		if (strcmp(backend, "dpdk") == 0) {
-			char fd[16], session[32], link[16], f[3][16];
+			char fd[16], session[32], link[16], f[3][16], gofd[16];
 			snprintf(fd, sizeof(fd), "%d", fds[1]);
+			snprintf(gofd, sizeof(gofd), "%d", go[0]);
+			fcntl(go[0], F_SETFD, 0); /* kept across the exec, unlike go[1] */
 			snprintf(session, sizeof(session), "%ld", dp_session);
 			snprintf(link, sizeof(link), "%d", dp_links);
 			for (int i = 0; i < 3; i++)
 				snprintf(f[i], sizeof(f[i]), "%u", dp_fault[i]);
 			execl(self_exe, self_exe, "--peer", fd, session, link, f[0], f[1], f[2],
-			      (char *)NULL);
+			      gofd, (char *)NULL);
 			_exit(6);
 		}
-		peer_main(fds[1]);
+		peer_main(fds[1], -1);
 	}
+	if (go[0] >= 0)
+		close(go[0]);
+	p->go = go[1];
 	close(fds[1]);
 	assert_int_equal(read(fds[0], p->addr, sizeof(p->addr)), sizeof(p->addr));
 	close(fds[0]);
@@ -255,6 +271,10 @@ static int peer_join(struct peer *p)
 {
 	int64_t end = now_ms() + WAIT_MS;
 	int st;
+
+	if (p->go >= 0)
+		close(p->go);
+	p->go = -1;
 
 	while (waitpid(p->pid, &st, WNOHANG) == 0) {
 		if (now_ms() > end) {
@@ -1192,14 +1212,14 @@ int main(int argc, char **argv)
 		return 2;
 	exe[n] = '\0';
 	self_exe = exe;
-	if (argc == 8 && strcmp(argv[1], "--peer") == 0) { /* a dpdk peer: see peer_start() */
+	if (argc == 9 && strcmp(argv[1], "--peer") == 0) { /* a dpdk peer: see peer_start() */
 		backend = "dpdk";
 		dp_session = atol(argv[3]);
 		dp_links = atoi(argv[4]);
 		dp_peer_mode = true;
 		for (int i = 0; i < 3; i++)
 			dp_fault[i] = (uint32_t)atoi(argv[5 + i]);
-		peer_main(atoi(argv[2]));
+		peer_main(atoi(argv[2]), atoi(argv[8]));
 	}
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s BACKEND [UCX_TLS [trusted]] | dpdk [DROP DUP REORDER]\n",
