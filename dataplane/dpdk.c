@@ -833,7 +833,8 @@ static int on_seg(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *
 	           f->tag != k->rx_tag) {
 		return -EPROTO; /* a segment that does not continue the message */
 	}
-	memcpy(k->rx_buf + k->rx_off, f->data, f->len);
+	if (f->len) /* a 0-byte message has no buffer */
+		memcpy(k->rx_buf + k->rx_off, f->data, f->len);
 	k->rx_off += f->len;
 	if (k->rx_off < k->rx_len)
 		return 0;
