@@ -847,6 +847,8 @@ static void receive_buffers_go_back_when_the_context_idles_after_a_peer_left(voi
 	struct iovec s = {small, sizeof(small)}, b = {big, sizeof(big)};
 
 	(void)state;
+	if (no_pair_in_process())
+		skip();
 	pair_open(&p, 0, 0);
 	for (int i = 0; i < SMALL; i++)
 		send_retrying(p.tx, p.ep, 1, &s, 1, NULL);
