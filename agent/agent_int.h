@@ -46,8 +46,8 @@ struct sw_agent_disk {
 	pthread_t thread;
 	bool running, stop;
 	pthread_mutex_t lock; /* the two lists and stop */
-	pthread_cond_t cond;  /* todo grew, or stop */
-	struct sw_agent_disk_op *todo, **todo_tail, *done, **done_tail;
+	pthread_cond_t cond;  /* an operation was queued, or stop */
+	struct sw_agent_disk_op *queued, **queued_tail, *done, **done_tail;
 	struct sw_agent_watch watch; /* an eventfd: done has operations */
 };
 

@@ -23,14 +23,14 @@ static void *writer(void *arg)
 	struct sw_agent_disk *d = arg;
 	pthread_mutex_lock(&d->lock);
 	for (;;) {
-		while (!d->todo && !d->stop)
+		while (!d->queued && !d->stop)
 			pthread_cond_wait(&d->cond, &d->lock);
 		if (d->stop)
 			break; /* what is still queued is cancelled by sw_agent_disk_stop */
-		struct sw_agent_disk_op *op = d->todo;
-		d->todo = op->next;
-		if (!d->todo)
-			d->todo_tail = &d->todo;
+		struct sw_agent_disk_op *op = d->queued;
+		d->queued = op->next;
+		if (!d->queued)
+			d->queued_tail = &d->queued;
 		pthread_mutex_unlock(&d->lock);
 		op->rc = op->run(op);
 		pthread_mutex_lock(&d->lock);
@@ -79,7 +79,7 @@ static void on_done(struct sw_agent_watch *w, uint32_t events)
 int sw_agent_disk_start(struct sw_agent *ag)
 {
 	struct sw_agent_disk *d = &ag->disk;
-	d->todo_tail = &d->todo;
+	d->queued_tail = &d->queued;
 	d->done_tail = &d->done;
 	d->watch.fn = on_done;
 	d->watch.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -105,8 +105,8 @@ void sw_agent_disk_queue(struct sw_agent *ag, struct sw_agent_disk_op *op)
 	struct sw_agent_disk *d = &ag->disk;
 	op->next = NULL;
 	pthread_mutex_lock(&d->lock);
-	*d->todo_tail = op;
-	d->todo_tail = &op->next;
+	*d->queued_tail = op;
+	d->queued_tail = &op->next;
 	pthread_cond_signal(&d->cond);
 	pthread_mutex_unlock(&d->lock);
 }
@@ -122,8 +122,8 @@ void sw_agent_disk_stop(struct sw_agent *ag)
 		pthread_join(d->thread, NULL); /* after the operation it runs, if any */
 		d->running = false;
 		finish(ag, take_done(d), 0);
-		finish(ag, d->todo, -ECANCELED);
-		d->todo = NULL;
+		finish(ag, d->queued, -ECANCELED);
+		d->queued = NULL;
 		pthread_cond_destroy(&d->cond);
 		pthread_mutex_destroy(&d->lock);
 	}
