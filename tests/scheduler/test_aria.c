@@ -93,6 +93,51 @@ static uint32_t brute_force(const struct sw_aria_model *m, double t)
 	return best;
 }
 
+/*
+ * The makespan theorem behind Eqs. 1-2 (the notes' claim 1): n tasks handed greedily to the
+ * first of k slots to come free end between n mu / k and (n - 1) mu / k + lambda, the map
+ * stage's low and up bounds of a profile with mean mu and maximum lambda.
+ */
+static void greedy_makespan_lies_between_the_low_and_up_bounds(void **state)
+{
+	unsigned seed = 5;
+
+	(void)state;
+	for (int run = 0; run < 500; run++) {
+		uint32_t n = 1 + rand_r(&seed) % 300, k = 1 + rand_r(&seed) % 40;
+		double d[300], slot[40] = {0}, sum = 0, max = 0, makespan = 0;
+		struct sw_job_profile p = {0};
+		struct sw_aria_model lo, up;
+
+		for (uint32_t i = 0; i < n; i++) {
+			/* about N(100, 20), a sum of uniforms */
+			d[i] = 100 + 20 *
+			                     ((rand_r(&seed) % 1000 + rand_r(&seed) % 1000 +
+			                       rand_r(&seed) % 1000) /
+			                              1000.0 -
+			                      1.5) *
+			                     2;
+			sum += d[i];
+			max = fmax(max, d[i]);
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t first = 0;
+
+			for (uint32_t s = 1; s < k; s++)
+				first = slot[s] < slot[first] ? s : first;
+			slot[first] += d[i];
+			makespan = fmax(makespan, slot[first]);
+		}
+		p.map_avg = sum / n;
+		p.map_max = max;
+		lo = model(&p, n, 0, SW_ARIA_LOW);
+		up = model(&p, n, 0, SW_ARIA_UP);
+		/* min(k, n) slots: more slots than tasks do not help */
+		assert_true(sw_sched_aria_time(&lo, k, 0) <= makespan + 1e-9);
+		assert_true(makespan <= sw_sched_aria_time(&up, k, 0) + 1e-9);
+	}
+}
+
 static void lagrange_minimum_is_within_one_slot_of_brute_force(void **state)
 {
 	unsigned seed = 12;
@@ -263,6 +308,7 @@ int main(void)
 	        cmocka_unit_test(more_slots_than_tasks_do_not_shorten_a_stage),
 	        cmocka_unit_test(lagrange_minimum_reproduces_figure_5_lower_bound_column),
 	        cmocka_unit_test(lagrange_minimum_is_within_one_slot_of_brute_force),
+	        cmocka_unit_test(greedy_makespan_lies_between_the_low_and_up_bounds),
 	        cmocka_unit_test(min_slots_of_a_finished_stage_asks_nothing_of_it),
 	        cmocka_unit_test(model_rejects_bad_profiles),
 	        cmocka_unit_test(profile_is_built_from_task_records_as_the_notes_define),

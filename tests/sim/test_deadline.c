@@ -107,6 +107,47 @@ static void minedf_meets_the_small_jobs_deadline_that_fifo_misses(void **state)
 	sw_sim_result_free(&edf);
 }
 
+/*
+ * ARIA's prediction: a program's first completed run is its profile; its second, alone on the
+ * idle cluster with 12 map waves, is predicted on the slots it was given (every map slot, its
+ * one reducer), runs between the low and the up bound and within 10% of the average.
+ */
+static void second_run_alone_is_predicted_from_the_first_within_its_bounds(void **state)
+{
+	struct mix m;
+	struct sw_sim_result r;
+	const struct sw_job_record *first, *second;
+	double t;
+
+	(void)state;
+	make_mix(&m);
+	for (int i = 0; i < 2; i++) {
+		m.jobs[i].deadline = 0;
+		m.jobs[i].input_bytes = (i ? 200 : 8) * 64 * MB;
+		m.jobs[i].shuffle_bytes = m.jobs[i].input_bytes / 100;
+		m.jobs[i].output_bytes = m.jobs[i].shuffle_bytes / 10;
+	}
+	m.jobs[1].arrival = 10000; /* long after the first has finished */
+	run(&m, "fifo", &r);
+	first = &r.jobs[0];
+	second = &r.jobs[1];
+	assert_true(first->finish < second->arrival);
+	for (int b = 0; b < 3; b++)
+		assert_float_equal(first->predicted[b], 0, 0);
+	assert_float_equal(second->slots_held[SW_MAP], 16, 0); /* 8 nodes x 2 map slots */
+	assert_float_equal(second->slots_held[SW_REDUCE], 1, 0);
+	t = second->finish - second->started;
+	assert_true(second->started >= second->arrival);
+	assert_true(second->predicted[SW_ARIA_LOW] > 0);
+	assert_true(second->predicted[SW_ARIA_LOW] <= t);
+	assert_true(t <= second->predicted[SW_ARIA_UP]);
+	assert_float_equal(second->predicted[SW_ARIA_AVG],
+	                   (second->predicted[SW_ARIA_LOW] + second->predicted[SW_ARIA_UP]) / 2,
+	                   1e-9);
+	assert_true(fabs(second->predicted[SW_ARIA_AVG] - t) <= 0.10 * t); /* the paper's claim */
+	sw_sim_result_free(&r);
+}
+
 static void job_the_cluster_cannot_finish_in_time_is_refused_and_recorded(void **state)
 {
 	static const char *const policies[] = {"minedf", "sw-minedf", "fair"};
@@ -292,6 +333,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(minedf_meets_the_small_jobs_deadline_that_fifo_misses),
 	        cmocka_unit_test(job_the_cluster_cannot_finish_in_time_is_refused_and_recorded),
+	        cmocka_unit_test(second_run_alone_is_predicted_from_the_first_within_its_bounds),
 	        cmocka_unit_test(paper_mix_deadlines_follow_arias_rule),
 	        cmocka_unit_test(profile_is_the_job_run_alone),
 	        cmocka_unit_test(map_only_and_generator_jobs_have_finite_profiles),

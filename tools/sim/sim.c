@@ -753,6 +753,14 @@ static int setup(struct sim *s)
 		if (!s->history)
 			return sw_sim_fail(s, -ENOMEM, "out of memory for the ratio history");
 	}
+	{
+		unsigned n_bench;
+
+		sw_sim_bench_table(&n_bench);
+		s->profiles = calloc(n_bench, sizeof(*s->profiles));
+		if (!s->profiles)
+			return sw_sim_fail(s, -ENOMEM, "out of memory for the job profiles");
+	}
 	s->net = sw_sim_net_create(&s->cluster);
 	s->nodes = calloc(nn, sizeof(*s->nodes));
 	s->live = calloc(w->n_jobs ? w->n_jobs : 1, sizeof(*s->live));
@@ -808,6 +816,7 @@ static void teardown(struct sim *s)
 	free(s->live);
 	sw_sched_destroy(s->sched);
 	sw_sched_profile_db_destroy(s->history);
+	free(s->profiles);
 	sw_sim_net_destroy(s->net);
 	sw_sim_topology_free(&s->cluster);
 	free(s->nodes);

@@ -63,10 +63,19 @@ struct sim_task {
 	uint32_t node;
 	uint32_t run_pos;  /* reduces: position in job->running */
 	uint64_t shuffled; /* reduces: bytes taken from map outputs */
+	/* The last attempt's launch, end of shuffle (reduces) and end: its ARIA task record. */
+	double start, shuffle_end, end;
 	/* Maps: io[0] reads the remote input split. Then reduces, and maps of a map-only job,
 	 * write their output through both: writer -> A, A -> B. */
 	struct sim_xfer io[2];
 	struct sim_shuffle *shf; /* reduces, while running */
+};
+
+/* A program's profile and the bytes its tasks handled, to scale it to another dataset. */
+struct sim_profile {
+	struct sw_job_profile p;
+	double map_input, reduce_input; /* mean bytes per map, per reduce */
+	int have;
 };
 
 struct sim_job {
@@ -106,6 +115,9 @@ struct sim {
 	struct sw_sched *sched;
 	/* ShuffleInputRatio of each program's last completed run (ratio_history), else NULL */
 	struct sw_sched_profile_db *history;
+	/* ARIA's profile of each program's first completed run, by benchmark, measured from its
+	 * tasks: what later runs are predicted from (predict.c) */
+	struct sim_profile *profiles;
 	struct sim_net *net;
 	struct sim_node *nodes;
 	uint32_t *rack_nodes, *rack_first; /* nodes of rack r: rack_nodes[rack_first[r]..[r+1]) */
@@ -147,6 +159,9 @@ int sw_sim_flow_done(struct sim *s, struct sim_xfer *x);
 void sw_sim_job_free(struct sim_job *j);
 /** The job is over at s->now (done, or failed): records its finish and frees it. */
 void sw_sim_job_end(struct sim *s, struct sim_job *j);
+/** Job @p j completed at s->now: its ARIA prediction into its record, and its profile kept
+ *  when it is its program's first completed run (predict.c). */
+void sw_sim_predict_job_end(struct sim *s, const struct sim_job *j);
 
 /* task.c, for fault.c */
 /** Ends running @p t's flows and compute, as if never launched; the caller frees its slot. */

@@ -137,6 +137,7 @@ void sw_sim_job_end(struct sim *s, struct sim_job *j)
 {
 	history_put(s, j);
 	j->rec->finish = s->now;
+	sw_sim_predict_job_end(s, j);
 	s->live[j->idx] = NULL;
 	s->jobs_done++;
 	sw_sim_job_free(j);
@@ -242,6 +243,7 @@ static int task_end(struct sim *s, struct sim_task *t)
 	if (rc < 0)
 		return sched_fail(s, rc, "sw_sched_task_finished", t);
 	t->phase = SIM_DONE;
+	t->end = s->now;
 	s->running--;
 	s->last_progress = s->now;
 	sw_sim_slot_freed(s, t->node, t->kind);
@@ -351,6 +353,7 @@ static int shuffle_check(struct sim *s, struct sim_task *t)
 	if (j->maps_done < j->n_maps || t->shf->active || t->shf->q_len)
 		return 0;
 	running_remove(j, t);
+	t->shuffle_end = s->now;
 	return compute(s, t, t->shuffled, j->bench->reduce_rate);
 }
 
@@ -637,6 +640,7 @@ int sw_sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment 
 		                                : "does not fit a free slot");
 	s->nodes[node].free[a->kind]--;
 	t->node = node;
+	t->start = s->now;
 	t->attempts++;
 	s->running++;
 	s->last_progress = s->now;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "metrics.h"
+#include "sw_sched_aria.h"
 
 const char *metrics_group_name(int group)
 {
@@ -65,6 +67,19 @@ static bool add_deadline(struct metrics_group *g, const struct sw_job_record *j)
 	return true;
 }
 
+/* ARIA's prediction of one window job, its relative error into @p err[g->predicted]. */
+static void add_prediction(struct metrics_group *g, const struct sw_job_record *j, double *err)
+{
+	double t = j->finish - j->started;
+
+	if (!(j->predicted[SW_ARIA_AVG] > 0) || !(t > 0))
+		return;
+	err[g->predicted] = 100 * fabs(j->predicted[SW_ARIA_AVG] - t) / t;
+	g->pred_within10 += err[g->predicted] <= 10;
+	g->pred_in_bounds += j->predicted[SW_ARIA_LOW] <= t && t <= j->predicted[SW_ARIA_UP];
+	g->predicted++;
+}
+
 static void add_job(struct metrics_group *g, const struct sw_job_record *j)
 {
 	for (int k = 0; k < SW_TRAFFICS; k++) {
@@ -79,18 +94,22 @@ int metrics_compute(const struct sw_workload *w, const struct sw_sim_result *r, 
                     double end, struct metrics *m)
 {
 	double work[METRICS_GROUPS] = {0}, offered[METRICS_GROUPS] = {0};
-	double *turnaround[METRICS_GROUPS];
+	double *turnaround[METRICS_GROUPS], *err[METRICS_GROUPS];
 	double hours = (end - start) / 3600.0;
 
 	memset(m, 0, sizeof(*m));
 	m->window_start = start;
 	m->window_end = end;
-	for (int g = 0; g < METRICS_GROUPS; g++)
-		turnaround[g] = calloc(r->n_jobs ? r->n_jobs : 1, sizeof(double));
 	for (int g = 0; g < METRICS_GROUPS; g++) {
-		if (!turnaround[g]) {
-			for (int i = 0; i < METRICS_GROUPS; i++)
+		turnaround[g] = calloc(r->n_jobs ? r->n_jobs : 1, sizeof(double));
+		err[g] = calloc(r->n_jobs ? r->n_jobs : 1, sizeof(double));
+	}
+	for (int g = 0; g < METRICS_GROUPS; g++) {
+		if (!turnaround[g] || !err[g]) {
+			for (int i = 0; i < METRICS_GROUPS; i++) {
 				free(turnaround[i]);
+				free(err[i]);
+			}
 			return -ENOMEM;
 		}
 	}
@@ -113,6 +132,7 @@ int metrics_compute(const struct sw_workload *w, const struct sw_sim_result *r, 
 			if (j->arrival < start || j->arrival >= end || !add_deadline(g, j))
 				continue;
 			turnaround[groups[k]][g->jobs++] = j->finish - j->arrival;
+			add_prediction(g, j, err[groups[k]]);
 			offered[groups[k]] += sw_sim_job_work(w, &w->jobs[i]);
 			add_job(g, j);
 		}
@@ -123,6 +143,12 @@ int metrics_compute(const struct sw_workload *w, const struct sw_sim_result *r, 
 		m->group[g].offered_work_per_hour = hours > 0 ? offered[g] / 3600.0 / hours : 0;
 		summarise_turnaround(&m->group[g], turnaround[g]);
 		free(turnaround[g]);
+		qsort(err[g], m->group[g].predicted, sizeof(double), cmp_double);
+		m->group[g].pred_err_p50 = percentile(err[g], m->group[g].predicted, 0.50);
+		m->group[g].pred_err_p90 = percentile(err[g], m->group[g].predicted, 0.90);
+		free(err[g]);
+		if (m->group[g].missed)
+			m->group[g].late_mean = m->group[g].slo_exceeded / m->group[g].missed;
 	}
 	return 0;
 }

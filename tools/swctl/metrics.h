@@ -36,6 +36,14 @@ struct metrics_group {
 	 * measured from arrival. */
 	uint32_t deadline_jobs, missed, refused;
 	double slo_exceeded;
+	/* The mean lateness of the late jobs, (T - D) / D in %: the sum above over missed. */
+	double late_mean;
+	/* ARIA's prediction of the window's jobs that have one (sw_job_record.predicted): how
+	 * many, the median and 90th percentile of |average bound - execution time| / execution
+	 * time in %, how many the average bound predicted within 10%, and how many ran between
+	 * the low and the up bound. */
+	uint32_t predicted, pred_within10, pred_in_bounds;
+	double pred_err_p50, pred_err_p90;
 };
 
 struct metrics {

@@ -26,7 +26,8 @@ static json_t *group_json(const struct metrics_group *g, const struct metrics_gr
 {
 	return json_pack(
 	        "{s:i, s:i, s:i, s:f, s:f, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:I, "
-	        "s:{s:f, s:f, s:f, s:f, s:f}, s:{s:i, s:i, s:i, s:f}}",
+	        "s:{s:f, s:f, s:f, s:f, s:f}, s:{s:i, s:i, s:i, s:f, s:f}, "
+	        "s:{s:i, s:f, s:f, s:i, s:i}}",
 	        "jobs", (json_int_t)g->jobs, "completed", (json_int_t)g->completed, "failed",
 	        (json_int_t)g->failed, "jobs_per_hour", g->jobs_per_hour, "work_task_h_per_hour",
 	        g->work_per_hour, "turnaround_s", "mean", g->turnaround_mean, "p50",
@@ -39,7 +40,11 @@ static json_t *group_json(const struct metrics_group *g, const struct metrics_gr
 	        report_ratio((double)g->xrack_total, (double)base->xrack_total), "xrack_paper",
 	        report_ratio((double)g->xrack_paper, (double)base->xrack_paper), "deadlines",
 	        "jobs", (json_int_t)g->deadline_jobs, "missed", (json_int_t)g->missed, "refused",
-	        (json_int_t)g->refused, "slo_exceeded_percent", g->slo_exceeded);
+	        (json_int_t)g->refused, "slo_exceeded_percent", g->slo_exceeded,
+	        "late_mean_percent", g->late_mean, "prediction", "jobs", (json_int_t)g->predicted,
+	        "error_p50_percent", g->pred_err_p50, "error_p90_percent", g->pred_err_p90,
+	        "within_10_percent", (json_int_t)g->pred_within10, "within_bounds",
+	        (json_int_t)g->pred_in_bounds);
 }
 
 /* Figure 3's lines, as the scheduler counts them (SW_LINE_*). */
@@ -186,7 +191,9 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 	fprintf(f, "scheduler,job,user,class,bench,arrival_s,finish_s,turnaround_s,maps,reduces,"
 	           "maps_node_local,maps_rack_local,maps_remote,map_output_bytes,shuffle_bytes,"
 	           "xrack_shuffle_bytes,xrack_map_input_bytes,xrack_output_bytes,map_racks,"
-	           "maps_in_map_racks,failed,attempts_failed,attempts_lost,maps_rerun\n");
+	           "maps_in_map_racks,failed,attempts_failed,attempts_lost,maps_rerun,deadline_s,"
+	           "started_s,map_slots_held,reduce_slots_held,predicted_low_s,predicted_avg_s,"
+	           "predicted_up_s\n");
 	for (int i = 0; i < rep->n; i++) {
 		const struct sw_sim_result *r = &rep->runs[i].result;
 
@@ -195,7 +202,7 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 
 			fprintf(f,
 			        "%s,%llu,%u,%s,%s,%.3f,%.3f,%.3f,%u,%u,%u,%u,%u,%llu,%llu,%llu,"
-			        "%llu,%llu,%u,%u,%d,%u,%u,%u\n",
+			        "%llu,%llu,%u,%u,%d,%u,%u,%u,%.3f,%.3f,%.0f,%.0f,%.3f,%.3f,%.3f\n",
 			        rep->runs[i].cfg.sched.policy, (unsigned long long)j->id, j->user,
 			        metrics_group_name(j->cls),
 			        j->bench < n_bench ? bench[j->bench].name : "?", j->arrival,
@@ -207,7 +214,9 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 			        (unsigned long long)j->xrack[SW_TRAFFIC_MAP_INPUT],
 			        (unsigned long long)j->xrack[SW_TRAFFIC_OUTPUT], j->map_racks,
 			        j->maps_in_map_racks, j->failed, j->failed_attempts,
-			        j->lost_attempts, j->maps_rerun);
+			        j->lost_attempts, j->maps_rerun, j->deadline, j->started,
+			        j->slots_held[SW_MAP], j->slots_held[SW_REDUCE], j->predicted[0],
+			        j->predicted[1], j->predicted[2]);
 		}
 	}
 	return fclose(f) == 0 ? 0 : -EIO;

@@ -73,15 +73,35 @@ static void print_deadlines(FILE *f, const struct report *rep)
 	if (rep->m[rep->baseline].group[SW_CLASSES].deadline_jobs == 0)
 		return;
 	fprintf(f, "\ndeadlines of the window's jobs (SLO-exceeded: ARIA's sum of (T - D) / D "
-	           "over the late jobs)\n");
-	fprintf(f, "%-12s %8s %8s %8s %8s %13s\n", "scheduler", "jobs", "met", "missed", "refused",
-	        "SLO-exceeded");
+	           "over the late jobs; late mean: that sum over the late jobs)\n");
+	fprintf(f, "%-12s %8s %8s %8s %8s %13s %10s\n", "scheduler", "jobs", "met", "missed",
+	        "refused", "SLO-exceeded", "late mean");
 	for (int i = 0; i < rep->n; i++) {
 		const struct metrics_group *g = &rep->m[i].group[SW_CLASSES];
 
-		fprintf(f, "%-12s %8u %8u %8u %8u %12.1f%%\n", rep->runs[i].cfg.sched.policy,
-		        g->deadline_jobs, g->deadline_jobs - g->missed - g->refused, g->missed,
-		        g->refused, g->slo_exceeded);
+		fprintf(f, "%-12s %8u %8u %8u %8u %12.1f%% %9.1f%%\n",
+		        rep->runs[i].cfg.sched.policy, g->deadline_jobs,
+		        g->deadline_jobs - g->missed - g->refused, g->missed, g->refused,
+		        g->slo_exceeded, g->late_mean);
+	}
+}
+
+/* ARIA's prediction against the simulated execution time, when jobs have one. */
+static void print_predictions(FILE *f, const struct report *rep)
+{
+	if (rep->m[rep->baseline].group[SW_CLASSES].predicted == 0)
+		return;
+	fprintf(f, "\nARIA's prediction of the window's jobs, from the profile of their program's "
+	           "first run (error: |average bound - execution time| / execution time)\n");
+	fprintf(f, "%-12s %9s %11s %11s %12s %15s\n", "scheduler", "predicted", "error p50",
+	        "error p90", "within 10%", "in [low, up]");
+	for (int i = 0; i < rep->n; i++) {
+		const struct metrics_group *g = &rep->m[i].group[SW_CLASSES];
+
+		fprintf(f, "%-12s %9u %10.1f%% %10.1f%% %11.1f%% %14.1f%%\n",
+		        rep->runs[i].cfg.sched.policy, g->predicted, g->pred_err_p50,
+		        g->pred_err_p90, g->predicted ? 100.0 * g->pred_within10 / g->predicted : 0,
+		        g->predicted ? 100.0 * g->pred_in_bounds / g->predicted : 0);
 	}
 }
 
@@ -137,6 +157,7 @@ void report_print(FILE *f, const struct report *rep)
 		print_group(f, rep, g);
 	print_jobs_vs(f, rep);
 	print_deadlines(f, rep);
+	print_predictions(f, rep);
 	print_failures(f, rep);
 	fprintf(f, "\n");
 	for (int i = 0; i < rep->n; i++) {

@@ -102,6 +102,14 @@ struct sw_job_record {
 	uint32_t maps_rerun;      /**< finished maps run again: their output's node was lost */
 	/** A task failed max_attempts times: the job was killed at finish and did not complete. */
 	int failed;
+	/** ARIA's prediction (tools/sim/README.md, "ARIA's prediction"): the job's execution
+	 *  time, its first task launch to its finish, predicted by the low, average and up
+	 *  bounds (enum sw_aria_bound) from the profile of its program's first completed run in
+	 *  this replay, on the slots of each kind it held on average; all 0 when none (the
+	 *  program's first run, a refused or failed job). */
+	double started;
+	double predicted[3];
+	double slots_held[SW_KINDS];
 };
 
 struct sw_sim_result {
