@@ -6,7 +6,11 @@
 #   ucx over shm, ucx_trust_peers (no peer-failure handling, so UCX uses cma) / memcpy
 #   ucx over tcp       / iperf3
 #   1 MiB send() with MSG_ZEROCOPY / without (bench_dp_zerocopy, next to bench_dp)
-# Usage: perf/bench-dp.sh [path/to/bench_dp]   (env: RUNS=3, MIB=2048 per run, SIZES=...)
+#   dpdk backend over memif / a raw memif sender and receiver (1500-byte frames, payload
+#   copied, no reliability: the packet-I/O limit) and / the tcp backend, beside ucx over shm,
+#   each also in Gbit/s per core busy; when built with DPDK
+# Usage: perf/bench-dp.sh [path/to/bench_dp]   (env: RUNS=3, MIB=2048 per run, SIZES=...,
+#        DPDK_ONLY=1 for the dpdk table alone)
 set -eu
 BENCH=${1:-build/perf/bench_dp}
 RUNS=${RUNS:-3}
@@ -17,7 +21,10 @@ command -v iperf3 >/dev/null || { echo "bench-dp.sh: iperf3 missing (tools/setup
 [ -x "$BENCH" ] || { echo "bench-dp.sh: no $BENCH (meson compile first)" >&2; exit 1; }
 
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-repeat() { i=0; while [ $i -lt "$RUNS" ]; do "$@"; i=$((i+1)); done | median; }
+# RUNS lines of "GBITS CORES" (bench_dp's output); med FIELD picks the median of one column.
+runs() { i=0; while [ $i -lt "$RUNS" ]; do "$@"; i=$((i+1)); done; }
+med() { awk -v f="$1" '{print $f}' | median; }
+repeat() { runs "$@" | median; }
 
 iperf() {
 	iperf3 -s -1 -B 127.0.0.1 -p "$PORT" >/dev/null 2>&1 &
@@ -33,6 +40,7 @@ ucx_trusted() { UCX_TLS=sm,tcp UCX_NET_DEVICES=lo "$BENCH" ucx-trusted "$1" "$MI
 ucx_tcp() { UCX_TLS=tcp UCX_NET_DEVICES=lo "$BENCH" ucx "$1" "$MIB"; }
 
 printf '# medians of %s runs, %s MiB per run, Gbit/s of payload\n' "$RUNS" "$MIB"
+if [ -z "${DPDK_ONLY:-}" ]; then
 printf '%-9s %8s %8s %7s | %8s %8s %7s | %8s %7s | %8s %7s\n' size tcp iperf3 ratio \
 	ucx-shm memcpy ratio trusted ratio ucx-tcp ratio
 for s in $SIZES; do
@@ -48,6 +56,28 @@ for s in $SIZES; do
 		printf "%-9s %8.1f %8.1f %7.2f | %8.1f %8.1f %7.2f | %8.1f %7.2f | %8.1f %7.2f\n",
 			s, t, i, t / i, u, m, u / m, r, r / m, x, x / i }'
 done
+fi
+
+# dpdk over memif against the raw memif limit (1500-byte frames, payload copied in and out,
+# no reliability; bench_dp answers "memif-raw" only when built with DPDK), the tcp backend and
+# ucx over shared memory. Each: Gbit/s and Gbit/s per core busy (sender + receiver CPU over
+# the timed window: dpdk and raw memif poll, so they count whole cores while they wait).
+if "$BENCH" memif-raw 1 16 >/dev/null 2>&1; then
+	raw=$(runs "$BENCH" memif-raw 1048576 "$MIB")
+	printf '%-9s | %6s %6s | %6s %6s | %6s %6s | %6s %6s | %8s %8s\n' size dpdk /core \
+		raw /core tcp /core ucx /core dpdk/raw dpdk/tcp
+	for s in $SIZES; do
+		dp=$(runs "$BENCH" dpdk "$s" "$MIB")
+		tcp=$(runs "$BENCH" tcp "$s" "$MIB")
+		ucx=$(runs ucx_shm "$s")
+		awk -v s="$s" -v d="$(echo "$dp" | med 1)" -v dc="$(echo "$dp" | med 2)" \
+			-v r="$(echo "$raw" | med 1)" -v rc="$(echo "$raw" | med 2)" \
+			-v t="$(echo "$tcp" | med 1)" -v tc="$(echo "$tcp" | med 2)" \
+			-v u="$(echo "$ucx" | med 1)" -v uc="$(echo "$ucx" | med 2)" 'BEGIN {
+			printf "%-9s | %6.1f %6.1f | %6.1f %6.1f | %6.1f %6.1f | %6.1f %6.1f | %8.2f %8.2f\n",
+				s, d, d / dc, r, r / rc, t, t / tc, u, u / uc, d / r, d / t }'
+	done
+fi
 
 zc=$(dirname "$BENCH")/bench_dp_zerocopy
 if [ -x "$zc" ]; then
