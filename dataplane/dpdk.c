@@ -26,16 +26,18 @@
 #include "dp_impl.h"
 #include "dpdk_frame.h"
 
-#define WIN        512u /* segments in flight per connection; also the receiver's reorder window */
-#define BURST      32
-#define RING_SIZE  1024
-#define RTO_MIN_US 1000
-#define RTO_MAX_US 200000
-#define DEAD_US    10000000 /* no progress on unacked data for 10 s: the peer is gone */
-#define SYN_RTO_US 10000
-#define SYN_TRIES  30 /* 10 ms doubling to 200 ms: about 5 s */
-#define MAX_CONNS  (1u << 20)
-#define LINGER_MS  2000
+#define WIN            512u /* segments in flight per connection; also the receiver's reorder window */
+#define BURST          32
+#define RING_SIZE      1024
+#define RTO_MIN_US     1000
+#define RTO_MAX_US     200000
+#define DEAD_US        10000000 /* no progress on unacked data for 10 s: the peer is gone */
+#define SYN_RTO_US     10000
+#define SYN_TRIES      30 /* 10 ms doubling to 200 ms: about 5 s */
+#define MAX_CONNS      (1u << 20)
+#define DEF_PEER_CONNS 1024 /* sw_dp_config.dpdk_max_conns 0 */
+#define DEF_IDLE_MS    30000
+#define LINGER_MS      2000
 
 enum dconn_state { DC_SYN_SENT, DC_OPEN, DC_PEER_FIN, DC_FIN_WAIT, DC_DEAD };
 
@@ -77,6 +79,9 @@ struct dconn {
 	uint64_t srtt_tsc;
 	uint64_t progress_tsc; /* last ack that advanced snd_una (or the first send) */
 	unsigned syn_tries;
+	bool accepted;      /* opened by the peer: counts against dpdk_max_conns */
+	uint64_t rx_tsc;    /* last frame heard from the peer */
+	uint64_t probe_tsc; /* last probe sent while the peer was quiet */
 	/* pacing: a token bucket in bytes, rate 0 = unpaced */
 	uint64_t rate, tokens, burst, tok_tsc;
 	/* receiver */
@@ -115,8 +120,10 @@ struct dpdk_ctx {
 	bool link_up;
 	bool closing; /* in close(): no new connections */
 	uint64_t hz;
+	uint64_t idle_tsc; /* dpdk_idle_ms */
 	struct dconn **conns;
 	uint32_t nconns, cap;
+	uint32_t accepted, max_accepted; /* connections of peers held, and the cap on them */
 	uint16_t gen;
 	struct neigh *neigh;
 	size_t nneigh;
@@ -349,6 +356,8 @@ static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 		d->ip_set = true;
 	}
 	d->mss = mtu - DPDK_IP_LEN - DPDK_UDP_LEN - DPDK_HDR_LEN;
+	d->max_accepted = cfg->dpdk_max_conns ? cfg->dpdk_max_conns : DEF_PEER_CONNS;
+	d->idle_tsc = d->hz / 1000 * (cfg->dpdk_idle_ms ? cfg->dpdk_idle_ms : DEF_IDLE_MS);
 	d->drop_every = cfg->dpdk_drop_every;
 	d->dup_every = cfg->dpdk_dup_every;
 	d->reorder_every = cfg->dpdk_reorder_every;
@@ -491,6 +500,7 @@ static void dconn_free(struct dpdk_ctx *d, struct dconn *k)
 	rx_reset(d, k);
 	if (k->ep)
 		((struct dpdk_ep *)k->ep)->c = NULL;
+	d->accepted -= k->accepted;
 	d->conns[k->id & (MAX_CONNS - 1)] = NULL;
 	free(k);
 }
@@ -695,6 +705,17 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 	}
 	if (k->state == DC_DEAD)
 		return;
+	/* A peer that went quiet is asked for an answer; one that stays quiet is gone, even
+	 * with nothing in flight here (which the timeout below would never notice). */
+	if (now - k->rx_tsc > d->idle_tsc) {
+		dconn_down(k, -ETIMEDOUT);
+		return;
+	}
+	if (now - k->rx_tsc > d->idle_tsc / 4 && now - k->probe_tsc > d->idle_tsc / 4) {
+		struct dpdk_frame f = {.type = DPDK_ACK, .kind = DPDK_ACK_PROBE};
+		if (tx_frame(d, k, &f, NULL) == 0)
+			k->probe_tsc = now;
+	}
 	if (before(k->snd_una, k->snd_nxt)) {
 		struct dseg *old = &k->seg[k->snd_una % WIN];
 		if (now - k->progress_tsc > d->hz / 1000000 * DEAD_US) {
@@ -886,7 +907,7 @@ static void on_data(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame
 		conn_fail(d, k, f, rc);
 }
 
-static void on_syn(struct dpdk_ctx *d, const struct dpdk_frame *f)
+static void on_syn(struct dpdk_ctx *d, const struct dpdk_frame *f, uint64_t now)
 {
 	struct sw_dp_event ev = {.type = SW_DP_EV_ACCEPT};
 	struct dpdk_frame a = {.type = DPDK_SYNACK};
@@ -899,6 +920,12 @@ static void on_syn(struct dpdk_ctx *d, const struct dpdk_frame *f)
 		if (d->conns[i] && d->conns[i]->peer_id == f->src_conn &&
 		    d->conns[i]->peer_ip == f->src_ip && d->conns[i]->peer_port == f->src_port)
 			k = d->conns[i];
+	if (!k && d->accepted >= d->max_accepted) {
+		/* Each connection costs ~30 KiB: peers get no more than the cap (README). */
+		d->base.closed.accepts_dropped++;
+		tx_reply(d, f, DPDK_RST);
+		return;
+	}
 	if (!k) {
 		ep = sw_dp_ep_new(&d->base);
 		if (!ep)
@@ -911,6 +938,9 @@ static void on_syn(struct dpdk_ctx *d, const struct dpdk_frame *f)
 		((struct dpdk_ep *)ep)->c = k;
 		k->ep = ep;
 		k->state = DC_OPEN;
+		k->accepted = true;
+		d->accepted++;
+		k->rx_tsc = now;
 		k->peer_id = f->src_conn;
 		k->peer_ip = f->src_ip;
 		k->peer_port = f->src_port;
@@ -942,7 +972,7 @@ static void on_frame(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
 		return;
 	}
 	if (f.type == DPDK_SYN) {
-		on_syn(d, &f);
+		on_syn(d, &f, now);
 		return;
 	}
 	k = dconn_find(d, f.dst_conn);
@@ -964,8 +994,9 @@ static void on_frame(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
 		k->rto_tsc = d->hz / 1000000 * RTO_MIN_US;
 		memcpy(k->peer_mac, f.src_mac, 6);
 	}
-	if (f.type == DPDK_SYNACK)
-		k->ack_due = true;
+	k->rx_tsc = now;
+	if (f.type == DPDK_SYNACK || (f.type == DPDK_ACK && f.kind == DPDK_ACK_PROBE))
+		k->ack_due = true; /* answered at once: the peer's probe asks for it */
 	if (k->state == DC_DEAD)
 		return;
 	on_ack(d, k, &f, now);

@@ -36,6 +36,12 @@ enum dpdk_seg_kind {
 	DPDK_SEG_FIN,     /* the sender closed: nothing follows */
 };
 
+/* What an ACK carries (its kind). */
+enum dpdk_ack_kind {
+	DPDK_ACK_PLAIN = 0,
+	DPDK_ACK_PROBE, /* the sender heard nothing for a while: answer with an ACK (keepalive) */
+};
+
 struct dpdk_frame {
 	uint8_t dst_mac[6], src_mac[6];
 	uint32_t src_ip, dst_ip; /* network byte order, as in struct sw_dp_addr */

@@ -134,6 +134,14 @@ struct sw_dp_config {
 	 * point-to-point links (memif, veth). There is no ARP. */
 	const char *dpdk_neigh;
 	uint32_t dpdk_mtu; /* dpdk: IP MTU of the port, 576..9000; 0: 1500 */
+	/* dpdk: connections peers may hold in this context at once (each costs about 30 KiB);
+	 * a SYN beyond gets RST (the peer sees -ECONNREFUSED) and counts in accepts_dropped;
+	 * 0: 1024. */
+	uint32_t dpdk_max_conns;
+	/* dpdk: a connection that heard nothing from its peer for this long ends with
+	 * -ETIMEDOUT; after a quarter of it a probe asks the peer for an answer, so a live peer
+	 * keeps a quiet connection up; 0: 30000. */
+	uint32_t dpdk_idle_ms;
 	/* dpdk, tests only: in the receive path drop, process twice, or hold back behind the
 	 * next frame every Nth frame (netem is not available here); 0: off. */
 	uint32_t dpdk_drop_every, dpdk_dup_every, dpdk_reorder_every;
@@ -304,8 +312,9 @@ struct sw_dp_counters {
 	uint64_t rx_msgs;       /* messages received */
 	uint64_t get_bytes;     /* of rx_bytes, bytes read one-sided by sw_dp_get() */
 	uint64_t credit_stalls; /* sends refused with -EAGAIN */
-	/* context only: connections accepted and closed at once because the process had no
-	 * descriptor left for them (EMFILE/ENFILE), rather than left pending to spin on */
+	/* context only: connections refused at once: tcp, the process had no descriptor left
+	 * for them (EMFILE/ENFILE), rather than left pending to spin on; dpdk, the context held
+	 * dpdk_max_conns connections of peers already */
 	uint64_t accepts_dropped;
 	/* context only: bytes of receive buffers it holds, handed out or kept for reuse; given
 	 * back to the system after a second in which no message arrived (DP_POOL_IDLE_MS) */

@@ -47,12 +47,14 @@ static const char *self_exe;
  * link: the peer is its server, this process's next context its client. Other contexts
  * serve a link of their own that nobody joins (memif has no in-process pair; tests of two
  * contexts in this process are skipped under dpdk). */
-static int dp_links;         /* links made so far */
-static bool dp_peer_mode;    /* this process is a peer: its context serves the memif link */
-static bool dp_peer_link;    /* peer_start() made a memif link: the next context is its client */
-static char dp_port[160];    /* devargs of the last port handed out */
-static uint32_t dp_fault[3]; /* drop, duplicate, reorder every Nth frame received */
-static long dp_session;      /* the test process's pid: names its memif sockets */
+static int dp_links;          /* links made so far */
+static bool dp_peer_mode;     /* this process is a peer: its context serves the memif link */
+static bool dp_peer_link;     /* peer_start() made a memif link: the next context is its client */
+static char dp_port[160];     /* devargs of the last port handed out */
+static uint32_t dp_fault[3];  /* drop, duplicate, reorder every Nth frame received */
+static long dp_session;       /* the test process's pid: names its memif sockets */
+static uint32_t dp_max_conns; /* sw_dp_config.dpdk_max_conns of the next contexts (peer too) */
+static uint32_t dp_idle_ms;   /* sw_dp_config.dpdk_idle_ms likewise */
 
 static struct sw_dp_config config(uint32_t credits)
 {
@@ -74,6 +76,8 @@ static struct sw_dp_config config(uint32_t credits)
 		c.dpdk_drop_every = dp_fault[0];
 		c.dpdk_dup_every = dp_fault[1];
 		c.dpdk_reorder_every = dp_fault[2];
+		c.dpdk_max_conns = dp_max_conns;
+		c.dpdk_idle_ms = dp_idle_ms;
 	}
 	return c;
 }
@@ -244,7 +248,7 @@ static void peer_start(struct peer *p)
 	if (p->pid == 0) {
 		close(fds[0]);
 		if (strcmp(backend, "dpdk") == 0) {
-			char fd[16], session[32], link[16], f[3][16], gofd[16];
+			char fd[16], session[32], link[16], f[3][16], gofd[16], cap[16], idle[16];
 			snprintf(fd, sizeof(fd), "%d", fds[1]);
 			snprintf(gofd, sizeof(gofd), "%d", go[0]);
 			fcntl(go[0], F_SETFD, 0); /* kept across the exec, unlike go[1] */
@@ -252,8 +256,10 @@ static void peer_start(struct peer *p)
 			snprintf(link, sizeof(link), "%d", dp_links);
 			for (int i = 0; i < 3; i++)
 				snprintf(f[i], sizeof(f[i]), "%u", dp_fault[i]);
+			snprintf(cap, sizeof(cap), "%u", dp_max_conns);
+			snprintf(idle, sizeof(idle), "%u", dp_idle_ms);
 			execl(self_exe, self_exe, "--peer", fd, session, link, f[0], f[1], f[2],
-			      gofd, (char *)NULL);
+			      gofd, cap, idle, (char *)NULL);
 			_exit(6);
 		}
 		peer_main(fds[1], -1);
@@ -1179,6 +1185,129 @@ static void device_discovery_answers_no_rdma_devices_without_an_rdma_nic(void **
 		       (unsigned long long)d[i].speed_mbps, d[i].active ? "active" : "down");
 }
 
+/* The dpdk backend's bound on what peers can make it hold (each connection ~30 KiB): past
+ * dpdk_max_conns a SYN is refused, and a freed slot takes the next peer. tcp's bound is the
+ * descriptor limit (tested above), ucx's UCX's own. */
+#define CAP_CONNS 4
+
+/* Polls until each of n endpoints, each with a message sent, got its echo (outcome 1) or
+ * was refused (-1); fails on anything else. */
+static void echo_or_refused(struct sw_dp_ctx *ctx, struct sw_dp_ep **ep, int n, int *outcome)
+{
+	int64_t end = now_ms() + WAIT_MS;
+	int left = n;
+
+	memset(outcome, 0, n * sizeof(*outcome));
+	while (left) {
+		struct sw_dp_event ev;
+		int got = sw_dp_poll(ctx, &ev, 1), i = 0;
+		assert_true(got >= 0 && now_ms() < end);
+		if (got == 0) {
+			sw_dp_wait(ctx, 100);
+			continue;
+		}
+		while (i < n && ep[i] != ev.ep)
+			i++;
+		if (i < n && ev.type == SW_DP_EV_RECV) {
+			outcome[i] = 1;
+			left--;
+		} else if (i < n && ev.type == SW_DP_EV_CLOSED) {
+			assert_int_equal(ev.status, -ECONNREFUSED);
+			outcome[i] = -1;
+			left--;
+		}
+		sw_dp_release(ctx, &ev);
+	}
+}
+
+static void a_dpdk_listener_refuses_peers_beyond_its_connection_cap_until_one_leaves(void **state)
+{
+	struct sw_dp_config cfg;
+	struct sw_dp_ctx *ctx;
+	struct sw_dp_ep *ep[CAP_CONNS + 2], *late;
+	int outcome[CAP_CONNS + 2], nup = 0, left = -1, late_up = 0;
+	unsigned char msg[32];
+	struct iovec iov = {msg, sizeof(msg)};
+	int64_t end = now_ms() + WAIT_MS;
+	struct peer p;
+
+	(void)state;
+	if (strcmp(backend, "dpdk") != 0)
+		skip();
+	fill(msg, sizeof(msg), 9);
+	dp_max_conns = CAP_CONNS;
+	peer_start(&p);
+	dp_max_conns = 0;
+	cfg = config(0);
+	assert_int_equal(sw_dp_open(&cfg, &ctx), 0);
+	for (int i = 0; i < CAP_CONNS + 2; i++) {
+		assert_int_equal(sw_dp_connect(ctx, p.addr, &ep[i]), 0);
+		assert_int_equal(sw_dp_send(ep[i], 1, &iov, 1, NULL), 0);
+	}
+	/* Which ones are refused is the order their SYNs arrive in. */
+	echo_or_refused(ctx, ep, CAP_CONNS + 2, outcome);
+	for (int i = 0; i < CAP_CONNS + 2; i++) {
+		nup += outcome[i] == 1;
+		if (outcome[i] == -1)
+			sw_dp_ep_close(ep[i]);
+		else if (left < 0)
+			left = i;
+	}
+	assert_int_equal(nup, CAP_CONNS);
+	/* One leaves: its slot goes to the next peer, once its FIN got through. */
+	sw_dp_ep_close(ep[left]);
+	while (!late_up) {
+		assert_true(now_ms() < end);
+		assert_int_equal(sw_dp_connect(ctx, p.addr, &late), 0);
+		assert_int_equal(sw_dp_send(late, 2, &iov, 1, NULL), 0);
+		echo_or_refused(ctx, &late, 1, &late_up);
+		late_up = late_up == 1;
+		sw_dp_ep_close(late);
+	}
+	for (int i = 0; i < CAP_CONNS + 2; i++)
+		if (outcome[i] == 1 && i != left)
+			sw_dp_ep_close(ep[i]);
+	sw_dp_close(ctx);
+	assert_int_equal(peer_join(&p), 0);
+}
+
+/* dpdk has no kernel to notice a vanished peer: a connection with nothing in flight learns
+ * it from its idle timeout, and probes keep one whose peer is merely quiet. */
+#define IDLE_MS 1000
+static void
+a_dpdk_connection_stays_up_while_quiet_and_times_out_once_its_peer_is_silent(void **state)
+{
+	unsigned char msg[100];
+	struct sw_dp_event ev;
+	struct conn c;
+	int64_t quiet_end;
+
+	(void)state;
+	if (strcmp(backend, "dpdk") != 0)
+		skip();
+	fill(msg, sizeof(msg), 4);
+	dp_idle_ms = IDLE_MS;
+	conn_open(&c, 0);
+	dp_idle_ms = 0;
+	round_trip(&c, 1, msg, sizeof(msg));
+	/* Three idle timeouts of quiet: probes and their answers keep it up. */
+	quiet_end = now_ms() + 3 * IDLE_MS;
+	while (now_ms() < quiet_end) {
+		int n = sw_dp_poll(c.ctx, &ev, 1);
+		assert_int_equal(n, 0);
+		sw_dp_wait(c.ctx, 50);
+	}
+	round_trip(&c, 2, msg, sizeof(msg));
+	/* A peer that stops answering (stopped, not gone: its port stays up). */
+	assert_int_equal(kill(c.peer.pid, SIGSTOP), 0);
+	next_event(c.ctx, SW_DP_EV_CLOSED, &ev, NULL);
+	assert_true(ev.ep == c.ep);
+	assert_int_equal(ev.status, -ETIMEDOUT);
+	printf("# silent peer: %s\n", sw_dp_strerror(ev.status));
+	assert_int_equal(kill(c.peer.pid, SIGCONT), 0);
+	conn_close(&c);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1205,6 +1334,10 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(every_backend_parses_the_same_IPv4_port_address_form),
 	        cmocka_unit_test(a_paced_endpoint_keeps_every_byte_or_the_backend_reports_ENOTSUP),
 	        cmocka_unit_test(device_discovery_answers_no_rdma_devices_without_an_rdma_nic),
+	        cmocka_unit_test(
+	                a_dpdk_listener_refuses_peers_beyond_its_connection_cap_until_one_leaves),
+	        cmocka_unit_test(
+	                a_dpdk_connection_stays_up_while_quiet_and_times_out_once_its_peer_is_silent),
 	};
 	char name[128];
 	char exe[4096];
@@ -1214,13 +1347,15 @@ int main(int argc, char **argv)
 		return 2;
 	exe[n] = '\0';
 	self_exe = exe;
-	if (argc == 9 && strcmp(argv[1], "--peer") == 0) { /* a dpdk peer: see peer_start() */
+	if (argc == 11 && strcmp(argv[1], "--peer") == 0) { /* a dpdk peer: see peer_start() */
 		backend = "dpdk";
 		dp_session = atol(argv[3]);
 		dp_links = atoi(argv[4]);
 		dp_peer_mode = true;
 		for (int i = 0; i < 3; i++)
 			dp_fault[i] = (uint32_t)atoi(argv[5 + i]);
+		dp_max_conns = (uint32_t)atoi(argv[9]);
+		dp_idle_ms = (uint32_t)atoi(argv[10]);
 		peer_main(atoi(argv[2]), atoi(argv[8]));
 	}
 	if (argc < 2) {
