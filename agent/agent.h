@@ -60,7 +60,8 @@ enum sw_agent_kind { SW_AGENT_MAP = 0, SW_AGENT_REDUCE = 1 };
 /* Where a reduce fetches the output of one map. */
 struct sw_agent_source {
 	uint32_t map;
-	uint32_t rack; /* the serving node's rack, for NetSat */
+	uint32_t attempt; /* of the map that wrote it (0: not known) */
+	uint32_t rack;    /* the serving node's rack, for NetSat */
 	char addr[SW_DP_ADDRSTRLEN];
 	bool has_sum; /* bytes and crc are what the map reported: checked too */
 	uint64_t bytes;
@@ -145,9 +146,22 @@ void sw_agent_task_end(struct sw_agent_task *t, enum sw_agent_task_state state,
 /* ---------------------------------------------------------------------------------------- */
 /* The agent */
 
+/* A reduce could not fetch a map's output from a source (valid during the callback only). */
+struct sw_agent_fetch_failure {
+	uint64_t job;
+	uint32_t reduce, attempt; /* the reduce attempt */
+	uint32_t map, map_attempt;
+	const char *server; /* the source's address */
+	const char *error;
+};
+
 struct sw_agent_hooks {
 	void (*on_task_end)(struct sw_agent *ag, const struct sw_agent_task_result *res, void *arg);
 	void *arg;
+	/* Every failed fetch (the reduce tries that source again a second later, unless a new
+	 * location of the map came meanwhile); NULL: not reported. */
+	void (*on_fetch_failed)(struct sw_agent *ag, const struct sw_agent_fetch_failure *f,
+	                        void *arg);
 };
 
 struct sw_agent_counters {

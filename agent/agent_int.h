@@ -23,6 +23,9 @@
 /* A fetch whose server shows no sign of life for this long fails and the reduce waits for a
  * new location: far above any LAN stall. (The loop never waits on a fetch.) */
 #define SW_AGENT_FETCH_TIMEOUT_MS 5000
+/* A reduce tries a source whose fetch failed again after this long (each failure is reported
+ * to the controller, which re-runs the map after a few: controller/README.md). */
+#define SW_AGENT_FETCH_RETRY_MS 1000
 /* A replica put whose target acknowledges nothing for this long fails. */
 #define SW_AGENT_PUT_IDLE_MS 30000
 
@@ -96,6 +99,8 @@ struct sw_agent_server_rack {
 
 void sw_agent_log(struct sw_agent *ag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sw_agent_timer_ack(struct sw_agent_watch *w);
+/* CLOCK_MONOTONIC in ms, the clock of the loop's timers. */
+uint64_t sw_agent_now_ms(void);
 
 /* Synthetic data: byte i of partition (job, map, part) is a fixed function of the four, so a
  * reducer checks every byte it fetched without any copy of what was written. */

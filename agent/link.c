@@ -31,6 +31,17 @@ struct pending {
 	char *error;
 };
 
+/* Fetch failures waiting for the next heartbeat: at most this many (more are dropped; the
+ * reduce fails again and reports again a second later). */
+#define MAX_FETCH_FAILURES 64
+
+struct pending_ff {
+	SwWire__FetchFailure ff;
+	SwWire__TaskRef ref;
+	char server[SW_DP_ADDRSTRLEN];
+	char error[128];
+};
+
 struct sw_agent_link {
 	struct sw_agent *ag;
 	struct sw_dp_ctx *dp;
@@ -43,6 +54,8 @@ struct sw_agent_link {
 	uint32_t heartbeat_ms, retry_ms;
 	struct pending *ev;
 	size_t n_ev, cap_ev;
+	struct pending_ff ff[MAX_FETCH_FAILURES];
+	size_t n_ff;
 	uint64_t heartbeats, registrations;
 };
 
@@ -104,6 +117,7 @@ static void send_heartbeat(struct sw_agent_link *l)
 	SwWire__RackBytes *rb = calloc(ag->n_racks + 1, sizeof(*rb));
 	SwWire__RackBytes **prb = calloc(ag->n_racks + 1, sizeof(*prb));
 	SwWire__TaskEvent **pev = calloc(l->n_ev + 1, sizeof(*pev));
+	SwWire__FetchFailure *pff[MAX_FETCH_FAILURES];
 	size_t n_run = 0;
 	for (const struct sw_agent_task *t = ag->tasks; t; t = t->next)
 		n_run++;
@@ -136,11 +150,16 @@ static void send_heartbeat(struct sw_agent_link *l)
 		pev[i] = &l->ev[i].ev;
 	hb.events = pev;
 	hb.n_events = l->n_ev;
+	for (size_t i = 0; i < l->n_ff; i++)
+		pff[i] = &l->ff[i].ff;
+	hb.fetch_failures = pff;
+	hb.n_fetch_failures = l->n_ff;
 	if (link_send(l, SW_WIRE_HEARTBEAT, &hb.base) == 0) {
 		l->heartbeats++;
 		for (size_t i = 0; i < l->n_ev; i++)
 			pending_free(&l->ev[i]);
 		l->n_ev = 0;
+		l->n_ff = 0;
 	}
 	/* not sent (no credit, connection breaking): the events wait for the next one */
 out:
@@ -221,6 +240,22 @@ void sw_agent_link_task_end(struct sw_agent_link *l, const struct sw_agent_task_
 	send_heartbeat(l); /* out of band: the controller can assign the freed slot at once */
 }
 
+void sw_agent_link_fetch_failed(struct sw_agent_link *l, const struct sw_agent_fetch_failure *f)
+{
+	if (l->n_ff == MAX_FETCH_FAILURES)
+		return;
+	struct pending_ff *p = &l->ff[l->n_ff++];
+	sw_wire__fetch_failure__init(&p->ff);
+	task_ref(&p->ref, f->job, SW_AGENT_REDUCE, f->reduce, f->attempt);
+	snprintf(p->server, sizeof(p->server), "%s", f->server);
+	snprintf(p->error, sizeof(p->error), "%s", f->error);
+	p->ff.reduce = &p->ref;
+	p->ff.map = f->map;
+	p->ff.map_attempt = f->map_attempt;
+	p->ff.server = p->server;
+	p->ff.error = p->error;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Messages from the controller */
 
@@ -228,6 +263,7 @@ static void source_from(struct sw_agent_source *s, const SwWire__MapLocation *m)
 {
 	memset(s, 0, sizeof(*s));
 	s->map = m->map;
+	s->attempt = m->attempt;
 	s->rack = m->rack;
 	snprintf(s->addr, sizeof(s->addr), "%s", m->server);
 	s->has_sum = true;

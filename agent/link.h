@@ -18,6 +18,8 @@ void sw_agent_link_destroy(struct sw_agent_link *l);
 /* Queues the task's event for the controller and sends a heartbeat at once (the agent's
  * on_task_end hook). Killed tasks give no event: the controller asked for their end. */
 void sw_agent_link_task_end(struct sw_agent_link *l, const struct sw_agent_task_result *r);
+/* Queues a reduce's failed fetch for the next heartbeat (the agent's on_fetch_failed hook). */
+void sw_agent_link_fetch_failed(struct sw_agent_link *l, const struct sw_agent_fetch_failure *f);
 /* 1 once Welcome came on the current connection. */
 bool sw_agent_link_up(const struct sw_agent_link *l);
 

@@ -7,6 +7,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent_int.h"
@@ -77,6 +78,13 @@ int sw_agent_timer_start(struct sw_agent *ag, struct sw_agent_watch *w, uint64_t
 	        .it_value = {.tv_sec = (time_t)(ms / 1000),
 	                     .tv_nsec = (long)(ms % 1000) * 1000000 + (ms ? 0 : 1)}};
 	return timerfd_settime(w->fd, 0, &its, NULL) ? -errno : 0;
+}
+
+uint64_t sw_agent_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* Reads a timerfd's expiry count so that it stops being readable. */

@@ -32,6 +32,13 @@ static void on_task_end(struct sw_agent *ag, const struct sw_agent_task_result *
 		sw_agent_link_task_end(link_, r);
 }
 
+static void on_fetch_failed(struct sw_agent *ag, const struct sw_agent_fetch_failure *f, void *arg)
+{
+	(void)ag, (void)arg;
+	if (link_)
+		sw_agent_link_fetch_failed(link_, f);
+}
+
 /* sd_notify WATCHDOG=1 at half the unit's WatchdogSec, from the loop: a stuck loop stops it. */
 static struct sw_agent *watchdog_ag;
 static uint64_t watchdog_ms;
@@ -70,7 +77,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	sw_agent_block_signals();
 	struct sw_agent *ag;
-	struct sw_agent_hooks hooks = {on_task_end, NULL};
+	struct sw_agent_hooks hooks = {.on_task_end = on_task_end,
+	                               .on_fetch_failed = on_fetch_failed};
 	int rc = sw_agent_create(&conf, key.bytes, sizeof(key.bytes), &hooks, &ag);
 	if (rc) {
 		fprintf(stderr, "swagent: cannot start: %s\n", strerror(-rc));

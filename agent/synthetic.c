@@ -32,7 +32,8 @@ enum phase { FETCH, COMPUTE, OUTPUT, WRITE };
 
 struct inflight {
 	struct sw_shuffle_fetch_op *op;
-	struct sw_agent_source src; /* where it fetches from */
+	struct sw_agent_source src; /* where it fetches (or last failed) from */
+	uint64_t retry_at;          /* ms: a failed src is tried again from then on */
 };
 
 struct synth {
@@ -201,19 +202,26 @@ static void fetch_done(void *arg, struct sw_shuffle_fetch_op *op, int status, ui
 		return;
 	}
 	if (rc) {
-		/* the server or its data is gone: wait for the map's output elsewhere */
+		/* the server or its data is gone, or it is not answering: the controller hears of
+		 * it (and re-runs the map after enough reports); the source is tried again until a
+		 * new location replaces it */
 		ag->cnt.fetch_failures++;
 		sw_agent_log(ag,
-		             "job %llu reduce %u: fetch of map %u from %s: %s; waiting for a new "
-		             "location",
+		             "job %llu reduce %u: fetch of map %u from %s: %s; reported, trying "
+		             "again in %u ms or at a new location",
 		             (unsigned long long)t->spec.job, t->spec.task, src.map, src.addr,
-		             sw_shuffle_strerror(rc));
-		for (uint32_t i = 0; i < t->n_sources; i++)
-			if (t->sources[i].map == src.map && !strcmp(t->sources[i].addr, src.addr)) {
-				t->sources[i] = t->sources[--t->n_sources];
-				t->spec.n_sources = t->n_sources;
-				break;
-			}
+		             sw_shuffle_strerror(rc), SW_AGENT_FETCH_RETRY_MS);
+		x->inflight[m].retry_at = sw_agent_now_ms() + SW_AGENT_FETCH_RETRY_MS;
+		if (ag->hooks.on_fetch_failed) {
+			struct sw_agent_fetch_failure f = {.job = t->spec.job,
+			                                   .reduce = t->spec.task,
+			                                   .attempt = t->spec.attempt,
+			                                   .map = src.map,
+			                                   .map_attempt = src.attempt,
+			                                   .server = src.addr,
+			                                   .error = sw_shuffle_strerror(rc)};
+			ag->hooks.on_fetch_failed(ag, &f, ag->hooks.arg);
+		}
 	} else {
 		x->fetched[src.map] = 1;
 		x->n_fetched++;
@@ -227,10 +235,17 @@ static void reduce_fetch(struct synth *x)
 {
 	struct sw_agent_task *t = x->t;
 	struct sw_agent *ag = t->ag;
+	uint64_t now = sw_agent_now_ms(), wake = UINT64_MAX;
 	for (uint32_t i = 0; i < t->n_sources; i++) {
 		const struct sw_agent_source *src = &t->sources[i];
-		if (x->fetched[src->map] || x->inflight[src->map].op)
+		struct inflight *in = &x->inflight[src->map];
+		if (x->fetched[src->map] || in->op)
 			continue;
+		if (in->retry_at > now && src->attempt == in->src.attempt &&
+		    !strcmp(src->addr, in->src.addr)) { /* failed there a moment ago */
+			wake = in->retry_at < wake ? in->retry_at : wake;
+			continue;
+		}
 		struct sw_shuffle_fetch f = {.job = t->spec.job,
 		                             .secret = t->spec.secret,
 		                             .secret_len = t->spec.secret_len,
@@ -240,17 +255,19 @@ static void reduce_fetch(struct synth *x)
 		int rc = sw_agent_server_rack(ag, src->addr, src->rack);
 		if (!rc)
 			rc = sw_shuffle_fetcher_add(ag->fetcher, src->addr, &f, NULL, 0, fetch_done,
-			                            x, &x->inflight[src->map].op);
+			                            x, &in->op);
 		if (rc) {
 			sw_agent_task_end(t, SW_AGENT_FAILED, NULL, "fetch of map %u from %s: %s",
 			                  src->map, src->addr, sw_shuffle_strerror(rc));
 			return;
 		}
-		x->inflight[src->map].src = *src;
+		in->src = *src;
 	}
 	if (x->n_fetched == t->spec.maps) {
 		x->phase = COMPUTE;
 		sw_agent_timer_start(ag, &x->timer, compute_ms(x->fetched_bytes, t->spec.rate));
+	} else if (wake != UINT64_MAX) {
+		sw_agent_timer_start(ag, &x->timer, wake - now);
 	}
 }
 

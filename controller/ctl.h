@@ -26,6 +26,11 @@
 #define CTL_MAX_ARGV      64      /* words of an exec command */
 #define CTL_MAX_ATTEMPTS  4       /* failed attempts of one task before its job fails */
 #define CTL_SECRET_LEN    32      /* a job's shuffle secret */
+/* Reports of failed fetches of one map attempt (from any reduces) after which the map runs
+ * again; the node that served it then gets no maps for CTL_FETCH_BENCH_S (controller/README.md,
+ * "Fetch failures"). */
+#define CTL_FETCH_FAILURES 3
+#define CTL_FETCH_BENCH_S  60
 
 struct ctl_conf_node {
 	char name[SW_WIRE_NODE_ID_MAX + 1];
@@ -80,7 +85,8 @@ struct ctl_node {
 	char shuffle_addr[SW_DP_ADDRSTRLEN];
 	char replica_addr[SW_DP_ADDRSTRLEN];
 	uint64_t heartbeats;
-	uint32_t running; /* tasks the controller has running there */
+	uint32_t running;     /* tasks the controller has running there */
+	double no_maps_until; /* its map output could not be fetched: no maps before then */
 };
 
 enum ctl_task_state { TASK_PENDING, TASK_RUNNING, TASK_DONE };
@@ -90,6 +96,7 @@ struct ctl_task {
 	uint32_t node;
 	uint8_t state;
 	uint8_t failures;
+	uint8_t fetch_failures; /* reports of this (finished map) attempt's output unfetchable */
 };
 
 struct ctl_part {
@@ -149,6 +156,7 @@ struct ctl {
 	bool store_failed; /* a write of this turn failed: the commit fails */
 	/* for /metrics */
 	uint64_t msgs_in, bad_msgs, refused, lost_events, jobs_submitted;
+	uint64_t fetch_reports, fetch_reruns; /* fetch failures reported, maps re-run for them */
 };
 
 /* conf.c: writes a message into err and returns code */

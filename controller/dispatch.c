@@ -4,6 +4,7 @@
  * on the scheduler because of an agent starts here, and each goes through the recorder
  * (sw_ctl_rec_*), so the trace holds them all. A task event maps to its call (STARTED:
  * task_started; FINISHED: map_output for a map, then task_finished; FAILED: task_failed),
+ * a reduce's report of a fetch that failed may send its map back to run (fetch_failure),
  * the heartbeat itself to sw_sched_heartbeat, whose assignments go back as one Assign.
  * Events of an attempt that is not the task's current one (a task that was handed out again
  * after its node was lost, a job that ended) are ignored with a log line.
@@ -115,6 +116,54 @@ static void task_event(struct ctl *c, uint32_t node, const SwWire__TaskEvent *e)
 	}
 }
 
+/*
+ * A reduce could not fetch a finished map's output. Hadoop 1's rule, simplified: the map runs
+ * again once reduces reported its attempt CTL_FETCH_FAILURES times (a reduce retries every
+ * second and reports each failure; one broken reducer alone needs as many failures as three),
+ * or at the first report when the map's node has also missed two heartbeats (it is probably
+ * gone: no need to wait for lost_after_ms). Its node keeps heartbeating, so the scheduler
+ * would hand it maps again: it gets none for CTL_FETCH_BENCH_S. Only the node running the
+ * reduce attempt may report for it; reports of an earlier map attempt are ignored.
+ */
+static void fetch_failure(struct ctl *c, uint32_t node, const SwWire__FetchFailure *f)
+{
+	const SwWire__TaskRef *r = f->reduce;
+	struct ctl_job *j = sw_ctl_job(c, r->job);
+	if (j == NULL || j->state != JOB_RUNNING || r->task >= j->n_reduces || f->map >= j->n_maps)
+		return;
+	const struct ctl_task *rt = &j->tasks[SW_REDUCE][r->task];
+	struct ctl_task *t = &j->tasks[SW_MAP][f->map];
+	if (rt->state != TASK_RUNNING || rt->attempt != r->attempt || rt->node != node ||
+	    t->state != TASK_DONE || t->attempt != f->map_attempt)
+		return; /* late: the reduce or the map has moved on */
+	c->fetch_reports++;
+	if (t->fetch_failures < UINT8_MAX)
+		t->fetch_failures++;
+	struct ctl_node *mn = &c->nodes[t->node];
+	bool silent = c->now - mn->last_seen > 2.0 * c->conf.heartbeat_ms / 1000.0;
+	sw_ctl_log(c,
+	           "%s: job %llu reduce %u could not fetch map %u (attempt %u) from %s at %s: "
+	           "%.100s (report %u%s)",
+	           c->conf.nodes[node].name, (unsigned long long)j->id, r->task, f->map,
+	           f->map_attempt, c->conf.nodes[t->node].name, mn->shuffle_addr, f->error,
+	           t->fetch_failures, silent ? ", its node missed its heartbeats" : "");
+	if (t->fetch_failures < CTL_FETCH_FAILURES && !silent)
+		return;
+	int rc = sw_ctl_rec_map_output_lost(&c->rec, j->id, f->map, c->now);
+	if (rc < 0)
+		return; /* every reduce is done: nobody needs it any more */
+	c->fetch_reruns++;
+	j->done[SW_MAP]--;
+	sw_ctl_task_state(c, t, TASK_PENDING);
+	sw_ctl_store_task(c, j, SW_MAP, f->map);
+	mn->no_maps_until = c->now + CTL_FETCH_BENCH_S;
+	sw_ctl_log(c,
+	           "job %llu map %u runs again: reduces could not fetch its output from %s; %s "
+	           "gets no maps for %d s",
+	           (unsigned long long)j->id, f->map, c->conf.nodes[t->node].name,
+	           c->conf.nodes[t->node].name, CTL_FETCH_BENCH_S);
+}
+
 /* Hands the node what the scheduler gives it: one Assign with every task. */
 static void assign(struct ctl *c, struct ctl_conn *conn, const SwWire__Heartbeat *hb)
 {
@@ -123,6 +172,8 @@ static void assign(struct ctl *c, struct ctl_conn *conn, const SwWire__Heartbeat
 	struct sw_assignment a[2 * 1024 + 2];
 	h.free_slots[SW_MAP] =
 	        (uint16_t)(hb->free_map_slots < cn->map_slots ? hb->free_map_slots : cn->map_slots);
+	if (c->now < c->nodes[conn->node].no_maps_until)
+		h.free_slots[SW_MAP] = 0; /* reduces could not fetch its map output */
 	h.free_slots[SW_REDUCE] =
 	        (uint16_t)(hb->free_reduce_slots < cn->reduce_slots ? hb->free_reduce_slots
 	                                                            : cn->reduce_slots);
@@ -137,6 +188,7 @@ static void assign(struct ctl *c, struct ctl_conn *conn, const SwWire__Heartbeat
 		struct ctl_task *t = &j->tasks[a[i].kind][a[i].task];
 		t->attempt++;
 		t->node = conn->node;
+		t->fetch_failures = 0;
 		sw_ctl_task_state(c, t, TASK_RUNNING);
 		sw_ctl_store_task(c, j, a[i].kind, a[i].task);
 		if (sw_ctl_task_msg(c, j, a[i].kind, a[i].task, &tasks[i]) == 0)
@@ -254,6 +306,8 @@ static void heartbeat(struct ctl *c, struct ctl_conn *conn, const SwWire__Heartb
 	conn->fresh = false;
 	for (size_t i = 0; i < hb->n_events; i++)
 		task_event(c, conn->node, hb->events[i]);
+	for (size_t i = 0; i < hb->n_fetch_failures; i++)
+		fetch_failure(c, conn->node, hb->fetch_failures[i]);
 	netsat_report(c, conn->node, n->boot_epoch, hb);
 	assign(c, conn, hb);
 }

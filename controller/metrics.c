@@ -74,6 +74,11 @@ char *sw_ctl_metrics(struct ctl *c, size_t *len)
 	counter(f, "refused_total", "Agents refused (key, node id, version) or not accepted.",
 	        c->refused);
 	counter(f, "nodes_lost_total", "Nodes declared lost.", c->lost_events);
+	counter(f, "fetch_failures_total", "Failed fetches of map output reported by reduces.",
+	        c->fetch_reports);
+	counter(f, "fetch_failure_reruns_total",
+	        "Finished maps run again because reduces could not fetch their output.",
+	        c->fetch_reruns);
 	rack_gauge(f, c, "rack_utilisation",
 	           "NetSat's smoothed uplink utilisation of each rack (larger of in and out).", 0);
 	rack_gauge(f, c, "rack_saturated", "1 while NetSat marks the rack NetworkSaturated.", 1);

@@ -368,6 +368,23 @@ static int replay_task_failed(struct sw_ctl_rec *r, json_t *line, char *err, siz
 	return replay_task(r, line, "task_failed", sw_sched_task_failed, err, errlen);
 }
 
+/* map_output_lost takes a map index: recorded as a task of kind map */
+static int map_output_lost(struct sw_sched *s, uint64_t job, enum sw_task_kind kind, uint32_t task,
+                           double now)
+{
+	return kind == SW_MAP ? sw_sched_map_output_lost(s, job, task, now) : -EINVAL;
+}
+
+int sw_ctl_rec_map_output_lost(struct sw_ctl_rec *r, uint64_t job, uint32_t map, double now)
+{
+	return rec_task(r, "map_output_lost", map_output_lost, job, SW_MAP, map, now);
+}
+
+static int replay_map_output_lost(struct sw_ctl_rec *r, json_t *line, char *err, size_t errlen)
+{
+	return replay_task(r, line, "map_output_lost", map_output_lost, err, errlen);
+}
+
 /* ---- node_lost, node_up, job_remove: one id ---- */
 
 typedef int (*id_fn)(struct sw_sched *, uint64_t, double);
@@ -503,6 +520,7 @@ static const struct {
         {"map_output", replay_map_output},
         {"net_sample", replay_net_sample},
         {"task_failed", replay_task_failed},
+        {"map_output_lost", replay_map_output_lost},
         {"node_lost", replay_node_lost},
         {"node_up", replay_node_up},
         {"job_remove", replay_job_remove},

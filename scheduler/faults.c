@@ -77,6 +77,32 @@ static uint32_t output_node(const struct sched_job *j, uint32_t m)
 	return node != SW_NO_NODE ? node : j->tasks[SW_MAP][m].node;
 }
 
+/* Finished map @p m of @p j runs again: its output is gone and a reduce still needs it. */
+static void output_lost(struct sw_sched *s, struct sched_job *j, uint32_t m)
+{
+	j->done[SW_MAP]--;
+	j->duration_sum[SW_MAP] -= j->tasks[SW_MAP][m].duration;
+	output_drop(s, j, m);
+	requeue(s, j, SW_MAP, m);
+	j->lost_outputs++;
+}
+
+int sw_sched_map_output_lost(struct sw_sched *s, uint64_t job, uint32_t map, double now)
+{
+	struct sched_job *j;
+
+	if (!s || !isfinite(now))
+		return -EINVAL;
+	j = sw_sched_job_table_find(&s->jobs, job);
+	if (!j || map >= j->n_tasks[SW_MAP])
+		return -ENOENT;
+	if (j->tasks[SW_MAP][map].state != TASK_DONE || j->done[SW_REDUCE] == j->n_tasks[SW_REDUCE])
+		return -EALREADY;
+	output_lost(s, j, map);
+	sw_sched_pool_refresh(s, s->pools[j->pool], now);
+	return 0;
+}
+
 /* Sends back @p j's tasks that ran on @p node and are lost with it; @return how many. */
 static uint32_t job_node_lost(struct sw_sched *s, struct sched_job *j, uint32_t node)
 {
@@ -93,11 +119,7 @@ static uint32_t job_node_lost(struct sw_sched *s, struct sched_job *j, uint32_t 
 				n++;
 			} else if (k == SW_MAP && t->state == TASK_DONE && outputs_needed &&
 			           output_node(j, i) == node) {
-				j->done[SW_MAP]--;
-				j->duration_sum[SW_MAP] -= t->duration;
-				output_drop(s, j, i);
-				requeue(s, j, SW_MAP, i);
-				j->lost_outputs++;
+				output_lost(s, j, i);
 				n++;
 			}
 		}

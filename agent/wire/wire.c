@@ -109,6 +109,15 @@ static int check(const struct sw_wire_msg *m, char *err, size_t errlen)
 				return sw_wire_errf(
 				        err, errlen, -EPROTO,
 				        "invalid Heartbeat: running[%zu] has an unknown kind", i);
+		for (size_t i = 0; i < m->heartbeat->n_fetch_failures; i++) {
+			const SwWire__TaskRef *r = m->heartbeat->fetch_failures[i]->reduce;
+			if (!task_ref_valid(r) || r->kind != SW_WIRE__TASK_KIND__REDUCE)
+				return sw_wire_errf(
+				        err, errlen, -EPROTO,
+				        "invalid Heartbeat: fetch_failures[%zu]: reduce is "
+				        "missing or not a reduce",
+				        i);
+		}
 		return 0;
 	case SW_WIRE_ASSIGN:
 		for (size_t i = 0; i < m->assign->n_tasks; i++) {

@@ -278,6 +278,15 @@ int sw_sched_task_failed(struct sw_sched *s, uint64_t job, enum sw_task_kind kin
                          double now);
 
 /**
+ * Finished map @p map's output cannot be had although its node is up (reduces failed to fetch
+ * it): the map returns to pending, to run again anywhere, as for a lost node (not a failed
+ * attempt; counted in sw_job_status.lost_outputs).
+ * @return 0, -EINVAL (NULL, bad time), -ENOENT (unknown job or map index), -EALREADY (the map
+ *         is not done, or every reduce of its job is done: nobody needs the output).
+ */
+int sw_sched_map_output_lost(struct sw_sched *s, uint64_t job, uint32_t map, double now);
+
+/**
  * Node @p node is down (its machine or agent vanished). Its running tasks return to pending
  * (not counted as failed attempts: the node failed, not the task, as Hadoop marks them
  * killed). Finished maps whose output is on the node (the registered output node, else the
@@ -317,7 +326,7 @@ struct sw_job_status {
 	uint64_t output_bytes;     /**< their total size */
 	uint32_t failed[SW_KINDS]; /**< attempts reported by sw_sched_task_failed */
 	uint32_t lost[SW_KINDS];   /**< running attempts lost with their node */
-	uint32_t lost_outputs; /**< finished maps sent back to run because their node was lost */
+	uint32_t lost_outputs;     /**< finished maps sent back to run: node lost, output lost */
 };
 
 /** Fills @p st for live job @p job. @return 0, -EINVAL (NULL argument), -ENOENT. */

@@ -194,7 +194,7 @@ static void agent_start(struct ctl *c)
 	snprintf(conf.data_dir, sizeof(conf.data_dir), "%s/data", dir);
 	struct sw_wire_key key;
 	memset(key.bytes, 1, sizeof(key.bytes));
-	struct sw_agent_hooks h = {on_end, NULL};
+	struct sw_agent_hooks h = {.on_task_end = on_end};
 	assert_int_equal(sw_agent_create(&conf, key.bytes, sizeof(key.bytes), &h, &ag), 0);
 	assert_int_equal(sw_agent_link_create(ag, &key, &lnk), 0);
 }

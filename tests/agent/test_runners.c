@@ -39,12 +39,24 @@ struct node {
 	struct sw_agent *ag;
 	char dir[64];
 	struct ended end;
+	int fetch_failed; /* reports through on_fetch_failed, the last one below */
+	struct sw_agent_fetch_failure ff;
+	char ff_server[SW_DP_ADDRSTRLEN];
 };
+
+static void on_fetch_failed(struct sw_agent *ag, const struct sw_agent_fetch_failure *f, void *arg)
+{
+	(void)ag;
+	struct node *n = arg;
+	n->fetch_failed++;
+	n->ff = *f;
+	snprintf(n->ff_server, sizeof(n->ff_server), "%s", f->server);
+}
 
 static void on_end(struct sw_agent *ag, const struct sw_agent_task_result *r, void *arg)
 {
 	(void)ag;
-	struct ended *e = arg;
+	struct ended *e = &((struct node *)arg)->end;
 	e->n++;
 	e->r = *r;
 	snprintf(e->reason, sizeof(e->reason), "%s", r->reason);
@@ -66,7 +78,8 @@ static void node_start(struct node *n, const char *name, uint32_t rack, const ui
 	strcpy(c.transport, "tcp");
 	snprintf(c.store_dir, sizeof(c.store_dir), "%s", n->dir);
 	snprintf(c.data_dir, sizeof(c.data_dir), "%s/data", n->dir);
-	struct sw_agent_hooks h = {on_end, &n->end};
+	struct sw_agent_hooks h = {
+	        .on_task_end = on_end, .arg = n, .on_fetch_failed = on_fetch_failed};
 	assert_int_equal(sw_agent_create(&c, k, 32, &h, &n->ag), 0);
 }
 
@@ -365,7 +378,7 @@ static void test_a_synthetic_reduce_fetches_every_map_checks_it_and_puts_replica
 	node_stop(&c);
 }
 
-static void test_a_reduce_waits_for_map_outputs_that_become_known_later(void **state)
+static void test_a_reduce_waits_for_later_locations_and_reports_each_failed_fetch(void **state)
 {
 	(void)state;
 	struct node a, b, *all[] = {&a, &b};
@@ -384,12 +397,19 @@ static void test_a_reduce_waits_for_map_outputs_that_become_known_later(void **s
 	for (int i = 0; i < 5; i++)
 		sw_agent_run_once(b.ag, 10);
 	assert_int_equal(b.end.n, 0); /* one of two */
-	/* a location on a server that is gone: the reduce keeps waiting for a new one */
+	/* a location on a server that is gone: each failed fetch is reported, and the reduce
+	 * tries it again (a second later) until a new location comes */
 	src.map = 1;
+	src.attempt = 3;
 	snprintf(src.addr, sizeof(src.addr), "127.0.0.1:1");
 	assert_int_equal(sw_agent_task_sources(b.ag, JOB, 1, 0, &src, 1), 0);
-	while (sw_agent_counters(b.ag)->fetch_failures == 0)
+	while (b.fetch_failed < 2)
 		sw_agent_run_once(b.ag, 10);
+	assert_int_equal(sw_agent_counters(b.ag)->fetch_failures, 2);
+	assert_true(b.ff.job == JOB && b.ff.reduce == 1 && b.ff.attempt == 0);
+	assert_int_equal(b.ff.map, 1);
+	assert_int_equal(b.ff.map_attempt, 3);
+	assert_string_equal(b.ff_server, "127.0.0.1:1");
 	assert_int_equal(b.end.n, 0);
 
 	run_map(&a, 1, 2, 5000);
@@ -569,7 +589,8 @@ int main(void)
 	        cmocka_unit_test(test_a_synthetic_map_stores_its_output_split_over_the_partitions),
 	        cmocka_unit_test(
 	                test_a_synthetic_reduce_fetches_every_map_checks_it_and_puts_replicas),
-	        cmocka_unit_test(test_a_reduce_waits_for_map_outputs_that_become_known_later),
+	        cmocka_unit_test(
+	                test_a_reduce_waits_for_later_locations_and_reports_each_failed_fetch),
 	        cmocka_unit_test(
 	                test_a_reduce_fails_when_a_partition_does_not_match_the_maps_checksum),
 	        cmocka_unit_test(

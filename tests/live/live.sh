@@ -83,12 +83,19 @@ start_cluster() {
 # an address an agent printed in its first line: addr NODE shuffle|replicas|metrics
 addr() { sed -n "s/.* $2 on \([0-9.:]*\).*/\1/p" "$dir/$1/log" | head -1; }
 
-# jobs_done N: waits until N jobs are done, fails at once if one failed
+# jobs_done N [SECS]: waits until N jobs are done, fails at once if one failed, or after SECS
+# (default: no bound but the suite's)
 jobs_done() {
+	until=$(($(date +%s) + ${2:-0}))
 	while :; do
 		"$swctl" jobs >"$dir/jobs" || return 1
 		grep -q " failed " "$dir/jobs" && { cat "$dir/jobs"; return 1; }
 		[ "$(grep -c " done " "$dir/jobs")" -ge "$1" ] && return 0
+		[ -z "${2:-}" ] || [ "$(date +%s)" -le "$until" ] || {
+			echo "  not done after $2 s:"
+			sed 's/^/  | /' "$dir/jobs"
+			return 1
+		}
 		sleep 0.2
 	done
 }
@@ -99,6 +106,10 @@ metric_sum() {
 	for n in "$@"; do
 		curl -sf "http://$(addr "$n" metrics)/metrics" | awk -v k="$k" '$1 == k {print $2}'
 	done | awk '{s += $1} END {print s + 0}'
+}
+# trace_replays: swctl replay-trace finds the recorded scheduler calls replay identically
+trace_replays() {
+	"$swctl" replay-trace "$dir/trace.jsonl" >"$dir/replay" 2>&1 && has "$dir/replay" "identical"
 }
 # node_field NODE COLUMN: a column of the node's line in `swctl status`
 node_field() { "$swctl" status | awk -v n="$1" -v c="$2" '$1 == n {print $c}'; }

@@ -34,10 +34,7 @@ kill_an_agent() {
 }
 check "an agent killed with SIGKILL mid-job: its maps re-run, the job completes, 0 checksum failures" kill_an_agent
 
-replay() {
-	"$swctl" replay-trace "$dir/trace.jsonl" >"$dir/replay" 2>&1 && has "$dir/replay" "identical"
-}
-check "the scheduler-call trace replays identically" replay
+check "the scheduler-call trace replays identically" trace_replays
 
 wrong_key() {
 	start_agent r1n1 1 127.0.0.4 "$dir/other.key"

@@ -47,8 +47,7 @@ controller_restart() {
 	jobs_done 1 && no_checksum_failures &&
 		outputs=$(ls "$dir"/*/data/output | grep "^job-1\.reduce-" | sort -u | wc -l) &&
 		{ [ "$outputs" = 4 ] || { echo "  outputs of $outputs reduces"; false; }; } &&
-		"$swctl" replay-trace "$dir/trace.jsonl" >"$dir/replay" 2>&1 &&
-		has "$dir/replay" "identical"
+		trace_replays
 }
 check "the controller killed with SIGKILL mid-job and restarted: every agent registers again, the job completes, 0 checksum failures, the trace replays" controller_restart
 

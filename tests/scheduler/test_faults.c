@@ -156,6 +156,40 @@ static void a_map_output_registered_elsewhere_follows_its_node(void **state)
 	sw_sched_destroy(w.s);
 }
 
+static void a_map_whose_output_is_lost_runs_again_while_a_reduce_needs_it(void **state)
+{
+	struct fx_world w;
+	struct sw_job_status st;
+
+	(void)state;
+	fx_world_init(&w, 1, 2, "fair", 2, 1);
+	fx_one(w.s, 0, SW_MAP, 0);
+	assert_int_equal(sw_sched_map_output(w.s, 1, 0, 0, GB, 1), 0);
+	assert_int_equal(sw_sched_task_finished(w.s, 1, SW_MAP, 0, 2), 0);
+	assert_int_equal(sw_sched_map_output_lost(w.s, 1, 1, 3), -EALREADY); /* not done */
+	assert_int_equal(sw_sched_map_output_lost(w.s, 1, 2, 3), -ENOENT);
+	assert_int_equal(sw_sched_map_output_lost(w.s, 2, 0, 3), -ENOENT);
+	assert_int_equal(sw_sched_map_output_lost(w.s, 1, 0, NAN), -EINVAL);
+	assert_int_equal(sw_sched_map_output_lost(NULL, 1, 0, 3), -EINVAL);
+	assert_int_equal(sw_sched_map_output_lost(w.s, 1, 0, 3), 0);
+	st = status(w.s, 1);
+	assert_int_equal(st.pending[SW_MAP], 2);
+	assert_int_equal(st.done[SW_MAP], 0);
+	assert_int_equal(st.outputs, 0);
+	assert_int_equal(st.lost_outputs, 1);
+	assert_int_equal(st.failed[SW_MAP], 0);
+	assert_int_equal(sw_sched_map_output_lost(w.s, 1, 0, 3), -EALREADY);
+	/* node 0 is still up and gets the map again: the driver decides where not to send it */
+	assert_int_equal(fx_one(w.s, 0, SW_MAP, 4).task, 0);
+	assert_int_equal(sw_sched_task_finished(w.s, 1, SW_MAP, 0, 5), 0);
+	fx_one(w.s, 1, SW_MAP, 5);
+	assert_int_equal(sw_sched_task_finished(w.s, 1, SW_MAP, 1, 6), 0);
+	fx_one(w.s, 1, SW_REDUCE, 6);
+	assert_int_equal(sw_sched_task_finished(w.s, 1, SW_REDUCE, 0, 7), 0);
+	assert_int_equal(sw_sched_jobs_live(w.s), 0);
+	sw_sched_destroy(w.s);
+}
+
 static void a_node_back_up_gets_work_again(void **state)
 {
 	struct fx_world w;
@@ -569,6 +603,7 @@ int main(void)
 	        cmocka_unit_test(a_lost_node_gives_back_its_running_tasks_and_gets_nothing),
 	        cmocka_unit_test(finished_maps_stay_done_once_no_reduce_needs_them),
 	        cmocka_unit_test(a_map_output_registered_elsewhere_follows_its_node),
+	        cmocka_unit_test(a_map_whose_output_is_lost_runs_again_while_a_reduce_needs_it),
 	        cmocka_unit_test(a_node_back_up_gets_work_again),
 	        cmocka_unit_test(a_killed_job_frees_its_slots_and_its_late_events_get_enoent),
 	        cmocka_unit_test(task_failed_rejects_what_is_not_running),

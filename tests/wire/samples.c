@@ -53,6 +53,14 @@ static SwWire__TaskEvent failed = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__task_event_
                                    .error = "fetch from 127.0.0.3:7070: checksum mismatch"};
 static SwWire__TaskEvent *events[] = {&started, &finished, &failed};
 static SwWire__TaskRef *running[] = {&red3};
+static SwWire__FetchFailure fetch_failure = {
+        PROTOBUF_C_MESSAGE_INIT(&sw_wire__fetch_failure__descriptor),
+        .reduce = &red3,
+        .map = 7,
+        .map_attempt = 1,
+        .server = "127.0.0.2:7070",
+        .error = "timed out"};
+static SwWire__FetchFailure *fetch_failures[] = {&fetch_failure};
 static SwWire__Heartbeat heartbeat = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__heartbeat__descriptor),
                                       .free_map_slots = 1,
                                       .free_reduce_slots = 2,
@@ -62,7 +70,9 @@ static SwWire__Heartbeat heartbeat = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__heartbea
                                       .events = events,
                                       .n_running = 1,
                                       .running = running,
-                                      .running_listed = 1};
+                                      .running_listed = 1,
+                                      .n_fetch_failures = 1,
+                                      .fetch_failures = fetch_failures};
 
 static char *replicas[] = {"127.0.0.3:7070", "127.0.0.4:7070"};
 static SwWire__Synthetic synth = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__synthetic__descriptor),

@@ -72,6 +72,11 @@ static void decoded_messages_keep_field_values(void **state)
 	assert_int_equal(hb->events[1]->partitions[0]->crc32c, 0xdeadbeef);
 	assert_true(hb->netsat[0]->rx_bytes == 1ull << 40);
 	assert_string_equal(hb->events[2]->error, "fetch from 127.0.0.3:7070: checksum mismatch");
+	assert_int_equal(hb->n_fetch_failures, 1);
+	assert_int_equal(hb->fetch_failures[0]->reduce->task, 3);
+	assert_int_equal(hb->fetch_failures[0]->map, 7);
+	assert_int_equal(hb->fetch_failures[0]->map_attempt, 1);
+	assert_string_equal(hb->fetch_failures[0]->server, "127.0.0.2:7070");
 	sw_wire_msg_free(&m);
 	free(buf);
 }
@@ -287,8 +292,17 @@ static void messages_consumers_cannot_use_are_refused(void **state)
 	ev.task = &ref;
 	assert_invalid(SW_WIRE_HEARTBEAT, &hb.base, "invalid Heartbeat: events[0]");
 
-	SwWire__Task task = SW_WIRE__TASK__INIT; /* no runner */
+	SwWire__FetchFailure ff = SW_WIRE__FETCH_FAILURE__INIT; /* no reduce */
+	SwWire__FetchFailure *ffs[] = {&ff};
+	SwWire__Heartbeat hb2 = SW_WIRE__HEARTBEAT__INIT;
+	hb2.n_fetch_failures = 1;
+	hb2.fetch_failures = ffs;
+	assert_invalid(SW_WIRE_HEARTBEAT, &hb2.base, "invalid Heartbeat: fetch_failures[0]");
 	ref.kind = SW_WIRE__TASK_KIND__MAP;
+	ff.reduce = &ref; /* a map */
+	assert_invalid(SW_WIRE_HEARTBEAT, &hb2.base, "invalid Heartbeat: fetch_failures[0]");
+
+	SwWire__Task task = SW_WIRE__TASK__INIT; /* no runner */
 	task.ref = &ref;
 	SwWire__Task *tasks[] = {&task};
 	SwWire__Assign as = SW_WIRE__ASSIGN__INIT;
