@@ -42,6 +42,15 @@ up() {
 }
 check "cluster up makes 7 namespaces (spine, 2 ToRs, 4 nodes) and waits for the agents" up
 
+# one setting, the live suites' 5 s by default, reaches the controller's config
+lost_after() {
+	has "$tmp/up.out" "a node lost after 5 s" &&
+		has "$dir/controller/conf" "lost_after_ms = 5000" &&
+		{ "$swctl" cluster up --lost-after 0 --dir "$tmp/never" 2>"$tmp/lost.err"; [ $? = 2 ]; } &&
+		has "$tmp/lost.err" "bad --lost-after '0' (1..3600 seconds)" && [ ! -e "$tmp/never" ]
+}
+check "cluster up declares a node lost after --lost-after seconds (default 5, as the live suites), written into the controller's config" lost_after
+
 registered() {
 	ctl status >"$tmp/status" && [ "$(grep -cE '^r[01]n[01] +[01] +up +yes' "$tmp/status")" = 4 ]
 }

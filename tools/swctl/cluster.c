@@ -17,7 +17,7 @@
 static const char cluster_usage[] =
         "usage: swctl cluster up [--racks R] [--nodes-per-rack N] [--nic RATE] [--uplink RATE]\n"
         "                        [--transport tcp|ucx] [--policy P] [--name NAME] [--dir DIR]\n"
-        "                        [--timeout SECONDS]\n"
+        "                        [--lost-after SECONDS] [--timeout SECONDS]\n"
         "       swctl cluster status (--dir DIR | --name NAME)\n"
         "       swctl cluster down (--dir DIR | --name NAME)\n\n"
         "up builds racks of network namespaces on this machine: a namespace per node\n"
@@ -38,6 +38,9 @@ static const char cluster_usage[] =
         "  --name NAME          1..16 of [a-z0-9], starting with a letter; default swXXXXXX,\n"
         "                       new for every run\n"
         "  --dir DIR            must not exist (its parent must); default /tmp/swcluster-NAME\n"
+        "  --lost-after SECONDS a node whose agent sent no heartbeat for this long is declared\n"
+        "                       lost (its tasks and map output run elsewhere); heartbeats\n"
+        "                       every 0.5 s; 1..3600, default 5\n"
         "  --timeout SECONDS    for every agent to register, default 60\n"
         "status prints the cluster's namespaces and daemons, the bytes each ToR uplink\n"
         "carried, and the controller's status. down stops every process in the cluster's\n"
@@ -129,13 +132,15 @@ static int up(int argc, char **argv)
 	                                     {"name", required_argument, NULL, 'a'},
 	                                     {"dir", required_argument, NULL, 'd'},
 	                                     {"timeout", required_argument, NULL, 'T'},
+	                                     {"lost-after", required_argument, NULL, 'L'},
 	                                     {NULL, 0, NULL, 0}};
 	struct cluster c = {.racks = 2,
 	                    .nodes = 2,
 	                    .nic_bps = 1000000000ull,
 	                    .uplink_bps = 200000000ull,
 	                    .transport = "tcp",
-	                    .policy = "sw-fair"};
+	                    .policy = "sw-fair",
+	                    .lost_after_ms = CLUSTER_LOST_AFTER_MS};
 	const char *dir = NULL;
 	double timeout = 60;
 	char *end;
@@ -181,6 +186,14 @@ static int up(int argc, char **argv)
 			if (*end || !(timeout > 0))
 				return usage_error("bad --timeout '%s'", optarg);
 			break;
+		case 'L': {
+			double s = strtod(optarg, &end);
+			if (*end || !(s >= 1 && s <= 3600))
+				return usage_error("bad --lost-after '%s' (1..3600 seconds)",
+				                   optarg);
+			c.lost_after_ms = (unsigned)(s * 1000 + 0.5);
+			break;
+		}
 		default:
 			return usage_error("%s", "bad option");
 		}
@@ -224,8 +237,8 @@ static int up(int argc, char **argv)
 	       "%s-rRnN (eth0 10.R+1.0.N+11)\n",
 	       c.name, c.name, c.racks - 1, c.name);
 	printf("  controller  agents " CLUSTER_CTL_AGENTS ", HTTP " CLUSTER_CTL_HTTP
-	       " in %s-spine\n",
-	       c.name);
+	       " in %s-spine; heartbeats every 0.5 s, a node lost after %g s\n",
+	       c.name, c.lost_after_ms / 1000.0);
 	printf("  files       %s (cluster.state, cluster.key, controller/, rRnN/: conf, log)\n",
 	       c.dir);
 	printf("  jobs        ip netns exec %s-spine swctl jobs --controller " CLUSTER_CTL_HTTP

@@ -29,7 +29,11 @@ struct cluster {
 	unsigned long long nic_bps, uplink_bps; /* bit/s, each direction */
 	char transport[8];
 	char policy[32];
+	unsigned lost_after_ms; /* the controller's lost_after_ms (--lost-after) */
 };
+
+/* --lost-after's default, the live suites' (tests/live/live.sh): 10 heartbeats of 500 ms. */
+#define CLUSTER_LOST_AFTER_MS 5000
 
 /* ---- cluster_state.c: the state file ---- */
 

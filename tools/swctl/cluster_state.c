@@ -48,8 +48,9 @@ int cluster_state_create(const struct cluster *c)
 	}
 	append(c,
 	       "name %s\nracks %d\nnodes %d\nnic %llu\nuplink %llu\ntransport %s\npolicy %s\n"
-	       "controller " CLUSTER_CTL_AGENTS "\nhttp " CLUSTER_CTL_HTTP "\n",
-	       c->name, c->racks, c->nodes, c->nic_bps, c->uplink_bps, c->transport, c->policy);
+	       "lost_after_ms %u\ncontroller " CLUSTER_CTL_AGENTS "\nhttp " CLUSTER_CTL_HTTP "\n",
+	       c->name, c->racks, c->nodes, c->nic_bps, c->uplink_bps, c->transport, c->policy,
+	       c->lost_after_ms);
 	return 0;
 }
 
@@ -78,6 +79,7 @@ static FILE *open_state(const struct cluster *c)
 int cluster_state_load(const char *dir, struct cluster *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->lost_after_ms = CLUSTER_LOST_AFTER_MS; /* a state file from before the option */
 	if (realpath(dir, c->dir) == NULL)
 		return -ENOENT;
 	FILE *f = open_state(c);
@@ -99,6 +101,8 @@ int cluster_state_load(const char *dir, struct cluster *c)
 			c->nic_bps = strtoull(val, NULL, 10);
 		else if (!strcmp(key, "uplink"))
 			c->uplink_bps = strtoull(val, NULL, 10);
+		else if (!strcmp(key, "lost_after_ms"))
+			c->lost_after_ms = (unsigned)strtoul(val, NULL, 10);
 		else if (!strcmp(key, "transport"))
 			bad = snprintf(c->transport, sizeof(c->transport), "%s", val) >=
 			      (int)sizeof(c->transport);
