@@ -131,7 +131,8 @@ struct ctl {
 	struct ctl_conf conf;
 	struct sw_wire_key key;
 	struct sw_ctl_rec rec;
-	struct sw_netsat *netsat; /* agents' receive counters to rack uplink bytes */
+	struct sw_cluster_spec cluster; /* the scheduler's, from the config: input placement */
+	struct sw_netsat *netsat;       /* agents' receive counters to rack uplink bytes */
 	double last_net_sample;
 	struct sw_dp_ctx *dp;
 	struct MHD_Daemon *http;

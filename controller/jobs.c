@@ -187,23 +187,6 @@ static enum sw_job_class job_class(const struct ctl_job *j)
 	return ratio >= 1.0 ? SW_CLASS_HEAVY : ratio >= 0.2 ? SW_CLASS_MEDIUM : SW_CLASS_LIGHT;
 }
 
-/* Where map i's input lives, as HDFS would place it: one node spread by job and map index,
- * and a second on another rack when there is one. The simulator models it for live
- * comparisons (tools/sim/task.c, place_input_live): keep the two alike. */
-static void place_input(const struct ctl *c, uint64_t job, uint32_t i, struct sw_map_spec *m)
-{
-	uint32_t n = c->conf.n_nodes, first = (uint32_t)((job * 7919 + i) % n);
-	m->n_replicas = 1;
-	m->replicas[0] = first;
-	for (uint32_t k = 1; k < n; k++) {
-		uint32_t o = (first + k) % n;
-		if (c->conf.nodes[o].rack != c->conf.nodes[first].rack || k == n - 1) {
-			m->replicas[m->n_replicas++] = o;
-			break;
-		}
-	}
-}
-
 int sw_ctl_job_submit(struct ctl *c, const char *json, size_t len, uint64_t *id, char *err,
                       size_t errlen)
 {
@@ -244,7 +227,8 @@ int sw_ctl_job_submit(struct ctl *c, const char *json, size_t len, uint64_t *id,
 	for (uint32_t i = 0; i < j->n_maps; i++) {
 		maps[i].input_bytes = j->input_bytes;
 		maps[i].output_bytes = j->map_output_bytes;
-		place_input(c, j->id, i, &maps[i]);
+		/* no HDFS here: the rule the simulator's --map-input live shares */
+		sw_sched_place_input(&c->cluster, j->id, i, &maps[i]);
 	}
 	struct sw_job_spec s = {.id = j->id,
 	                        .user = j->user,

@@ -318,8 +318,7 @@ static int open_state(struct ctl *c, char *err, size_t errlen)
 	c->rec.sink = sink;
 	c->rec.sink_arg = c;
 	rc = sw_ctl_store_load(c, &cl, &cfg, err, errlen);
-	free((void *)cl.racks);
-	free((void *)cl.nodes);
+	c->cluster = cl; /* kept: jobs' input placement (jobs.c) */
 	if (rc < 0)
 		return rc;
 	/* Time goes on from the last recorded call, even across a reboot of this machine. */
@@ -421,6 +420,8 @@ int main(int argc, char **argv)
 	free(c->out);
 	free(c->trace_buf);
 	free(c->nodes);
+	free((void *)c->cluster.racks);
+	free((void *)c->cluster.nodes);
 	sw_ctl_rec_fini(&c->rec);
 	sw_netsat_destroy(c->netsat);
 	sw_ctl_conf_free(&c->conf);

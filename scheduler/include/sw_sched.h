@@ -134,6 +134,17 @@ struct sw_job_spec {
 	const struct sw_job_profile *profile; /**< NULL when none */
 };
 
+/**
+ * Places map @p map's input split of job @p job as the live controller does (it has no HDFS)
+ * and as the simulator's --map-input live copies: the first replica on node
+ * (job * 7919 + map) % n_nodes, the second on the next node in node order that is on another
+ * rack (the last one tried when every node shares one rack; none on a one-node cluster).
+ * Fills m->n_replicas (1 or 2) and m->replicas; nothing else.
+ * @return 0, -EINVAL (NULL, or a cluster without nodes).
+ */
+int sw_sched_place_input(const struct sw_cluster_spec *cluster, uint64_t job, uint32_t map,
+                         struct sw_map_spec *m);
+
 /** Settings shared by all policies; sw_sched_config_default() fills the documented defaults. */
 struct sw_sched_config {
 	const char *policy; /**< a name from sw_sched_policy_names() */

@@ -64,11 +64,45 @@ static void locality_pick_never_hands_out_a_map_twice(void **state)
 	sw_sched_destroy(s);
 }
 
+/* The live controller's placement (its input splits have no HDFS): a first replica spread
+ * by job and map, a second on the next node of another rack. */
+static void input_is_placed_spread_by_job_and_map_with_a_replica_on_another_rack(void **state)
+{
+	(void)state;
+	const struct sw_node_spec two_racks[] = {
+	        {.rack = 0}, {.rack = 0}, {.rack = 1}, {.rack = 1}};
+	const struct sw_node_spec one_rack[] = {{.rack = 0}, {.rack = 0}, {.rack = 0}};
+	struct sw_cluster_spec c = {2, 4, NULL, two_racks};
+	struct sw_map_spec m;
+
+	assert_int_equal(sw_sched_place_input(&c, 1, 0, &m), 0); /* 7919 % 4 = 3 */
+	assert_int_equal(m.n_replicas, 2);
+	assert_int_equal(m.replicas[0], 3);
+	assert_int_equal(m.replicas[1], 0);
+	assert_int_equal(sw_sched_place_input(&c, 1, 2, &m), 0); /* node 1, then rack 1's 2 */
+	assert_int_equal(m.replicas[0], 1);
+	assert_int_equal(m.replicas[1], 2);
+	c = (struct sw_cluster_spec){1, 3, NULL, one_rack};
+	assert_int_equal(sw_sched_place_input(&c, 0, 1, &m), 0); /* no other rack: the last */
+	assert_int_equal(m.n_replicas, 2);
+	assert_int_equal(m.replicas[0], 1);
+	assert_int_equal(m.replicas[1], 0);
+	c.n_nodes = 1;
+	assert_int_equal(sw_sched_place_input(&c, 5, 9, &m), 0);
+	assert_int_equal(m.n_replicas, 1);
+	assert_int_equal(m.replicas[0], 0);
+	c.n_nodes = 0;
+	assert_int_equal(sw_sched_place_input(&c, 5, 9, &m), -EINVAL);
+	assert_int_equal(sw_sched_place_input(NULL, 5, 9, &m), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(locality_pick_prefers_node_then_rack_then_remote_with_correct_src),
 	        cmocka_unit_test(locality_pick_never_hands_out_a_map_twice),
+	        cmocka_unit_test(
+	                input_is_placed_spread_by_job_and_map_with_a_replica_on_another_rack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

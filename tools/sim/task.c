@@ -143,25 +143,6 @@ void sw_sim_job_end(struct sim *s, struct sim_job *j)
 	sw_sim_job_free(j);
 }
 
-/* The live controller's placement of map @p i's split (controller/jobs.c, place_input; keep
- * the two alike): node (id * 7919 + i) % nodes, then the next node in node order on another
- * rack (the last one when there is none). */
-static void place_input_live(const struct sim *s, uint64_t id, uint32_t i, struct sw_map_spec *m)
-{
-	uint32_t n = s->cluster.n_nodes, first = (uint32_t)((id * 7919 + i) % n);
-
-	m->n_replicas = 1;
-	m->replicas[0] = first;
-	for (uint32_t k = 1; k < n; k++) {
-		uint32_t o = (first + k) % n;
-
-		if (s->nodes[o].rack != s->nodes[first].rack || k == n - 1) {
-			m->replicas[m->n_replicas++] = o;
-			break;
-		}
-	}
-}
-
 int sw_sim_job_arrive(struct sim *s, size_t idx)
 {
 	const struct sw_job_desc *d = &s->w->jobs[idx];
@@ -200,8 +181,9 @@ int sw_sim_job_arrive(struct sim *s, size_t idx)
 		t->ev = SIM_HEAP_NONE;
 	}
 	sw_sim_workload_expand(s->w, d, j->maps, &spec);
+	/* the live controller's placement; its job ids count from 1 */
 	for (i = 0; s->c->map_input_live && i < j->n_maps; i++)
-		place_input_live(s, (uint64_t)idx + 1, i, &j->maps[i]);
+		sw_sched_place_input(&s->cluster, (uint64_t)idx + 1, i, &j->maps[i]);
 	sw_sim_workload_profile(s->w, d, &profile);
 	history_get(s, j, &profile);
 	spec.id = idx;
