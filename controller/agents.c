@@ -242,6 +242,7 @@ void sw_ctl_node_up(struct ctl *c, uint32_t node)
 {
 	sw_ctl_rec_node_up(&c->rec, node, c->now);
 	c->nodes[node].state = NODE_UP;
+	c->nodes[node].no_maps_until = 0; /* back empty: its old map output is gone anyway */
 	sw_ctl_log(c, "node %s is back", c->conf.nodes[node].name);
 }
 

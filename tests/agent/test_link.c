@@ -51,6 +51,9 @@ struct ctl {
 	uint64_t rx_by_rack[4];
 	struct event ev[64];
 	int n_ev;
+	int fetch_failures; /* reported in heartbeats; the last one's fields below */
+	uint32_t ff_reduce, ff_map, ff_map_attempt;
+	char ff_server[SW_DP_ADDRSTRLEN];
 };
 
 /* The agent's side. */
@@ -62,6 +65,12 @@ static void on_end(struct sw_agent *a, const struct sw_agent_task_result *r, voi
 {
 	(void)a, (void)arg;
 	sw_agent_link_task_end(lnk, r);
+}
+
+static void on_fetch_failed(struct sw_agent *a, const struct sw_agent_fetch_failure *f, void *arg)
+{
+	(void)a, (void)arg;
+	sw_agent_link_fetch_failed(lnk, f);
 }
 
 static void ctl_send(struct ctl *c, enum sw_wire_type type, const ProtobufCMessage *m)
@@ -122,6 +131,14 @@ static void ctl_message(struct ctl *c, const struct sw_wire_msg *m)
 				x->part_crc[p] = e->partitions[p]->crc32c;
 			}
 			snprintf(x->error, sizeof(x->error), "%s", e->error ? e->error : "");
+		}
+		for (size_t i = 0; i < hb->n_fetch_failures; i++) {
+			const SwWire__FetchFailure *f = hb->fetch_failures[i];
+			c->fetch_failures++;
+			c->ff_reduce = f->reduce->task;
+			c->ff_map = f->map;
+			c->ff_map_attempt = f->map_attempt;
+			snprintf(c->ff_server, sizeof(c->ff_server), "%s", f->server);
 		}
 		break;
 	}
@@ -194,7 +211,7 @@ static void agent_start(struct ctl *c)
 	snprintf(conf.data_dir, sizeof(conf.data_dir), "%s/data", dir);
 	struct sw_wire_key key;
 	memset(key.bytes, 1, sizeof(key.bytes));
-	struct sw_agent_hooks h = {.on_task_end = on_end};
+	struct sw_agent_hooks h = {.on_task_end = on_end, .on_fetch_failed = on_fetch_failed};
 	assert_int_equal(sw_agent_create(&conf, key.bytes, sizeof(key.bytes), &h, &ag), 0);
 	assert_int_equal(sw_agent_link_create(ag, &key, &lnk), 0);
 }
@@ -464,6 +481,34 @@ test_a_task_assigned_twice_runs_once_and_a_kill_frees_its_slot_without_event(voi
 	stop(&c);
 }
 
+static void test_a_reduces_failed_fetches_reach_the_controller_in_heartbeats(void **state)
+{
+	(void)state;
+	struct ctl c;
+	ctl_start(&c, &cluster);
+	agent_start(&c);
+	registered(&c);
+	/* map 0's (attempt 2) location is a port nobody listens on: every fetch fails, and
+	 * each failure is in a heartbeat, tried again a second later */
+	SwWire__Task *red = task_new(SW_WIRE__TASK_KIND__REDUCE, 1);
+	synthetic(red, 0);
+	red->maps = calloc(1, sizeof(*red->maps));
+	red->maps[0] = calloc(1, sizeof(**red->maps));
+	sw_wire__map_location__init(red->maps[0]);
+	red->maps[0]->attempt = 2;
+	red->maps[0]->server = "127.0.0.1:1";
+	red->n_maps = 1;
+	assign(&c, &red, 1);
+	while (c.fetch_failures < 2)
+		pump(&c);
+	assert_int_equal(c.ff_reduce, 1);
+	assert_int_equal(c.ff_map, 0);
+	assert_int_equal(c.ff_map_attempt, 2);
+	assert_string_equal(c.ff_server, "127.0.0.1:1");
+	assert_null(find(&c, SW_WIRE__TASK_EVENT__TYPE__FAILED, SW_WIRE__TASK_KIND__REDUCE, 1));
+	stop(&c);
+}
+
 static void test_a_task_the_agent_cannot_start_is_reported_failed(void **state)
 {
 	(void)state;
@@ -535,6 +580,7 @@ int main(void)
 	                test_assigned_maps_and_a_reduce_report_their_events_and_netsat_bytes),
 	        cmocka_unit_test(
 	                test_a_task_assigned_twice_runs_once_and_a_kill_frees_its_slot_without_event),
+	        cmocka_unit_test(test_a_reduces_failed_fetches_reach_the_controller_in_heartbeats),
 	        cmocka_unit_test(test_a_task_the_agent_cannot_start_is_reported_failed),
 	        cmocka_unit_test(
 	                test_events_of_tasks_ending_while_the_controller_is_away_arrive_after_it),
