@@ -309,6 +309,8 @@ static void counters_add(struct sw_dp_counters *a, const struct sw_dp_counters *
 	a->rx_msgs += b->rx_msgs;
 	a->get_bytes += b->get_bytes;
 	a->credit_stalls += b->credit_stalls;
+	a->retransmits += b->retransmits;
+	a->rx_dup_segs += b->rx_dup_segs;
 }
 
 /* After ep_close no queued event may name ep: completions lose it, the rest go. */

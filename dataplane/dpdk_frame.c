@@ -43,7 +43,7 @@ static uint64_t get64(const uint8_t *p)
 	return (uint64_t)get32(p) << 32 | get32(p + 4);
 }
 
-size_t sw_dp_dpdk_encode(uint8_t *buf, const struct dpdk_frame *f, bool csum)
+size_t sw_dp_dpdk_encode(uint8_t *buf, const struct dpdk_frame *f, enum dpdk_csum csum)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + DPDK_ETH_LEN);
@@ -79,10 +79,10 @@ size_t sw_dp_dpdk_encode(uint8_t *buf, const struct dpdk_frame *f, bool csum)
 	put32(h + 32, f->msg_len);
 	put32(h + 36, f->off);
 	put64(h + 40, f->tag);
-	if (csum) {
+	if (csum != DPDK_CSUM_NONE)
 		ip->hdr_checksum = rte_ipv4_cksum(ip);
+	if (csum == DPDK_CSUM_ALL)
 		udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
-	}
 	return DPDK_ETH_LEN + DPDK_IP_LEN + udp_len;
 }
 

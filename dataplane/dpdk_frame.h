@@ -58,10 +58,17 @@ struct dpdk_frame {
 	uint32_t len;
 };
 
-/* Writes headers for f (payload of f->len bytes already at buf + DPDK_HEADROOM) into buf.
- * csum: fill the IPv4 and UDP checksums (false when the port offloads them). Returns the
- * frame length. */
-size_t sw_dp_dpdk_encode(uint8_t *buf, const struct dpdk_frame *f, bool csum);
+/* Which checksums the encoder computes. */
+enum dpdk_csum {
+	DPDK_CSUM_NONE, /* the port fills both in (offload) */
+	DPDK_CSUM_IP,   /* the IPv4 header's; UDP's stays 0, "none computed" (RFC 768): for links
+	                 * in memory (memif, ring), where nothing can corrupt a frame in flight */
+	DPDK_CSUM_ALL,  /* IPv4 and UDP */
+};
+
+/* Writes headers for f (payload of f->len bytes already at buf + DPDK_HEADROOM) into buf,
+ * with the checksums csum says. Returns the frame length. */
+size_t sw_dp_dpdk_encode(uint8_t *buf, const struct dpdk_frame *f, enum dpdk_csum csum);
 
 /* Decodes a frame of len bytes (trailing Ethernet padding allowed). csum: verify the IPv4
  * and UDP checksums (false when the port checked them). Returns 0, or a negative code naming what

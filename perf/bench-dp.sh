@@ -61,21 +61,23 @@ fi
 # dpdk over memif against the raw memif limit (1500-byte frames, payload copied in and out,
 # no reliability; bench_dp answers "memif-raw" only when built with DPDK), the tcp backend and
 # ucx over shared memory. Each: Gbit/s and Gbit/s per core busy (sender + receiver CPU over
-# the timed window: dpdk and raw memif poll, so they count whole cores while they wait).
+# the timed window: dpdk and raw memif poll, so they count whole cores while they wait); for
+# dpdk also the segments sent again (retx) and those received twice (dups), per run.
 if "$BENCH" memif-raw 1 16 >/dev/null 2>&1; then
 	raw=$(runs "$BENCH" memif-raw 1048576 "$MIB")
-	printf '%-9s | %6s %6s | %6s %6s | %6s %6s | %6s %6s | %8s %8s\n' size dpdk /core \
-		raw /core tcp /core ucx /core dpdk/raw dpdk/tcp
+	printf '%-9s | %6s %6s %6s %6s | %6s %6s | %6s %6s | %6s %6s | %8s %8s\n' size dpdk /core \
+		retx dups raw /core tcp /core ucx /core dpdk/raw dpdk/tcp
 	for s in $SIZES; do
 		dp=$(runs "$BENCH" dpdk "$s" "$MIB")
 		tcp=$(runs "$BENCH" tcp "$s" "$MIB")
 		ucx=$(runs ucx_shm "$s")
 		awk -v s="$s" -v d="$(echo "$dp" | med 1)" -v dc="$(echo "$dp" | med 2)" \
+			-v rx="$(echo "$dp" | med 3)" -v du="$(echo "$dp" | med 4)" \
 			-v r="$(echo "$raw" | med 1)" -v rc="$(echo "$raw" | med 2)" \
 			-v t="$(echo "$tcp" | med 1)" -v tc="$(echo "$tcp" | med 2)" \
 			-v u="$(echo "$ucx" | med 1)" -v uc="$(echo "$ucx" | med 2)" 'BEGIN {
-			printf "%-9s | %6.1f %6.1f | %6.1f %6.1f | %6.1f %6.1f | %6.1f %6.1f | %8.2f %8.2f\n",
-				s, d, d / dc, r, r / rc, t, t / tc, u, u / uc, d / r, d / t }'
+			printf "%-9s | %6.1f %6.1f %6d %6d | %6.1f %6.1f | %6.1f %6.1f | %6.1f %6.1f | %8.2f %8.2f\n",
+				s, d, d / dc, rx, du, r, r / rc, t, t / tc, u, u / uc, d / r, d / t }'
 	done
 fi
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Raw transport throughput over loopback: one sender streams messages of SIZE bytes to a
- * receiver process that releases each at once; prints one line "GBITS CORES": Gbit/s of
- * payload, and the CPU both processes spent in the timed window over its length (cores busy;
- * GBITS / CORES is Gbit/s per core). memcpy prints 1 core.
+ * receiver process that releases each at once; prints one line "GBITS CORES RETX DUPS":
+ * Gbit/s of payload, the CPU both processes spent in the timed window over its length (cores
+ * busy; GBITS / CORES is Gbit/s per core; memcpy prints 1 core), and for dpdk the segments
+ * the sender sent again and those the receiver got twice (sw_dp_counters; 0 elsewhere).
  *   bench_dp BACKEND SIZE [MIB_TOTAL]   sw_dp backend: "tcp", "ucx", or "ucx-trusted" (ucx
  *                                       with ucx_trust_peers); UCX_TLS from the env
  *   bench_dp memcpy SIZE [MIB_TOTAL]    the reference: memcpy of the same sizes, one thread
@@ -132,19 +133,25 @@ static void pipes_wait(struct pipes *p, void *msg, size_t len)
 	close(p->ready[0]);
 }
 
+/* What the receiver answers each TAG_END with. */
+struct rx_report {
+	double cpu;  /* CPU seconds since its previous answer */
+	double dups; /* segments it received twice, in all */
+};
+
 /* The sender's figures, printed before anything is torn down. */
-static void report(double bytes, double t0, double t1, double cpu)
+static void report(double bytes, double t0, double t1, double cpu, double retx, double dups)
 {
-	printf("%.2f %.2f\n", bytes * 8 / (t1 - t0) / 1e9, cpu / (t1 - t0));
+	printf("%.2f %.2f %.0f %.0f\n", bytes * 8 / (t1 - t0) / 1e9, cpu / (t1 - t0), retx, dups);
 	fflush(stdout);
 }
 
-/* The receiving process: counts and releases; answers each TAG_END with the CPU seconds it
- * spent since the previous one (the first answers the connection's set-up). */
+/* The receiving process: counts and releases; answers each TAG_END with its report (the
+ * first answers the connection's set-up). */
 static void receiver(const char *backend, struct pipes *p)
 {
-	static double spent;
-	struct iovec iov = {&spent, sizeof(spent)};
+	static struct rx_report r;
+	struct iovec iov = {&r, sizeof(r)};
 	struct sw_dp_config cfg;
 	struct sw_dp_ctx *ctx;
 	char addr[SW_DP_ADDRSTRLEN];
@@ -171,8 +178,11 @@ static void receiver(const char *backend, struct pipes *p)
 				exit(0);
 			}
 			if (ev[i].type == SW_DP_EV_RECV && ev[i].tag == TAG_END) {
+				struct sw_dp_counters k;
 				double c = cpu_s();
-				spent = c - mark;
+				sw_dp_counters(ctx, &k);
+				r.cpu = c - mark;
+				r.dups = (double)k.rx_dup_segs;
 				mark = c;
 				sw_dp_send(ev[i].ep, TAG_END, &iov, 1, NULL);
 			}
@@ -181,20 +191,20 @@ static void receiver(const char *backend, struct pipes *p)
 	}
 }
 
-/* Sends TAG_END and waits for the answer: the receiver's CPU seconds since the last one. */
-static double round_trip(struct sw_dp_ctx *ctx, struct sw_dp_ep *ep)
+/* Sends TAG_END and waits for the receiver's report. */
+static struct rx_report round_trip(struct sw_dp_ctx *ctx, struct sw_dp_ep *ep)
 {
-	double spent = -1;
+	struct rx_report r = {-1, 0};
 
 	while (sw_dp_send(ep, TAG_END, NULL, 0, NULL) == -EAGAIN)
 		pump(ctx, NULL, 0);
-	while (spent < 0) {
+	while (r.cpu < 0) {
 		struct sw_dp_event ev[64];
 		int n = pump(ctx, ev, 64);
 		for (int i = 0; i < n; i++) {
 			if (ev[i].type == SW_DP_EV_RECV && ev[i].tag == TAG_END &&
-			    ev[i].len == sizeof(spent))
-				memcpy(&spent, ev[i].data, sizeof(spent));
+			    ev[i].len == sizeof(r))
+				memcpy(&r, ev[i].data, sizeof(r));
 			else if (ev[i].type == SW_DP_EV_CLOSED)
 				die("connection", ev[i].status);
 			else if (ev[i].type == SW_DP_EV_SEND && ev[i].status)
@@ -202,7 +212,7 @@ static double round_trip(struct sw_dp_ctx *ctx, struct sw_dp_ep *ep)
 			sw_dp_release(ctx, &ev[i]);
 		}
 	}
-	return spent;
+	return r;
 }
 
 static void run_transport(const char *backend, size_t size, size_t total)
@@ -216,7 +226,9 @@ static void run_transport(const char *backend, size_t size, size_t total)
 	struct iovec iov = {buf, size};
 	size_t count = total / size, sent = 0;
 	int st, rc;
-	double t0, t1, c0, rx_cpu;
+	struct sw_dp_counters k;
+	struct rx_report r;
+	double t0, t1, c0;
 	pid_t pid;
 
 	memset(buf, 0x5a, size);
@@ -249,9 +261,10 @@ static void run_transport(const char *backend, size_t size, size_t total)
 			sw_dp_release(ctx, &ev[i]);
 		}
 	}
-	rx_cpu = round_trip(ctx, ep); /* in order behind the data: every byte has arrived */
+	r = round_trip(ctx, ep); /* in order behind the data: every byte has arrived */
 	t1 = now_s();
-	report((double)count * size, t0, t1, cpu_s() - c0 + rx_cpu);
+	sw_dp_counters(ctx, &k);
+	report((double)count * size, t0, t1, cpu_s() - c0 + r.cpu, (double)k.retransmits, r.dups);
 	sw_dp_ep_close(ep);
 	sw_dp_close(ctx);
 	close(p.hold[1]);
@@ -393,7 +406,7 @@ static void run_raw(size_t total)
 		;
 	t1 = now_s();
 	memcpy(&rx_cpu, rte_pktmbuf_mtod(m[0], char *), sizeof(rx_cpu));
-	report((double)total, t0, t1, cpu_s() - c0 + rx_cpu);
+	report((double)total, t0, t1, cpu_s() - c0 + rx_cpu, 0, 0);
 	rte_pktmbuf_free(m[0]);
 	rte_eth_dev_stop(port); /* our side goes first (struct pipes) */
 	rte_eth_dev_close(port);
@@ -420,7 +433,7 @@ static void run_memcpy(size_t size, size_t total)
 		__asm__ volatile("" : : "r"(dst) : "memory"); /* keep every copy */
 	}
 	t1 = now_s();
-	report((double)count * size, t0, t1, t1 - t0);
+	report((double)count * size, t0, t1, t1 - t0, 0, 0);
 	free(src);
 	free(dst);
 }

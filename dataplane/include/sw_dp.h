@@ -134,9 +134,9 @@ struct sw_dp_config {
 	 * point-to-point links (memif, veth). There is no ARP. */
 	const char *dpdk_neigh;
 	uint32_t dpdk_mtu; /* dpdk: IP MTU of the port, 576..9000; 0: 1500 */
-	/* dpdk: connections peers may hold in this context at once (each costs about 30 KiB);
+	/* dpdk: connections peers may hold in this context at once (each costs about 80 KiB);
 	 * a SYN beyond gets RST (the peer sees -ECONNREFUSED) and counts in accepts_dropped;
-	 * 0: 1024. */
+	 * 0: 512. */
 	uint32_t dpdk_max_conns;
 	/* dpdk: a connection that heard nothing from its peer for this long ends with
 	 * -ETIMEDOUT; after a quarter of it a probe asks the peer for an answer, so a live peer
@@ -312,6 +312,10 @@ struct sw_dp_counters {
 	uint64_t rx_msgs;       /* messages received */
 	uint64_t get_bytes;     /* of rx_bytes, bytes read one-sided by sw_dp_get() */
 	uint64_t credit_stalls; /* sends refused with -EAGAIN */
+	/* dpdk (its own transport): stream segments sent again (timeout or selective ack), and
+	 * segments received that had arrived already (what a spurious resend costs the peer) */
+	uint64_t retransmits;
+	uint64_t rx_dup_segs;
 	/* context only: connections refused at once: tcp, the process had no descriptor left
 	 * for them (EMFILE/ENFILE), rather than left pending to spin on; dpdk, the context held
 	 * dpdk_max_conns connections of peers already */
