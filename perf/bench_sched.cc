@@ -8,6 +8,8 @@
 //
 // Target: median below 5 us per decision for every policy. Run: build/perf/bench_sched
 // "decision/clock-only" times two clock reads and nothing else: the floor of each figure.
+// "plan/ras" times one RAS control cycle (sw_sched_plan: the placement of every job's slots
+// on every node, and the re-ranking of every pool) on the same cluster; target 50 ms.
 // Under the ShuffleWatcher (sw-*) policies every other rack is saturated, so decisions see
 // both NASS orders.
 //
@@ -61,7 +63,7 @@ class Steady
 			n.rack = i / kPerRack;
 			n.map_slots = 2;
 			n.reduce_slots = 2;
-			n.capacity = {8, 16};
+			n.capacity = {8, 16, 0};
 			n.nic_bps = 1e9;
 			nodes_.push_back(n);
 		}
@@ -152,8 +154,8 @@ class Steady
 		spec.arrival = now_;
 		spec.n_maps = kMaps;
 		spec.maps = maps.data();
-		spec.map_demand = {1, 2};
-		spec.reduce_demand = {1, 2};
+		spec.map_demand = {1, 2, 0};
+		spec.reduce_demand = {1, 2, 0};
 		// For minedf and sw-minedf (the others ignore both): deadlines spread over a day,
 		// so jobs sit in both EDF tiers; profile durations only (no shuffle ratio).
 		spec.deadline = now_ + 3600 + static_cast<double>(spec.id % 1000) * 86.4;
@@ -254,6 +256,25 @@ void BM_Decision(benchmark::State &state, const char *policy)
 	        benchmark::Counter(static_cast<double>(launched) / state.iterations());
 }
 
+// One RAS control cycle: the PLAN that places every live job's slots on every node, then
+// re-ranks the 1,000 pools by it. Target: under 50 ms.
+void BM_Plan(benchmark::State &state, const char *policy)
+{
+	Steady &c = ClusterFor(policy);
+	double now = 1e6;
+
+	for (auto _ : state) {
+		auto t0 = Clock::now();
+		int rc = sw_sched_plan(c.Sched(), now);
+		auto t1 = Clock::now();
+
+		if (rc < 0)
+			std::abort();
+		now += 30;
+		state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+	}
+}
+
 void BM_JobAdd(benchmark::State &state, const char *policy)
 {
 	Steady &c = ClusterFor(policy);
@@ -292,7 +313,7 @@ void BM_Sarp(benchmark::State &state)
 	double now = 0;
 
 	for (uint32_t i = 0; i < kNodes; i++)
-		nodes[i] = sw_node_spec{i / kPerRack, 2, 2, {8, 16}, 1e9, 0};
+		nodes[i] = sw_node_spec{i / kPerRack, 2, 2, {8, 16, 0}, 1e9, 0};
 	for (uint32_t r = 0; r < kRacks; r++) {
 		maps[r] = {};
 		maps[r].input_bytes = 128u << 20;
@@ -315,7 +336,7 @@ void BM_Sarp(benchmark::State &state)
 		spec.n_maps = kRacks;
 		spec.maps = maps.data();
 		spec.n_reduces = 100;
-		spec.map_demand = spec.reduce_demand = {1, 2};
+		spec.map_demand = spec.reduce_demand = {1, 2, 0};
 		if (sw_sched_job_add(s, &spec, now) < 0)
 			std::abort();
 		for (uint32_t r = 0; r < kRacks; r++) {
@@ -371,7 +392,7 @@ void BM_ReduceDecision(benchmark::State &state, bool saturated)
 
 	heavy.shuffle_input_ratio = 2;
 	for (uint32_t i = 0; i < kNodes; i++)
-		nodes[i] = sw_node_spec{i / kPerRack, 2, 2, {8, 16}, 1e9, 0};
+		nodes[i] = sw_node_spec{i / kPerRack, 2, 2, {8, 16, 0}, 1e9, 0};
 	sw_cluster_spec cluster = {kRacks, kNodes, racks.data(), nodes.data()};
 	sw_sched_config_default(&cfg);
 	cfg.policy = "sw-fair";
@@ -394,7 +415,7 @@ void BM_ReduceDecision(benchmark::State &state, bool saturated)
 		spec.n_maps = static_cast<uint32_t>(maps.size());
 		spec.maps = maps.data();
 		spec.n_reduces = 1000000;
-		spec.map_demand = spec.reduce_demand = {1, 2};
+		spec.map_demand = spec.reduce_demand = {1, 2, 0};
 		spec.profile = &heavy;
 		if (sw_sched_job_add(s, &spec, 0) < 0)
 			std::abort();
@@ -447,7 +468,8 @@ void Register()
 	all.push_back(benchmark::RegisterBenchmark("decision/clock-only", BM_ClockOnly));
 	for (const char *p :
 	     {"fifo", "fair", "drf", "capacity", "delay", "sw-fair", "sw-drf", "sw-relaxed",
-	      "sw-nass", "sw-nass-sarp", "minedf", "sw-minedf", "adaptive", "sw-adaptive"})
+	      "sw-nass", "sw-nass-sarp", "minedf", "sw-minedf", "adaptive", "sw-adaptive", "ras",
+	      "sw-ras"})
 		all.push_back(benchmark::RegisterBenchmark(("decision/" + std::string(p)).c_str(),
 		                                           BM_Decision, p));
 	for (auto *b : all)
@@ -469,6 +491,12 @@ void Register()
 		        ->Iterations(20000)
 		        ->Repetitions(5)
 		        ->ReportAggregatesOnly(true);
+	benchmark::RegisterBenchmark("plan/ras", BM_Plan, "ras")
+	        ->UseManualTime()
+	        ->Iterations(20)
+	        ->Repetitions(5)
+	        ->ReportAggregatesOnly(true)
+	        ->Unit(benchmark::kMillisecond);
 	benchmark::RegisterBenchmark("samp/sw-fair", BM_Samp)
 	        ->UseManualTime()
 	        ->Iterations(1000)

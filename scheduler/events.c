@@ -24,6 +24,7 @@ static void add_resources(struct sw_resources *r, const struct sw_resources *d, 
 {
 	r->cpu += sign * d->cpu;
 	r->mem_gb += sign * d->mem_gb;
+	r->io += sign * d->io;
 }
 
 static void launch(struct sw_sched *s, const struct decision *d, struct sw_assignment *out)
@@ -55,6 +56,21 @@ static void launch(struct sw_sched *s, const struct decision *d, struct sw_assig
 	};
 }
 
+int sw_sched_plan(struct sw_sched *s, double now)
+{
+	int rc;
+
+	if (!s->policy->order->plan)
+		return -EOPNOTSUPP;
+	rc = s->policy->order->plan(s, now);
+	if (rc < 0)
+		return rc;
+	s->plan_due = false;
+	s->plan_next = now + s->cfg.plan_period;
+	sw_sched_pool_refresh_all(s, now);
+	return 0;
+}
+
 int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double now,
                        struct sw_assignment *out, int max)
 {
@@ -64,6 +80,9 @@ int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double
 		return -EINVAL;
 	if (s->nodes[hb->node].down)
 		return 0;
+	/* Out of memory keeps the previous plan; the next heartbeat tries again. */
+	if (s->policy->order->plan && (s->plan_due || now >= s->plan_next))
+		(void)sw_sched_plan(s, now);
 	if (s->policy->pick->heartbeat_begin)
 		s->policy->pick->heartbeat_begin(s, now);
 	for (int k = 0; k < SW_KINDS; k++) {

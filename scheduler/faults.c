@@ -134,12 +134,11 @@ static void node_capacity(struct sw_sched *s, uint32_t node, double now, double 
 
 	s->total.cpu += sign * n->capacity.cpu;
 	s->total.mem_gb += sign * n->capacity.mem_gb;
+	s->plan_due = true; /* a planning ORDER places on the nodes up */
 	if (s->policy->pick->node_changed)
 		s->policy->pick->node_changed(s, node);
 	/* Every pool's rank may read the totals (DRF); a rare event may pay for all of them. */
-	for (uint32_t p = 0; p < s->n_pools; p++)
-		if (s->pools[p])
-			sw_sched_pool_refresh(s, s->pools[p], now);
+	sw_sched_pool_refresh_all(s, now);
 }
 
 static int check_node(const struct sw_sched *s, uint32_t node, double now, bool down)

@@ -125,6 +125,7 @@ void sw_sched_job_free(struct sched_job *j)
 	free(j->tasks[SW_REDUCE]);
 	free(j->maps);
 	free(j->nass);
+	free(j->ras);
 	free(j);
 }
 
@@ -193,7 +194,8 @@ bool sw_sched_job_fits(const struct sched_job *j, enum sw_task_kind kind,
                        const struct sched_node *n)
 {
 	return n->used.cpu + j->demand[kind].cpu <= n->capacity.cpu + FIT_EPS &&
-	       n->used.mem_gb + j->demand[kind].mem_gb <= n->capacity.mem_gb + FIT_EPS;
+	       n->used.mem_gb + j->demand[kind].mem_gb <= n->capacity.mem_gb + FIT_EPS &&
+	       n->used.io + j->demand[kind].io <= n->capacity.io + FIT_EPS;
 }
 
 void sw_sched_job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,

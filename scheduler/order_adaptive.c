@@ -25,7 +25,7 @@ double sw_sched_adaptive_slots(double mu, double running_left, uint32_t running,
  * The goal of a phase: maps get the share of the timeframe their work takes, reduces the
  * job's deadline (the notes' 2.4, with Polo's default relative cost of a reduce of 1.0).
  */
-static double phase_goal(const struct sched_job *j, enum sw_task_kind kind)
+double sw_sched_adaptive_phase_goal(const struct sched_job *j, enum sw_task_kind kind)
 {
 	double n = j->n_tasks[SW_MAP] + j->n_tasks[SW_REDUCE];
 
@@ -43,7 +43,7 @@ static void adaptive_update_keys(const struct sw_sched *s, struct sched_pool *p,
 	if (!j)
 		return; /* nothing runnable: the pool is in no heap */
 	for (int k = 0; k < SW_KINDS; k++) {
-		double goal = phase_goal(j, k), mu;
+		double goal = sw_sched_adaptive_phase_goal(j, k), mu;
 
 		if (j->deadline <= 0) {
 			p->key[k] = 3 * ORDER_TIER + j->arrival;
@@ -65,7 +65,7 @@ static void adaptive_update_keys(const struct sw_sched *s, struct sched_pool *p,
 }
 
 /* Soft deadlines: every job is admitted; only a key out of its tier is refused. */
-static int adaptive_admit(const struct sw_sched *s, const struct sched_job *j, double now)
+int sw_sched_order_admit_soft(const struct sw_sched *s, const struct sched_job *j, double now)
 {
 	(void)s;
 	(void)now;
@@ -74,6 +74,6 @@ static int adaptive_admit(const struct sw_sched *s, const struct sched_job *j, d
 
 const struct sched_order_ops sw_sched_order_adaptive = {
         .pool_of = sw_sched_order_pool_per_job,
-        .admit = adaptive_admit,
+        .admit = sw_sched_order_admit_soft,
         .update_keys = adaptive_update_keys,
 };

@@ -23,7 +23,9 @@
 	X("minedf", sw_sched_order_edf, sw_sched_pick_locality, 0)                          \
 	X("sw-minedf", sw_sched_order_edf, sw_sched_pick_nass, SW_FULL)                     \
 	X("adaptive", sw_sched_order_adaptive, sw_sched_pick_locality, 0)                   \
-	X("sw-adaptive", sw_sched_order_adaptive, sw_sched_pick_nass, SW_FULL)
+	X("sw-adaptive", sw_sched_order_adaptive, sw_sched_pick_nass, SW_FULL)              \
+	X("ras", sw_sched_order_ras, sw_sched_pick_locality, 0)                             \
+	X("sw-ras", sw_sched_order_ras, sw_sched_pick_nass, SW_FULL)
 
 #define AS_POLICY(name, order, pick, mech) {name, &order, &pick, mech},
 #define AS_NAME(name, order, pick, mech)   name,

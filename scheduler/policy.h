@@ -6,8 +6,8 @@
  *
  * The core owns all shared state (jobs, pools, heaps, nodes) and calls the ops at fixed
  * points; ops read that state through sched_int.h and change only what they own: ORDER the
- * pools' keys and weights, PICK its private state and the jobs' `delay` (Delay) or `nass`
- * (ShuffleWatcher) fields.
+ * pools' keys and weights and its jobs' policy area (`ras`), PICK its private state and the jobs'
+ * `delay` (Delay) or `nass` (ShuffleWatcher) fields.
  */
 #ifndef SW_POLICY_H
 #define SW_POLICY_H
@@ -26,6 +26,14 @@ struct sched_order_ops {
 	 * finished; the core then restores the heaps.
 	 */
 	void (*update_keys)(const struct sw_sched *s, struct sched_pool *p, double now);
+	/* PLAN (NULL: none), for policies that look at all live jobs at once: called at the
+	 * first heartbeat at or after the next control instant (cfg.plan_period apart) and
+	 * after a job add or a node change; writes each job's plan into its policy area, then
+	 * the core re-ranks every pool. @return 0 or -ENOMEM (the previous plan holds). */
+	int (*plan)(struct sw_sched *s, double now);
+	/* A job was created (NULL: nothing to do): allocates its policy area (j->ras), which
+	 * sw_sched_job_free frees. @return 0 or -ENOMEM (add fails). */
+	int (*job_added)(struct sw_sched *s, struct sched_job *j, double now);
 };
 
 struct sched_pick_ops {
@@ -69,7 +77,7 @@ struct sched_policy {
 };
 
 extern const struct sched_order_ops sw_sched_order_fifo, sw_sched_order_fair, sw_sched_order_drf,
-        sw_sched_order_capacity, sw_sched_order_edf, sw_sched_order_adaptive;
+        sw_sched_order_capacity, sw_sched_order_edf, sw_sched_order_adaptive, sw_sched_order_ras;
 
 /*
  * The deadline orders (sw_sched_order_edf.c, sw_sched_order_adaptive.c) give each job a pool of its
@@ -78,6 +86,12 @@ extern const struct sched_order_ops sw_sched_order_fifo, sw_sched_order_fair, sw
  */
 #define ORDER_TIER 1e12
 uint32_t sw_sched_order_pool_per_job(const struct sw_sched *s, const struct sched_job *j);
+/* Soft deadlines (adaptive, ras): every job is admitted, a deadline of ORDER_TIER or more is
+ * -EINVAL (out of the keys). */
+int sw_sched_order_admit_soft(const struct sw_sched *s, const struct sched_job *j, double now);
+/* Polo's goal of a phase (order_adaptive.c): maps get the share of the job's timeframe their
+ * work takes, reduces the deadline. */
+double sw_sched_adaptive_phase_goal(const struct sched_job *j, enum sw_task_kind kind);
 extern const struct sched_pick_ops sw_sched_pick_locality, sw_sched_pick_delay, sw_sched_pick_nass;
 
 /* The registered policy called @p name, NULL when there is none. */

@@ -101,3 +101,10 @@ void sw_sched_pool_refresh(struct sw_sched *s, struct sched_pool *p, double now)
 		if (p->heap_pos[k] != SCHED_NONE)
 			sw_sched_pool_heap_fix(&s->ready[k], p);
 }
+
+void sw_sched_pool_refresh_all(struct sw_sched *s, double now)
+{
+	for (uint32_t p = 0; p < s->n_pools; p++)
+		if (s->pools[p])
+			sw_sched_pool_refresh(s, s->pools[p], now);
+}

@@ -28,6 +28,7 @@ void sw_sched_config_default(struct sw_sched_config *cfg)
 	        .starvation_window = 600,
 	        .relaxed_wait = 5,
 	        .sw_mechanisms = SW_MECH_ALL,
+	        .plan_period = 30,
 	};
 }
 
@@ -38,7 +39,7 @@ static bool nonneg(double x)
 
 static bool resources_ok(const struct sw_resources *r)
 {
-	return nonneg(r->cpu) && nonneg(r->mem_gb);
+	return nonneg(r->cpu) && nonneg(r->mem_gb) && nonneg(r->io);
 }
 
 static int check_cluster(const struct sw_cluster_spec *c)
@@ -71,7 +72,8 @@ static int check_sw_config(const struct sw_sched_config *cfg)
 	if (!(nonneg(cfg->netsat_hysteresis) &&
 	      cfg->netsat_hysteresis < cfg->nw_saturation_threshold) ||
 	    !fraction_ok(cfg->map_completion_threshold) || !nonneg(cfg->starvation_window) ||
-	    !nonneg(cfg->relaxed_wait) || (cfg->sw_mechanisms & ~(unsigned)SW_MECH_ALL))
+	    !nonneg(cfg->relaxed_wait) || (cfg->sw_mechanisms & ~(unsigned)SW_MECH_ALL) ||
+	    !(isfinite(cfg->plan_period) && cfg->plan_period > 0))
 		return -EINVAL;
 	return 0;
 }
@@ -123,6 +125,7 @@ static int copy_cluster(struct sw_sched *s, const struct sw_cluster_spec *c)
 		s->total.mem_gb += in->capacity.mem_gb;
 		s->largest.cpu = fmax(s->largest.cpu, in->capacity.cpu);
 		s->largest.mem_gb = fmax(s->largest.mem_gb, in->capacity.mem_gb);
+		s->largest.io = fmax(s->largest.io, in->capacity.io);
 		s->total_slots[SW_MAP] += in->map_slots;
 		s->total_slots[SW_REDUCE] += in->reduce_slots;
 	}
@@ -222,7 +225,8 @@ static bool demand_ok(const struct sw_sched *s, const struct sw_resources *d, ui
 {
 	if (!resources_ok(d))
 		return false;
-	return n_tasks == 0 || (d->cpu <= s->largest.cpu && d->mem_gb <= s->largest.mem_gb);
+	return n_tasks == 0 || (d->cpu <= s->largest.cpu && d->mem_gb <= s->largest.mem_gb &&
+	                        d->io <= s->largest.io);
 }
 
 static int check_job(const struct sw_sched *s, const struct sw_job_spec *job, double now)
@@ -263,11 +267,17 @@ int sw_sched_job_add(struct sw_sched *s, const struct sw_job_spec *job, double n
 		sw_sched_job_free(j);
 		return -ENOMEM;
 	}
+	if (s->policy->order->job_added && s->policy->order->job_added(s, j, now) < 0) {
+		sw_sched_job_table_remove(&s->jobs, j);
+		sw_sched_job_free(j);
+		return -ENOMEM;
+	}
 	if (pick->job_added && pick->job_added(s, j, now) < 0) {
 		sw_sched_job_table_remove(&s->jobs, j);
 		sw_sched_job_free(j);
 		return -ENOMEM;
 	}
+	s->plan_due = true; /* a planning ORDER places the newcomer at the next heartbeat */
 	p->jobs++;
 	if (j->pending[SW_MAP] > 0)
 		sw_sched_pool_list_add(s, p, j, SW_MAP);

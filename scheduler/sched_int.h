@@ -62,6 +62,7 @@ struct delay_job {
 };
 
 struct nass_job; /* ShuffleWatcher's per-job state, nass.c */
+struct ras_job;  /* RAS's per-job plan, ras.c */
 
 struct sched_job {
 	uint64_t id;
@@ -95,6 +96,7 @@ struct sched_job {
 
 	struct delay_job delay;
 	struct nass_job *nass; /* one allocation, owned by the sw-* PICK; NULL otherwise */
+	struct ras_job *ras;   /* one allocation, owned by the ras ORDER; NULL otherwise */
 	struct sched_job *hash_next;
 };
 
@@ -165,6 +167,11 @@ struct sw_sched {
 	struct job_table jobs;
 	uint64_t next_seq;
 	void *pick_priv;
+
+	/* PLAN (a planning ORDER only): place at the first heartbeat at or after plan_next,
+	 * or after a job add or a node change (plan_due). */
+	double plan_next;
+	bool plan_due;
 };
 
 /* job.c: building jobs and finding their runnable tasks. */
@@ -187,9 +194,16 @@ void sw_sched_pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sch
 void sw_sched_pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
                             enum sw_task_kind kind);
 void sw_sched_pool_refresh(struct sw_sched *s, struct sched_pool *p, double now);
+/* Every pool's keys, after a change all of them may read (totals, a new plan). */
+void sw_sched_pool_refresh_all(struct sw_sched *s, double now);
 
 /* netsat.c: NetworkSaturated of a rack. */
 bool sw_sched_rack_saturated(const struct sw_sched *s, uint32_t rack);
+
+/* events.c: runs the ORDER's PLAN now and re-ranks every pool by it (the heartbeat does
+ * this when a plan is due). @return 0, -EOPNOTSUPP (the ORDER does not plan) or -ENOMEM
+ * (the previous plan holds). */
+int sw_sched_plan(struct sw_sched *s, double now);
 
 /* sched.c: frees live job @p j, whose running tasks and ready-list entries are already gone. */
 void sw_sched_job_drop(struct sw_sched *s, struct sched_job *j);

@@ -68,6 +68,7 @@ enum sw_job_class {
 struct sw_resources {
 	double cpu;    /**< cores */
 	double mem_gb; /**< GiB */
+	double io;     /**< disk bandwidth in the operator's unit (RAS's I/O, 0: not modelled) */
 };
 
 /** One worker node (a TaskTracker). */
@@ -176,6 +177,9 @@ struct sw_sched_config {
 	double relaxed_wait;
 	/** SW_MECH_* bits the sw-* policies may use (a policy uses its own set AND these): all. */
 	unsigned sw_mechanisms;
+	/** Planning policies (ras, sw-ras): seconds between two placements, the control cycle: 30
+	 *  (RAS's "tens of seconds"). A job add also asks for a placement at the next heartbeat. */
+	double plan_period;
 };
 
 /** ShuffleWatcher mechanisms beyond NASS, for ablations (sw_sched_config.sw_mechanisms). */
@@ -230,8 +234,8 @@ const char *sw_sched_policy(const struct sw_sched *s);
  * UINT32_MAX / SW_MAX_REPLICAS maps.
  * @return 0, -EINVAL (NULL or non-finite argument, no task at all, maps NULL, a replica count
  *         or node out of range or repeated, user or queue out of range, a negative demand or
- *         one larger than the largest node's cpu or memory; deadline policies (minedf,
- *         adaptive and their sw- forms): a deadline of 1e12 s or more; minedf, sw-minedf: a
+ *         one larger than the largest node's cpu, memory or io; deadline policies (minedf,
+ *         adaptive, ras and their sw- forms): a deadline of 1e12 s or more; minedf, sw-minedf: a
  *         negative or non-finite profile duration), -EEXIST (id is live), -ETIME (minedf,
  *         sw-minedf: the deadline is past, or the job's ARIA lower bound on every slot of the
  *         cluster ends after it; nothing is kept), -ENOMEM.

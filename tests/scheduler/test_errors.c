@@ -90,7 +90,7 @@ static void policy_names_list_every_registered_policy(void **state)
 	static const char *const want[] = {"fifo",     "fair",         "drf",    "capacity",
 	                                   "delay",    "sw-fair",      "sw-drf", "sw-relaxed",
 	                                   "sw-nass",  "sw-nass-sarp", "minedf", "sw-minedf",
-	                                   "adaptive", "sw-adaptive"};
+	                                   "adaptive", "sw-adaptive",  "ras",    "sw-ras"};
 	const char *const *names = sw_sched_policy_names();
 	struct fx_cluster c;
 	size_t n = 0;

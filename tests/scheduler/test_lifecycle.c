@@ -63,9 +63,9 @@ static void resource_fit_blocks_a_task_that_does_not_fit(void **state)
 	fx_cluster_init(&c, 1, 2);
 	s = fx_sched(&c, "fifo", 1);
 	fx_job_init(&big, 1, 0, 0, 4, 0, 2);
-	big.spec.map_demand = (struct sw_resources){5, 1};
+	big.spec.map_demand = (struct sw_resources){.cpu = 5, .mem_gb = 1};
 	fx_job_init(&small, 2, 0, 1, 4, 0, 2);
-	small.spec.map_demand = (struct sw_resources){1, 10};
+	small.spec.map_demand = (struct sw_resources){.cpu = 1, .mem_gb = 10};
 	assert_int_equal(sw_sched_job_add(s, &big.spec, 0), 0);
 	/* Two free slots but 8 cores: the second 5-core map does not fit. */
 	assert_int_equal(fx_offer(s, 0, SW_MAP, 2, 1, a), 1);
@@ -88,7 +88,7 @@ static void resource_fit_counts_memory_as_well_as_cores(void **state)
 	fx_cluster_init(&c, 1, 1);
 	s = fx_sched(&c, "drf", 1);
 	fx_job_init(&j, 1, 0, 0, 4, 0, 1);
-	j.spec.map_demand = (struct sw_resources){1, 10};
+	j.spec.map_demand = (struct sw_resources){.cpu = 1, .mem_gb = 10};
 	assert_int_equal(sw_sched_job_add(s, &j.spec, 0), 0);
 	/* 16 GiB node: one 10 GiB map fits, two do not. */
 	assert_int_equal(fx_offer(s, 0, SW_MAP, 2, 1, a), 1);

@@ -98,9 +98,9 @@ static void drf_orders_users_by_dominant_share(void **state)
 	fx_cluster_init(&c, 2, 2);
 	s = fx_sched(&c, "drf", 2);
 	fx_job_init(&cpu_heavy, 1, 0, 0, 16, 0, 4);
-	cpu_heavy.spec.map_demand = (struct sw_resources){2, 1};
+	cpu_heavy.spec.map_demand = (struct sw_resources){.cpu = 2, .mem_gb = 1};
 	fx_job_init(&mem_heavy, 2, 1, 0, 16, 0, 4);
-	mem_heavy.spec.map_demand = (struct sw_resources){1, 8};
+	mem_heavy.spec.map_demand = (struct sw_resources){.cpu = 1, .mem_gb = 8};
 	add(s, &cpu_heavy);
 	add(s, &mem_heavy);
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)

@@ -9,9 +9,10 @@
  * within its allowed locality, the others before it being skipped) and at which locality.
  * The sw-* policies get the consistency checks and the locality check (a job's map is still
  * its best placed one for the node) but no reference choice: test_nass.c specifies NASS.
- * Their racks turn saturated and clear at random, and some jobs are shuffle-heavy. MinEDF and
- * Adaptive get the same checks (test_edf.c and test_adaptive.c specify their order); half the
- * jobs carry a deadline and an ARIA profile, some too tight to be met once the job waits.
+ * Their racks turn saturated and clear at random, and some jobs are shuffle-heavy. MinEDF,
+ * Adaptive and RAS get the same checks (test_edf.c, test_adaptive.c and test_ras.c specify
+ * their order); half the jobs carry a deadline and an ARIA profile, some too tight to be
+ * met once the job waits.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -88,8 +89,9 @@ static void make_job(struct world *w, uint32_t i)
 	uint32_t n_maps = 1 + rnd(w, MAX_TASKS), n_nodes = w->c.spec.n_nodes;
 
 	fx_job_init(j, 1000 + i, rnd(w, N_USERS), w->now, n_maps, rnd(w, 6), n_nodes);
-	j->spec.map_demand = (struct sw_resources){0.5 + rnd(w, 6), 1 + rnd(w, 12)};
-	j->spec.reduce_demand = (struct sw_resources){1, 0.5 * (1 + rnd(w, 4))};
+	j->spec.map_demand =
+	        (struct sw_resources){.cpu = 0.5 + rnd(w, 6), .mem_gb = 1 + rnd(w, 12)};
+	j->spec.reduce_demand = (struct sw_resources){.cpu = 1, .mem_gb = 0.5 * (1 + rnd(w, 4))};
 	if (rnd(w, 2)) {
 		j->spec.deadline = w->now + 20 + rnd(w, 200);
 		j->spec.profile = &short_tasks;
@@ -357,12 +359,12 @@ static void run_policy(const char *policy, uint64_t seed)
 	w->policy = policy;
 	w->delay = strcmp(policy, "delay") == 0;
 	w->model = strncmp(policy, "sw-", 3) != 0 && strcmp(policy, "minedf") != 0 &&
-	           strcmp(policy, "adaptive") != 0;
+	           strcmp(policy, "adaptive") != 0 && strcmp(policy, "ras") != 0;
 	w->last_heartbeat = -1;
 	fx_cluster_init(&w->c, 3, 4);
 	n_nodes = w->c.spec.n_nodes;
 	for (uint32_t i = 0; i < n_nodes; i += 3)
-		w->c.nodes[i].capacity = (struct sw_resources){6, 12};
+		w->c.nodes[i].capacity = (struct sw_resources){.cpu = 6, .mem_gb = 12};
 	for (uint32_t i = 0; i < n_nodes; i++) {
 		w->total.cpu += w->c.nodes[i].capacity.cpu;
 		w->total.mem_gb += w->c.nodes[i].capacity.mem_gb;

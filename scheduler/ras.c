@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RAS (Polo's thesis chapter 4): every control cycle a PLAN places job slots on the nodes so
+ * that the lowest job utility is as high as it can be (ras.h), and each job's placed slots
+ * become its target. Between plans the ORDER ranks jobs per slot kind, lower first:
+ *   0  a job running fewer tasks of the kind than its target, by utility, the lowest first
+ *      (RAS's Task Scheduler: "candidates sorted by lowest utility first");
+ *   1  a job at or above its target, by utility: slots the plan did not foresee (a job
+ *      that finished, a task shorter than planned) are not left idle.
+ * The node a slot lands on is the core's fit: a task starts where its demand fits the
+ * node's free CPU, memory and I/O, which is what the plan's per-node counts guarantee.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "policy.h"
+#include "ras.h"
+#include "sw_sched_aria.h"
+
+/* Tiers of keys; a utility lies in [RAS_UTIL_NONE - 1, 1] (u^M + u^R). */
+#define RAS_TIER      1e10
+#define RAS_KEY_FLOOR (RAS_UTIL_NONE - 1)
+#define RAS_FIT_EPS   1e-9
+
+struct ras_job {
+	uint32_t target[SW_KINDS]; /* slots the last plan placed */
+};
+
+double sw_sched_ras_utility_map(double s_alloc, double s_req, uint32_t s_pend)
+{
+	if (s_alloc >= s_pend)
+		return 1; /* every map left has a slot: the cap */
+	if (s_alloc >= s_req)
+		return s_pend > s_req ? (s_alloc - s_req) / (s_pend - s_req) : 1;
+	if (s_alloc < 1)
+		return RAS_UTIL_NONE;
+	return log(s_alloc) / log(s_req) - 1; /* 1 <= s_alloc < s_req, so log(s_req) > 0 */
+}
+
+double sw_sched_ras_utility_reduce(uint32_t r_alloc, uint32_t r_pend)
+{
+	if (r_alloc >= r_pend)
+		return 0;
+	if (r_alloc == 0)
+		return -1;
+	return log(r_alloc) / log(r_pend) - 1; /* 1 <= r_alloc < r_pend */
+}
+
+/* ---- Placement ------------------------------------------------------------------------ */
+
+struct node_use {
+	struct sw_resources used;
+	uint16_t tasks[SW_KINDS];
+};
+
+struct place_state {
+	const struct ras_node_in *nodes;
+	const struct ras_job_in *jobs;
+	uint32_t n_nodes, n_jobs;
+	uint32_t (*alloc)[SW_KINDS];
+	uint32_t *place;
+	struct node_use *use;
+	double *util;     /* per job: u^M + u^R of what it has */
+	uint32_t *cursor; /* per job: no node before it has room for one of its maps */
+	uint32_t *heap;   /* jobs by (util, index), a binary min-heap */
+	uint32_t heap_n;
+};
+
+size_t sw_sched_ras_place_scratch(uint32_t n_jobs, uint32_t n_nodes)
+{
+	return n_nodes * sizeof(struct node_use) + n_jobs * (sizeof(double) + 2 * sizeof(uint32_t));
+}
+
+static bool fits(const struct place_state *st, uint32_t n, uint32_t j, enum sw_task_kind k)
+{
+	const struct ras_node_in *node = &st->nodes[n];
+	const struct node_use *u = &st->use[n];
+	const struct sw_resources *d = &st->jobs[j].demand[k];
+
+	return u->tasks[k] < node->slots[k] &&
+	       u->used.cpu + d->cpu <= node->capacity.cpu + RAS_FIT_EPS &&
+	       u->used.mem_gb + d->mem_gb <= node->capacity.mem_gb + RAS_FIT_EPS &&
+	       u->used.io + d->io <= node->capacity.io + RAS_FIT_EPS;
+}
+
+static void put(struct place_state *st, uint32_t n, uint32_t j, enum sw_task_kind k)
+{
+	struct node_use *u = &st->use[n];
+	const struct sw_resources *d = &st->jobs[j].demand[k];
+
+	u->tasks[k]++;
+	u->used.cpu += d->cpu;
+	u->used.mem_gb += d->mem_gb;
+	u->used.io += d->io;
+	st->alloc[j][k]++;
+	if (st->place)
+		st->place[((size_t)j * st->n_nodes + n) * SW_KINDS + k]++;
+}
+
+static double job_util(const struct place_state *st, uint32_t j)
+{
+	const struct ras_need *need = &st->jobs[j].need;
+
+	return sw_sched_ras_utility_map(st->alloc[j][SW_MAP], need->s_req, need->s_pend) +
+	       sw_sched_ras_utility_reduce(st->alloc[j][SW_REDUCE], need->r_pend);
+}
+
+/*
+ * Reduces first (Algorithm 1, lines 1-5), spread: each goes to the next node after the last
+ * one used that has room, so every node gets one before any gets two, whatever the job.
+ */
+static void place_reduces(struct place_state *st)
+{
+	uint32_t next = 0;
+
+	for (uint32_t j = 0; j < st->n_jobs; j++) {
+		while (st->alloc[j][SW_REDUCE] < st->jobs[j].need.r_pend) {
+			uint32_t tried = 0;
+
+			while (tried < st->n_nodes && !fits(st, next, j, SW_REDUCE)) {
+				next = (next + 1) % st->n_nodes;
+				tried++;
+			}
+			if (tried == st->n_nodes)
+				break; /* no node has room for one more of this job's reduces */
+			put(st, next, j, SW_REDUCE);
+			next = (next + 1) % st->n_nodes;
+		}
+	}
+}
+
+static bool heap_less(const struct place_state *st, uint32_t a, uint32_t b)
+{
+	return st->util[a] < st->util[b] || (st->util[a] == st->util[b] && a < b);
+}
+
+static void heap_push(struct place_state *st, uint32_t j)
+{
+	uint32_t i = st->heap_n++;
+
+	while (i > 0 && heap_less(st, j, st->heap[(i - 1) / 2])) {
+		st->heap[i] = st->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	st->heap[i] = j;
+}
+
+static uint32_t heap_pop(struct place_state *st)
+{
+	uint32_t top = st->heap[0], last = st->heap[--st->heap_n], i = 0;
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= st->heap_n)
+			break;
+		if (c + 1 < st->heap_n && heap_less(st, st->heap[c + 1], st->heap[c]))
+			c++;
+		if (!heap_less(st, st->heap[c], last))
+			break;
+		st->heap[i] = st->heap[c];
+		i = c;
+	}
+	if (st->heap_n > 0)
+		st->heap[i] = last;
+	return top;
+}
+
+/*
+ * Maps by max-min water-filling (Algorithm 1's rounds, lines 9-23, taken to their fixed
+ * point): the job of lowest utility gets one more map slot, on the first node with room
+ * for it (first fit, which also fills nodes: Eq. 9's least leftover). A job with no room
+ * anywhere leaves the heap: the lowest utility is then final, as no slot given to a job
+ * while it was lowest could go to another without bringing it back below.
+ */
+static void place_maps(struct place_state *st)
+{
+	uint32_t open = 0; /* no node before it has a free map slot */
+
+	for (uint32_t j = 0; j < st->n_jobs; j++) {
+		st->util[j] = job_util(st, j);
+		if (st->jobs[j].need.s_pend > 0)
+			heap_push(st, j);
+	}
+	while (st->heap_n > 0) {
+		uint32_t j = heap_pop(st), n = st->cursor[j] > open ? st->cursor[j] : open;
+
+		while (n < st->n_nodes && !fits(st, n, j, SW_MAP))
+			n++;
+		st->cursor[j] = n;
+		if (n == st->n_nodes)
+			continue; /* no room left for this job */
+		put(st, n, j, SW_MAP);
+		while (open < st->n_nodes &&
+		       st->use[open].tasks[SW_MAP] >= st->nodes[open].slots[SW_MAP])
+			open++;
+		st->util[j] = job_util(st, j);
+		if (st->alloc[j][SW_MAP] < st->jobs[j].need.s_pend)
+			heap_push(st, j);
+	}
+}
+
+double sw_sched_ras_place(const struct ras_node_in *nodes, uint32_t n_nodes,
+                          const struct ras_job_in *jobs, uint32_t n_jobs,
+                          uint32_t (*alloc)[SW_KINDS], uint32_t *place, void *scratch)
+{
+	struct place_state st = {
+	        .nodes = nodes,
+	        .jobs = jobs,
+	        .n_nodes = n_nodes,
+	        .n_jobs = n_jobs,
+	        .alloc = alloc,
+	        .place = place,
+	        .use = scratch,
+	};
+	double lowest = 1;
+
+	st.util = (double *)(st.use + n_nodes);
+	st.cursor = (uint32_t *)(st.util + n_jobs);
+	st.heap = st.cursor + n_jobs;
+	for (uint32_t n = 0; n < n_nodes; n++)
+		st.use[n] = (struct node_use){0};
+	for (uint32_t j = 0; j < n_jobs; j++) {
+		alloc[j][SW_MAP] = alloc[j][SW_REDUCE] = 0;
+		st.cursor[j] = 0;
+	}
+	if (place)
+		for (size_t i = 0; i < (size_t)n_jobs * n_nodes * SW_KINDS; i++)
+			place[i] = 0;
+	if (n_nodes > 0) {
+		place_reduces(&st);
+		place_maps(&st);
+	}
+	for (uint32_t j = 0; j < n_jobs; j++)
+		lowest = fmin(lowest, job_util(&st, j));
+	return lowest;
+}
+
+/* ---- The ras ORDER ------------------------------------------------------------------- */
+
+/*
+ * What job @p j needs now. s_req is Eq. 1 without its "- |R|": the placement counts the
+ * slots of running tasks too (the notes' 3.3), running tasks taken as half done as in
+ * order_adaptive.c. A job without a deadline, past its map goal, or with no map finished
+ * yet (no mean to estimate from) needs every map left: the thesis never says how RAS seeds
+ * s_req before the first completion, and its J7 shows a new job at a very low utility.
+ */
+static struct ras_need need_of(const struct sched_job *j, double now)
+{
+	struct ras_need n = {
+	        .s_pend = j->n_tasks[SW_MAP] - j->done[SW_MAP],
+	        .r_pend = j->n_tasks[SW_REDUCE] - j->done[SW_REDUCE],
+	};
+	double goal, mu;
+
+	n.s_req = n.s_pend;
+	if (j->deadline <= 0 || j->done[SW_MAP] == 0)
+		return n;
+	goal = sw_sched_adaptive_phase_goal(j, SW_MAP);
+	if (now >= goal)
+		return n;
+	mu = j->duration_sum[SW_MAP] / j->done[SW_MAP];
+	n.s_req = fmin(n.s_pend, sw_sched_adaptive_slots(mu, j->running[SW_MAP] * mu / 2, 0,
+	                                                 j->pending[SW_MAP], goal - now));
+	return n;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct sched_job *x = *(struct sched_job *const *)a,
+	                       *y = *(struct sched_job *const *)b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int ras_plan(struct sw_sched *s, double now)
+{
+	uint32_t n_jobs = s->jobs.count, i = 0;
+	struct sched_job **live = malloc(n_jobs * sizeof(*live) + 1);
+	struct ras_job_in *in = malloc(n_jobs * sizeof(*in) + 1);
+	uint32_t(*alloc)[SW_KINDS] = malloc(n_jobs * sizeof(*alloc) + 1);
+	struct ras_node_in *nodes = malloc(s->n_nodes * sizeof(*nodes));
+	void *scratch = malloc(sw_sched_ras_place_scratch(n_jobs, s->n_nodes));
+	int rc = -ENOMEM;
+
+	if (!live || !in || !alloc || !nodes || !scratch)
+		goto out;
+	for (uint32_t b = 0; b <= s->jobs.mask; b++)
+		for (struct sched_job *j = s->jobs.buckets[b]; j; j = j->hash_next)
+			live[i++] = j;
+	/* Jobs in add order: among equal utilities the older job is served first. */
+	qsort(live, n_jobs, sizeof(*live), by_seq);
+	for (i = 0; i < n_jobs; i++)
+		in[i] = (struct ras_job_in){
+		        .need = need_of(live[i], now),
+		        .demand = {live[i]->demand[SW_MAP], live[i]->demand[SW_REDUCE]},
+		};
+	for (uint32_t n = 0; n < s->n_nodes; n++) {
+		const struct sched_node *sn = &s->nodes[n];
+
+		nodes[n] = (struct ras_node_in){
+		        .capacity = sn->capacity,
+		        .slots = {sn->down ? 0 : sn->slots[SW_MAP],
+		                  sn->down ? 0 : sn->slots[SW_REDUCE]},
+		};
+	}
+	sw_sched_ras_place(nodes, s->n_nodes, in, n_jobs, alloc, NULL, scratch);
+	for (i = 0; i < n_jobs; i++)
+		for (int k = 0; k < SW_KINDS; k++)
+			live[i]->ras->target[k] = alloc[i][k];
+	rc = 0;
+out:
+	free(live);
+	free(in);
+	free(alloc);
+	free(nodes);
+	free(scratch);
+	return rc;
+}
+
+static void ras_update_keys(const struct sw_sched *s, struct sched_pool *p, double now)
+{
+	const struct sched_job *j =
+	        p->runnable[SW_MAP].head ? p->runnable[SW_MAP].head : p->runnable[SW_REDUCE].head;
+	struct ras_need need;
+	double u;
+
+	(void)s;
+	if (!j)
+		return; /* nothing runnable: the pool is in no heap */
+	need = need_of(j, now);
+	u = sw_sched_ras_utility_map(j->running[SW_MAP], need.s_req, need.s_pend) +
+	    sw_sched_ras_utility_reduce(j->running[SW_REDUCE], need.r_pend);
+	for (int k = 0; k < SW_KINDS; k++)
+		p->key[k] = (j->running[k] < j->ras->target[k] ? 0 : RAS_TIER) + u - RAS_KEY_FLOOR;
+}
+
+static int ras_job_added(struct sw_sched *s, struct sched_job *j, double now)
+{
+	(void)s;
+	(void)now;
+	j->ras = calloc(1, sizeof(*j->ras));
+	return j->ras ? 0 : -ENOMEM;
+}
+
+const struct sched_order_ops sw_sched_order_ras = {
+        .pool_of = sw_sched_order_pool_per_job,
+        .admit = sw_sched_order_admit_soft,
+        .update_keys = ras_update_keys,
+        .plan = ras_plan,
+        .job_added = ras_job_added,
+};

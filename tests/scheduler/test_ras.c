@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RAS (ras, sw-ras): the utility of Eqs. 6-7 on the notes' Fig. 4.2 example, the placement
+ * against exhaustive search on small clusters, reduces spread over nodes, and the policy
+ * serving the placement at heartbeats (the PLAN step at a job add and at control instants).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "ras.h"
+
+static void map_utility_follows_figure_4_2(void **state)
+{
+	(void)state;
+	/* s_req 20, s_pend 35 (the notes' 3.4). */
+	assert_float_equal(sw_sched_ras_utility_map(1, 20, 35), -1, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_map(10, 20, 35), log(10) / log(20) - 1, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_map(10, 20, 35), -0.2314, 1e-4);
+	assert_float_equal(sw_sched_ras_utility_map(20, 20, 35), 0, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_map(27.5, 20, 35), 0.5, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_map(35, 20, 35), 1, 1e-12);
+	/* Edges: no slot is the finite floor; a job ahead of its goal is on the line at once;
+	 * s_req = s_pend has no line, only the cap. */
+	assert_true(sw_sched_ras_utility_map(0, 20, 35) == RAS_UTIL_NONE);
+	assert_true(sw_sched_ras_utility_map(0, 0.5, 35) == RAS_UTIL_NONE);
+	assert_float_equal(sw_sched_ras_utility_map(0, -5, 35), 5.0 / 40, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_map(4, 5, 5), log(4) / log(5) - 1, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_map(5, 5, 5), 1, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_map(0, 0, 0), 1, 1e-12);
+}
+
+static void reduce_utility_is_minus_one_to_zero(void **state)
+{
+	(void)state;
+	assert_float_equal(sw_sched_ras_utility_reduce(0, 10), -1, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_reduce(1, 10), -1, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_reduce(5, 10), log(5) / log(10) - 1, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_reduce(10, 10), 0, 1e-12);
+	/* One reducer (Combine, Select): placed or not. */
+	assert_float_equal(sw_sched_ras_utility_reduce(0, 1), -1, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_reduce(1, 1), 0, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_reduce(0, 0), 0, 1e-12);
+}
+
+/* ---- Placement against exhaustive search --------------------------------------------- */
+
+#define MAX_J 3
+#define MAX_N 3
+
+struct problem {
+	struct ras_node_in nodes[MAX_N];
+	struct ras_job_in jobs[MAX_J];
+	uint32_t n_nodes, n_jobs;
+};
+
+static double lowest_utility(const struct problem *p, const uint32_t alloc[MAX_J])
+{
+	double low = 1;
+
+	for (uint32_t j = 0; j < p->n_jobs; j++)
+		low = fmin(low, sw_sched_ras_utility_map(alloc[j], p->jobs[j].need.s_req,
+		                                         p->jobs[j].need.s_pend) +
+		                        sw_sched_ras_utility_reduce(0, p->jobs[j].need.r_pend));
+	return low;
+}
+
+/* Every count of maps of every job on node @p n and after, within slots and capacity. */
+static double best_from(const struct problem *p, uint32_t n, uint32_t j, uint32_t alloc[MAX_J],
+                        struct sw_resources used, uint32_t tasks)
+{
+	const struct ras_node_in *node;
+	uint32_t had;
+	double best;
+
+	if (n == p->n_nodes)
+		return lowest_utility(p, alloc);
+	if (j == p->n_jobs)
+		return best_from(p, n + 1, 0, alloc, (struct sw_resources){0}, 0);
+	node = &p->nodes[n];
+	had = alloc[j];
+	best = best_from(p, n, j + 1, alloc, used, tasks);
+	for (uint32_t c = 1;; c++) {
+		const struct sw_resources *d = &p->jobs[j].demand[SW_MAP];
+		double u;
+
+		used.cpu += d->cpu;
+		used.mem_gb += d->mem_gb;
+		used.io += d->io;
+		if (tasks + c > node->slots[SW_MAP] || alloc[j] + 1 > p->jobs[j].need.s_pend ||
+		    used.cpu > node->capacity.cpu + 1e-9 ||
+		    used.mem_gb > node->capacity.mem_gb + 1e-9 ||
+		    used.io > node->capacity.io + 1e-9)
+			break;
+		alloc[j]++;
+		u = best_from(p, n, j + 1, alloc, used, tasks + c);
+		best = fmax(best, u);
+	}
+	alloc[j] = had;
+	return best;
+}
+
+static double exhaustive(const struct problem *p)
+{
+	uint32_t alloc[MAX_J] = {0};
+
+	return best_from(p, 0, 0, alloc, (struct sw_resources){0}, 0);
+}
+
+static double uniform(double lo, double hi)
+{
+	return lo + (hi - lo) * rand() / (double)RAND_MAX;
+}
+
+static void random_problem(struct problem *p, uint32_t n_nodes, uint32_t n_jobs, bool same_demand)
+{
+	memset(p, 0, sizeof(*p));
+	p->n_nodes = n_nodes;
+	p->n_jobs = n_jobs;
+	for (uint32_t n = 0; n < n_nodes; n++)
+		p->nodes[n] = (struct ras_node_in){
+		        .capacity = {uniform(1, 4), uniform(1, 4), uniform(1, 4)},
+		        .slots = {(uint16_t)(1 + rand() % 4), 0},
+		};
+	for (uint32_t j = 0; j < n_jobs; j++) {
+		struct ras_job_in *in = &p->jobs[j];
+
+		in->need.s_pend = 1 + (uint32_t)(rand() % 5);
+		in->need.s_req = uniform(-1, in->need.s_pend);
+		in->demand[SW_MAP] = same_demand && j > 0 ? p->jobs[0].demand[SW_MAP]
+		                                          : (struct sw_resources){uniform(0.2, 2),
+		                                                                  uniform(0.2, 2),
+		                                                                  uniform(0.2, 2)};
+	}
+}
+
+/* Runs the placement and checks it is feasible: no node over its slots or capacity, each
+ * job's count the sum of its per-node counts. @return its lowest utility. */
+static double placed(const struct problem *p)
+{
+	uint32_t alloc[MAX_J][SW_KINDS], place[MAX_J * MAX_N * SW_KINDS];
+	char scratch[4096];
+	double low;
+
+	assert_true(sw_sched_ras_place_scratch(p->n_jobs, p->n_nodes) <= sizeof(scratch));
+	low = sw_sched_ras_place(p->nodes, p->n_nodes, p->jobs, p->n_jobs, alloc, place, scratch);
+	for (uint32_t n = 0; n < p->n_nodes; n++) {
+		struct sw_resources used = {0};
+		uint32_t tasks = 0;
+
+		for (uint32_t j = 0; j < p->n_jobs; j++) {
+			uint32_t c = place[(j * p->n_nodes + n) * SW_KINDS + SW_MAP];
+
+			tasks += c;
+			used.cpu += c * p->jobs[j].demand[SW_MAP].cpu;
+			used.mem_gb += c * p->jobs[j].demand[SW_MAP].mem_gb;
+			used.io += c * p->jobs[j].demand[SW_MAP].io;
+		}
+		assert_true(tasks <= p->nodes[n].slots[SW_MAP]);
+		assert_true(used.cpu <= p->nodes[n].capacity.cpu + 1e-9);
+		assert_true(used.mem_gb <= p->nodes[n].capacity.mem_gb + 1e-9);
+		assert_true(used.io <= p->nodes[n].capacity.io + 1e-9);
+	}
+	for (uint32_t j = 0; j < p->n_jobs; j++) {
+		uint32_t sum = 0;
+
+		for (uint32_t n = 0; n < p->n_nodes; n++)
+			sum += place[(j * p->n_nodes + n) * SW_KINDS + SW_MAP];
+		assert_int_equal(alloc[j][SW_MAP], sum);
+		assert_true(alloc[j][SW_MAP] <= p->jobs[j].need.s_pend);
+	}
+	assert_float_equal(low,
+	                   lowest_utility(p, (uint32_t[MAX_J]){alloc[0][SW_MAP], alloc[1][SW_MAP],
+	                                                       alloc[2][SW_MAP]}),
+	                   1e-12);
+	return low;
+}
+
+/* On one node, water-filling reaches the best lowest utility whatever the demands: every
+ * slot went to a job while it was the lowest, so no slot can move without bringing a job
+ * back to or below the final lowest. */
+static void one_node_placement_is_optimal(void **state)
+{
+	(void)state;
+	srand(12);
+	for (int i = 0; i < 3000; i++) {
+		struct problem p;
+
+		random_problem(&p, 1, 1 + (uint32_t)(rand() % MAX_J), false);
+		assert_float_equal(placed(&p), exhaustive(&p), 1e-9);
+	}
+}
+
+/* On several nodes, when every job's map has the same demand, where a slot lands does not
+ * matter: optimal too. */
+static void equal_demands_on_several_nodes_are_optimal(void **state)
+{
+	(void)state;
+	srand(13);
+	for (int i = 0; i < 1000; i++) {
+		struct problem p;
+
+		random_problem(&p, 2 + (uint32_t)(rand() % (MAX_N - 1)),
+		               1 + (uint32_t)(rand() % MAX_J), true);
+		assert_float_equal(placed(&p), exhaustive(&p), 1e-9);
+	}
+}
+
+/* Mixed demands on several nodes are bin packing (NP-hard, the thesis's class-constrained
+ * multiple knapsack): first fit may strand room. The placement is always feasible and never
+ * claims more than the optimum; how often it reaches it is printed (scheduler/README.md). */
+static void mixed_demands_on_several_nodes_are_feasible_and_near_optimal(void **state)
+{
+	int equal = 0, n = 2000;
+	double worst = 0;
+
+	(void)state;
+	srand(14);
+	for (int i = 0; i < n; i++) {
+		struct problem p;
+		double got, best;
+
+		random_problem(&p, 2 + (uint32_t)(rand() % (MAX_N - 1)), 2 + (uint32_t)(rand() % 2),
+		               false);
+		got = placed(&p);
+		best = exhaustive(&p);
+		assert_true(got <= best + 1e-9);
+		if (got >= best - 1e-9)
+			equal++;
+		else if (best > RAS_UTIL_NONE / 2 && got > RAS_UTIL_NONE / 2)
+			worst = fmax(worst, best - got);
+	}
+	print_message("mixed demands: optimal lowest utility in %d of %d problems; largest gap "
+	              "%.3f where no job is left without a map slot\n",
+	              equal, n, worst);
+	assert_true(equal > 0);
+}
+
+static void reduces_are_spread_one_per_node_first(void **state)
+{
+	struct ras_node_in nodes[4];
+	struct ras_job_in jobs[2] = {
+	        {.need = {.r_pend = 3}, .demand = {{0}, {1, 1, 0}}},
+	        {.need = {.r_pend = 3}, .demand = {{0}, {1, 1, 0}}},
+	};
+	uint32_t alloc[2][SW_KINDS], place[2 * 4 * SW_KINDS];
+	char scratch[1024];
+
+	(void)state;
+	for (int n = 0; n < 4; n++)
+		nodes[n] = (struct ras_node_in){.capacity = {8, 16, 0}, .slots = {2, 2}};
+	/* 6 reduces on 4 nodes: 2, 1, 2, 1 in turn; job 1's continue where job 0's stopped.
+	 * No maps left and every reduce placed: u = 1 + 0. */
+	assert_float_equal(sw_sched_ras_place(nodes, 4, jobs, 2, alloc, place, scratch), 1, 1e-12);
+	assert_int_equal(alloc[0][SW_REDUCE], 3);
+	assert_int_equal(alloc[1][SW_REDUCE], 3);
+	for (int n = 0; n < 4; n++) {
+		uint32_t total = place[(0 * 4 + n) * SW_KINDS + SW_REDUCE] +
+		                 place[(1 * 4 + n) * SW_KINDS + SW_REDUCE];
+
+		assert_true(total == 1 || total == 2);
+	}
+	assert_int_equal(place[(1 * 4 + 3) * SW_KINDS + SW_REDUCE], 1);
+	/* No room: memory for one reduce per node, 4 of the 6 placed, the older job's first. */
+	for (int n = 0; n < 4; n++)
+		nodes[n].capacity.mem_gb = 1.5;
+	sw_sched_ras_place(nodes, 4, jobs, 2, alloc, place, scratch);
+	assert_int_equal(alloc[0][SW_REDUCE], 3);
+	assert_int_equal(alloc[1][SW_REDUCE], 1);
+}
+
+/* ---- The policy ---------------------------------------------------------------------- */
+
+/* One node of 4 map slots, resources for all of them. */
+static struct sw_sched *one_node(struct fx_cluster *c, const char *policy)
+{
+	fx_cluster_init(c, 1, 1);
+	c->nodes[0].map_slots = 4;
+	c->nodes[0].capacity = (struct sw_resources){.cpu = 8, .mem_gb = 16, .io = 8};
+	return fx_sched(c, policy, 1);
+}
+
+/* Counts, per job id 1 and 2, the tasks of one heartbeat offering @p free map slots. */
+static void offer_maps(struct sw_sched *s, uint16_t free, double now, int got[3])
+{
+	struct sw_assignment out[8];
+	int n = fx_offer(s, 0, SW_MAP, free, now, out);
+
+	got[1] = got[2] = 0;
+	for (int i = 0; i < n; i++) {
+		assert_true(out[i].job == 1 || out[i].job == 2);
+		got[out[i].job]++;
+	}
+}
+
+static void job_ahead_of_its_goal_gets_one_slot_and_needy_job_the_rest(void **state)
+{
+	static const char *const policies[] = {"ras", "sw-ras"};
+
+	(void)state;
+	for (int p = 0; p < 2; p++) {
+		struct fx_cluster c;
+		struct fx_job ahead, needy;
+		struct sw_sched *s = one_node(&c, policies[p]);
+		struct sw_assignment a;
+		int got[3];
+
+		/* ahead: 11 maps of 10 s, goal 10,000 s: after its first map it needs
+		 * 100 / 9,990 of a slot. needy: no deadline, so it needs all 10 of its maps. */
+		fx_job_init(&ahead, 1, 0, 0, 11, 0, 1);
+		ahead.spec.deadline = 10000;
+		assert_int_equal(sw_sched_job_add(s, &ahead.spec, 0), 0);
+		a = fx_one(s, 0, SW_MAP, 0);
+		assert_int_equal(sw_sched_task_finished(s, 1, SW_MAP, a.task, 10), 0);
+		fx_job_init(&needy, 2, 0, 10, 10, 0, 1);
+		assert_int_equal(sw_sched_job_add(s, &needy.spec, 10), 0);
+		/* Water-filling: both start at no slot (the older first), then ahead sits at
+		 * u = (1 - 0.01) / (10 - 0.01) > 0 while needy stays below 0 until all 10. */
+		offer_maps(s, 4, 10, got);
+		assert_int_equal(got[1], 1);
+		assert_int_equal(got[2], 3);
+		sw_sched_destroy(s);
+	}
+}
+
+static void slots_beyond_the_plan_go_to_the_lowest_utility(void **state)
+{
+	struct fx_cluster c;
+	struct fx_job a, b;
+	struct sw_sched *s = one_node(&c, "ras");
+	int got[3];
+
+	(void)state;
+	/* Both need all their maps: 2 + 2 on the 4 slots, whatever the arrival order. */
+	fx_job_init(&a, 1, 0, 0, 6, 0, 1);
+	fx_job_init(&b, 2, 0, 0, 6, 0, 1);
+	assert_int_equal(sw_sched_job_add(s, &a.spec, 0), 0);
+	assert_int_equal(sw_sched_job_add(s, &b.spec, 0), 0);
+	offer_maps(s, 4, 0, got);
+	assert_int_equal(got[1], 2);
+	assert_int_equal(got[2], 2);
+	sw_sched_destroy(s);
+}
+
+static void io_bound_and_cpu_bound_jobs_share_a_node(void **state)
+{
+	struct fx_cluster c;
+	struct fx_job cpu, io;
+	struct sw_sched *s = one_node(&c, "ras");
+	int got[3];
+
+	(void)state;
+	/* Node: 8 cores, io 8, 4 slots. cpu: 3.5 cores per map; io: io 4 (and half a core)
+	 * per map. Each fits twice; together they fill the 4 slots, which neither could alone. */
+	fx_job_init(&cpu, 1, 0, 0, 6, 0, 1);
+	cpu.spec.map_demand = (struct sw_resources){.cpu = 3.5, .mem_gb = 1};
+	fx_job_init(&io, 2, 0, 0, 6, 0, 1);
+	io.spec.map_demand = (struct sw_resources){.cpu = 0.5, .mem_gb = 1, .io = 4};
+	assert_int_equal(sw_sched_job_add(s, &cpu.spec, 0), 0);
+	assert_int_equal(sw_sched_job_add(s, &io.spec, 0), 0);
+	offer_maps(s, 4, 0, got);
+	assert_int_equal(got[1], 2);
+	assert_int_equal(got[2], 2);
+	/* A demand no node can hold is refused at add. */
+	io.spec.id = 3;
+	io.spec.map_demand.io = 9;
+	assert_int_equal(sw_sched_job_add(s, &io.spec, 0), -EINVAL);
+	sw_sched_destroy(s);
+}
+
+static void the_plan_follows_the_control_cycle(void **state)
+{
+	struct fx_cluster c;
+	struct fx_job a, b;
+	struct sw_sched *s = one_node(&c, "ras");
+	int got[3];
+
+	(void)state;
+	/* a (8 maps, no deadline) alone: the plan gives it all 4 slots; it takes 2 now. */
+	fx_job_init(&a, 1, 0, 0, 8, 0, 1);
+	assert_int_equal(sw_sched_job_add(s, &a.spec, 0), 0);
+	offer_maps(s, 2, 0, got);
+	assert_int_equal(got[1], 2);
+	/* b arrives: the add makes the next heartbeat plan again, 2 + 2; a has its 2. */
+	fx_job_init(&b, 2, 0, 1, 8, 0, 1);
+	assert_int_equal(sw_sched_job_add(s, &b.spec, 1), 0);
+	offer_maps(s, 2, 1, got);
+	assert_int_equal(got[2], 2);
+	/* a's two maps finish; until the next control instant (30 s) the plan holds, so a
+	 * gets its 2 back and b, at its target, waits behind it. */
+	for (uint32_t m = 0; m < 2; m++)
+		assert_int_equal(sw_sched_task_finished(s, 1, SW_MAP, m, 5), 0);
+	offer_maps(s, 1, 5, got);
+	assert_int_equal(got[1], 1);
+	/* Soft deadlines: only one beyond the keys is refused. */
+	a.spec.id = 9;
+	a.spec.deadline = 2e12;
+	assert_int_equal(sw_sched_job_add(s, &a.spec, 6), -EINVAL);
+	a.spec.deadline = 1;
+	assert_int_equal(sw_sched_job_add(s, &a.spec, 6), 0);
+	sw_sched_destroy(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(map_utility_follows_figure_4_2),
+	        cmocka_unit_test(reduce_utility_is_minus_one_to_zero),
+	        cmocka_unit_test(one_node_placement_is_optimal),
+	        cmocka_unit_test(equal_demands_on_several_nodes_are_optimal),
+	        cmocka_unit_test(mixed_demands_on_several_nodes_are_feasible_and_near_optimal),
+	        cmocka_unit_test(reduces_are_spread_one_per_node_first),
+	        cmocka_unit_test(job_ahead_of_its_goal_gets_one_slot_and_needy_job_the_rest),
+	        cmocka_unit_test(slots_beyond_the_plan_go_to_the_lowest_utility),
+	        cmocka_unit_test(io_bound_and_cpu_bound_jobs_share_a_node),
+	        cmocka_unit_test(the_plan_follows_the_control_cycle),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
