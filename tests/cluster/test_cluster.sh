@@ -108,12 +108,14 @@ live_replay() {
 	[ "$(awk -F, 'NR > 1 && $21 == 0' "$tmp/live/jobs.csv" | wc -l)" = 8 ] || return 1
 	# the uplinks carried what the agents counted, at most 5% more (headers, heartbeats),
 	# and the jobs' bytes by placement (the table's xrack) add up to the agents' count; or
-	# a run kept every byte inside the racks (every block has a replica in both racks, and
-	# under sw-fair SAMP and SARP keep a heavy job's shuffle in one): then the agents and
-	# the placements count nothing and the uplinks carry only control traffic
+	# a run kept (nearly) every byte inside the racks (every block has a replica in both
+	# racks, and under sw-fair SAMP and SARP keep a heavy job's shuffle in one): then the
+	# agents and the placements count the same few bytes (none, or one 16 KiB partition,
+	# seen once in CI), and the uplinks carry those and control traffic, under 1 MB more
 	awk -F, 'NR > 1 && !(($4 > 1000000 && $3 >= $4 && $3 < $4 * 1.05 &&
 		$5 > $4 * 0.99 && $5 < $4 * 1.01) ||
-		($4 == 0 && $5 == 0 && $2 < 1000000 && $3 < 1000000)) {
+		($4 <= 1000000 && $5 >= $4 * 0.99 && $5 <= $4 * 1.01 &&
+		$2 < $4 + 1000000 && $3 < $4 + 1000000)) {
 		print "  live.csv:", $0; bad = 1} END {exit bad}' "$tmp/live/live.csv" || return 1
 	# no 1-second sample of any uplink, either way, above the 100 Mbit/s it is shaped to
 	cat "$tmp/live"/uplink-*.csv | awk -F, '$1 != "time_s" && ($3 > 1.05 || $5 > 1.05) {
