@@ -3,7 +3,8 @@
  * Polo's Adaptive Scheduler (thesis chapter 3; ICPP'10 Eq. 1): a pool per job, ranked per
  * slot kind in Polo's priority classes, lower first:
  *   0  a job past the goal of this phase, by deadline (run as soon as possible);
- *   1  a job with no completed task of the kind yet (no mean to estimate from), oldest first;
+ *   1  a job with no completed task yet (no mean to estimate from), oldest first; a reduce
+ *      with no reduce finished is estimated from the maps' mean (Polo's 3.4.5);
  *   2  the others by required slots s_req, the most needed first;
  *   3  a job without a deadline, by arrival.
  * s_req comes from the job's own completed tasks (the core's done[] and duration_sum[]),
@@ -44,24 +45,33 @@ static void adaptive_update_keys(const struct sw_sched *s, struct sched_pool *p,
 		return; /* nothing runnable: the pool is in no heap */
 	for (int k = 0; k < SW_KINDS; k++) {
 		double goal = sw_sched_adaptive_phase_goal(j, k), mu;
+		int k_mu;
 
 		if (j->deadline <= 0) {
 			p->key[k] = 3 * ORDER_TIER + j->arrival;
 		} else if (now >= goal) {
 			p->key[k] = j->deadline;
-		} else if (j->done[k] == 0) {
+		} else if (j->done[k] == 0 && j->done[SW_MAP] == 0) {
 			p->key[k] = ORDER_TIER + j->arrival;
 		} else {
 			/* Running tasks are taken as half done: the core keeps no sum of their
 			 * start times, and half is the mean left of a task seen at a random
-			 * point of its life. */
-			mu = j->duration_sum[k] / j->done[k];
+			 * point of its life. Before a reduce finished, a reduce lasts a map
+			 * (Polo's default relative cost of a reduce, 1.0). */
+			k_mu = j->done[k] > 0 ? k : SW_MAP;
+			mu = j->duration_sum[k_mu] / j->done[k_mu];
 			p->key[k] =
 			        2 * ORDER_TIER - sw_sched_adaptive_slots(mu, j->running[k] * mu / 2,
 			                                                 j->running[k],
 			                                                 j->pending[k], goal - now);
 		}
 	}
+}
+
+/* Class 2 keys are 2 * ORDER_TIER - s_req: s_req <= 0 from 2 * ORDER_TIER on, up to class 3. */
+bool sw_sched_adaptive_ahead(const struct sched_pool *p)
+{
+	return p->key[SW_MAP] >= 2 * ORDER_TIER && p->key[SW_MAP] < 3 * ORDER_TIER;
 }
 
 /* Soft deadlines: every job is admitted; only a key out of its tier is refused. */

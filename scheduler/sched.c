@@ -29,6 +29,7 @@ void sw_sched_config_default(struct sw_sched_config *cfg)
 	        .relaxed_wait = 5,
 	        .sw_mechanisms = SW_MECH_ALL,
 	        .plan_period = 30,
+	        .affinity_max_delays = 1,
 	};
 }
 

@@ -95,6 +95,7 @@ struct sched_job {
 	struct job_link link[SW_KINDS];
 
 	struct delay_job delay;
+	uint32_t deferred;     /* Polo's data affinity: maps deferred in a row (pick_affinity.c) */
 	struct nass_job *nass; /* one allocation, owned by the sw-* PICK; NULL otherwise */
 	struct ras_job *ras;   /* one allocation, owned by the ras ORDER; NULL otherwise */
 	struct sched_job *hash_next;

@@ -180,6 +180,10 @@ struct sw_sched_config {
 	/** Planning policies (ras, sw-ras): seconds between two placements, the control cycle: 30
 	 *  (RAS's "tens of seconds"). A job add also asks for a placement at the next heartbeat. */
 	double plan_period;
+	/** adaptive: times in a row a job that has the slots its goal needs may leave a map slot
+	 *  on a node holding none of its pending maps' input to the next job (Polo's data
+	 *  affinity; 0 = his basic scheduler): 1. */
+	uint32_t affinity_max_delays;
 };
 
 /** ShuffleWatcher mechanisms beyond NASS, for ablations (sw_sched_config.sw_mechanisms). */

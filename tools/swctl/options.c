@@ -44,6 +44,10 @@ const char options_help[] =
         "  --map-completion-threshold X\n"
         "                      sw-*: SARP's MapCompletionThreshold, a fraction of a job's\n"
         "                      maps (default 0.15)\n"
+        "  --affinity-delays N adaptive: times in a row a job ahead of its goal may pass a\n"
+        "                      slot on a node without its input to the next job (Polo's\n"
+        "                      data affinity; default 1, 0 = his basic scheduler)\n"
+        "  --plan-period SEC   ras, sw-ras: seconds between two placements (default 30)\n"
         "  --starvation-window SEC|Kx\n"
         "                      sw-*: a user's jobs of an earlier window of this many\n"
         "                      seconds go first (default 600; 0 turns it off); Kx is K\n"
@@ -109,6 +113,8 @@ static const struct option longopts[] = {
         {"saturation-threshold", required_argument, NULL, 't'},
         {"map-completion-threshold", required_argument, NULL, 'M'},
         {"starvation-window", required_argument, NULL, 'W'},
+        {"affinity-delays", required_argument, NULL, 'A'},
+        {"plan-period", required_argument, NULL, 'K'},
         {"map-input", required_argument, NULL, 'i'},
         {"output-replicas", required_argument, NULL, 'e'},
         {"fail-node", required_argument, NULL, 'F'},
@@ -359,6 +365,19 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		                      &o->sim.sched.map_completion_threshold);
 	case 'W':
 		return parse_window(ctx, arg, o);
+	case 'A':
+		/* 0 is allowed (no deferral): parse_count starts at 1 */
+		rc = parse_double(ctx, "--affinity-delays", arg, 0, &v);
+		if (rc == 0 && (v != floor(v) || v > UINT32_MAX)) {
+			fprintf(stderr, "%s: --affinity-delays %s: expected a whole number\n",
+			        ctx->prefix, arg);
+			rc = -EINVAL;
+		}
+		if (rc == 0)
+			o->sim.sched.affinity_max_delays = (uint32_t)v;
+		break;
+	case 'K':
+		return parse_double(ctx, "--plan-period", arg, 1e-3, &o->sim.sched.plan_period);
 	case 'i':
 		rc = parse_choice(ctx, "--map-input", arg, map_inputs, 2, &choice);
 		o->sim.map_input_live = choice;
