@@ -74,6 +74,54 @@ int sw_sched_aria_min_slots(const struct sw_aria_model *m, double time_left,
                             uint32_t slots[SW_KINDS]);
 
 /**
+ * A workflow (a Pig program compiled to a DAG of MapReduce jobs, the thesis' section 4.1):
+ * its jobs run in stages, a stage starting once the one before has finished; the jobs of one
+ * stage run at once and share the workflow's map and reduce slots.
+ */
+struct sw_wf_job {
+	struct sw_job_profile profile;
+	uint32_t n_maps, n_reduces; /**< n_maps >= 1 */
+	uint32_t stage;             /**< 0, 1, ...: after every job of a lower stage */
+};
+
+struct sw_workflow {
+	const struct sw_wf_job *jobs;
+	uint32_t n_jobs;
+};
+
+/**
+ * The basic model (thesis Eq. 4.4): the jobs' A / M + B / R + C rows summed, as if every job
+ * ran after the other (it overestimates concurrent stages). Slots beyond the largest job's
+ * tasks of a kind do not help. @return 0, -EINVAL (NULL argument, no job, a job without
+ * map, a bad profile or bound).
+ */
+int sw_sched_workflow_basic(const struct sw_workflow *w, enum sw_aria_bound bound,
+                            struct sw_aria_model *m);
+
+/**
+ * The refined model: within a stage, maps of one job after another on all @p map_slots in
+ * Johnson's order (jobs whose map stage is no longer than their reduce stage first, by map
+ * stage; then the others by reduce stage, longest first), each job's reduce stage starting
+ * once its maps and the reduce stage before it are done; stages one after another. AVG is
+ * the mean of the LOW and UP times (TW_avg), all in the order the average times give.
+ * INFINITY when a kind with tasks gets no slot.
+ * @return 0, -EINVAL (as sw_sched_workflow_basic), -ENOMEM.
+ */
+int sw_sched_workflow_time(const struct sw_workflow *w, enum sw_aria_bound bound,
+                           uint32_t map_slots, uint32_t reduce_slots, double *t);
+
+/**
+ * Slots for workflow @p w to finish within @p time_left seconds on the average bound: @p basic
+ * gets the basic model's Lagrange minimum, @p refined the thesis' Algorithm 2 from there (the
+ * fewest map + reduce slots, at most the basic pair of each, whose refined TW_avg still meets
+ * the time; the notes' 6.3 with the printed loops' off-by-one fixed).
+ * @return 0, -EINVAL, -ENOMEM, -ETIME (the basic model meets the time with no allocation:
+ *         both pairs are then the largest job's tasks of each kind).
+ */
+int sw_sched_workflow_slots(const struct sw_workflow *w, double time_left, uint32_t basic[SW_KINDS],
+                            uint32_t refined[SW_KINDS]);
+
+/**
  * Polo's required slots (Adaptive Scheduler, ICPP'10 Eq. 1): the slots beyond its @p running
  * tasks a job needs to finish within @p time_left seconds, with @p pending tasks not started
  * and @p running_left seconds of work left in the running ones, tasks lasting @p mu seconds:
