@@ -148,6 +148,41 @@ static void second_run_alone_is_predicted_from_the_first_within_its_bounds(void 
 	sw_sim_result_free(&r);
 }
 
+/*
+ * ARIA's load-threshold arrivals: with half the cluster's 32 slots as the threshold, the small
+ * job that arrives while the large one runs 16 maps waits at the gate until the large job's
+ * tasks drain, and its deadline moves with its submission; without a threshold it goes in at
+ * its arrival.
+ */
+static void job_waits_at_the_load_threshold_and_keeps_its_relative_deadline(void **state)
+{
+	struct mix m;
+	struct sw_sim_config c;
+	struct sw_sim_result open, gated;
+	struct sw_input_error err;
+	double rel;
+
+	(void)state;
+	make_mix(&m);
+	rel = m.jobs[1].deadline - m.jobs[1].arrival;
+	run(&m, "fifo", &open);
+	assert_float_equal(open.jobs[1].submitted, m.jobs[1].arrival, 0);
+	sw_sim_config_default(&c);
+	c.sched.policy = "fifo";
+	c.sched.n_users = 2;
+	c.load_threshold = 0.5;
+	assert_int_equal(sw_sim_run(&m.w, &c, &gated, &err), 0);
+	assert_float_equal(gated.jobs[0].submitted, 0, 0); /* nothing ran: it goes in */
+	assert_true(gated.jobs[1].submitted > m.jobs[1].arrival + 10);
+	assert_true(gated.jobs[1].submitted < gated.jobs[0].finish);
+	assert_float_equal(gated.jobs[1].arrival, m.jobs[1].arrival, 0);
+	assert_float_equal(gated.jobs[1].deadline - gated.jobs[1].submitted, rel, 1e-9);
+	sw_sim_result_free(&gated);
+	c.load_threshold = 2.5;
+	assert_int_equal(sw_sim_run(&m.w, &c, &gated, &err), -EINVAL);
+	sw_sim_result_free(&open);
+}
+
 static void job_the_cluster_cannot_finish_in_time_is_refused_and_recorded(void **state)
 {
 	static const char *const policies[] = {"minedf", "sw-minedf", "fair"};
@@ -333,6 +368,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(minedf_meets_the_small_jobs_deadline_that_fifo_misses),
 	        cmocka_unit_test(job_the_cluster_cannot_finish_in_time_is_refused_and_recorded),
+	        cmocka_unit_test(job_waits_at_the_load_threshold_and_keeps_its_relative_deadline),
 	        cmocka_unit_test(second_run_alone_is_predicted_from_the_first_within_its_bounds),
 	        cmocka_unit_test(paper_mix_deadlines_follow_arias_rule),
 	        cmocka_unit_test(profile_is_the_job_run_alone),

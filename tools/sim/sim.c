@@ -206,6 +206,11 @@ static int arrivals(struct sim *s)
 	uint32_t i;
 	int rc;
 
+	if (!sw_sim_gate_open(s)) {
+		s->gate_waiting = 1; /* the loop posts the arrival again once there is room */
+		return 0;
+	}
+	s->gate_waiting = 0;
 	rc = wake_periodic(s);
 	if (!rc)
 		rc = sw_sim_job_arrive(s, s->next_arrival++);
@@ -610,6 +615,10 @@ static int loop(struct sim *s)
 			else
 				rc = heartbeat(s, hb);
 		}
+		if (!rc && s->gate_waiting && sw_sim_gate_open(s)) {
+			s->gate_waiting = 0;
+			rc = post(s, s->now, EV_ARRIVAL, 0);
+		}
 		if (rc)
 			return rc;
 	}
@@ -658,6 +667,12 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 		         "netsat_interval "
 		         "(%g) must be > 0 and parallel_copies (%u) >= 1",
 		         c->heartbeat, c->sample_interval, c->netsat_interval, c->parallel_copies);
+		return -EINVAL;
+	}
+	if (!(c->load_threshold >= 0 && c->load_threshold <= SW_SIM_MAX_LOAD_THRESHOLD)) {
+		snprintf(err->msg, sizeof(err->msg),
+		         "simulator config: load_threshold (%g) must be in [0, %g]",
+		         c->load_threshold, SW_SIM_MAX_LOAD_THRESHOLD);
 		return -EINVAL;
 	}
 	rc = check_faults(c, err);
@@ -776,6 +791,7 @@ static int setup(struct sim *s)
 		int slots = ns->map_slots + ns->reduce_slots;
 
 		s->nodes[i].rack = ns->rack;
+		s->total_slots += (uint64_t)ns->map_slots + ns->reduce_slots;
 		s->nodes[i].free[SW_MAP] = ns->map_slots;
 		s->nodes[i].free[SW_REDUCE] = ns->reduce_slots;
 		/* Phases spread evenly over one interval, as TaskTrackers started at random. */

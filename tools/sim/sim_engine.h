@@ -7,6 +7,7 @@
 #ifndef SIM_ENGINE_H
 #define SIM_ENGINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "sim_heap.h"
@@ -118,6 +119,10 @@ struct sim {
 	/* ARIA's profile of each program's first completed run, by benchmark, measured from its
 	 * tasks: what later runs are predicted from (predict.c) */
 	struct sim_profile *profiles;
+	/* Load-threshold arrivals (gate.c): every slot of the cluster; the next job waits for
+	 * room, and the slots it needs. */
+	uint64_t total_slots, gate_need;
+	int gate_waiting;
 	struct sim_net *net;
 	struct sim_node *nodes;
 	uint32_t *rack_nodes, *rack_first; /* nodes of rack r: rack_nodes[rack_first[r]..[r+1]) */
@@ -162,6 +167,9 @@ void sw_sim_job_end(struct sim *s, struct sim_job *j);
 /** Job @p j completed at s->now: its ARIA prediction into its record, and its profile kept
  *  when it is its program's first completed run (predict.c). */
 void sw_sim_predict_job_end(struct sim *s, const struct sim_job *j);
+/** Whether the next job of the workload may be submitted now (gate.c); always without a
+ *  load threshold. */
+bool sw_sim_gate_open(struct sim *s);
 
 /* task.c, for fault.c */
 /** Ends running @p t's flows and compute, as if never launched; the caller frees its slot. */

@@ -188,13 +188,18 @@ int sw_sim_job_arrive(struct sim *s, size_t idx)
 	history_get(s, j, &profile);
 	spec.id = idx;
 	spec.profile = &profile;
+	/* Submitted now, later than its arrival under a load threshold: the deadline follows. */
+	spec.arrival = s->now;
+	if (d->deadline > 0)
+		spec.deadline = d->deadline + (s->now - d->arrival);
 	*j->rec = (struct sw_job_record){
 	        .id = d->id,
 	        .user = d->user,
 	        .cls = j->bench->cls,
 	        .bench = d->bench,
 	        .arrival = d->arrival,
-	        .deadline = d->deadline,
+	        .submitted = s->now,
+	        .deadline = spec.deadline,
 	        .n_maps = j->n_maps,
 	        .n_reduces = j->n_reduces,
 	};

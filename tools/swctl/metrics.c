@@ -51,7 +51,7 @@ static void summarise_turnaround(struct metrics_group *g, double *t)
 /* Deadline accounting of one window job; @return whether it ran (was not refused). */
 static bool add_deadline(struct metrics_group *g, const struct sw_job_record *j)
 {
-	double d = j->deadline - j->arrival;
+	double d = j->deadline - j->submitted;
 
 	if (j->deadline <= 0)
 		return true;

@@ -81,6 +81,11 @@ const char options_help[] =
         "                      loaded from inside one rack (one replica there)\n"
         "  --compute-scale X   multiply every task's compute time by X (default 1): the\n"
         "                      model's compute/network balance\n"
+        "  --load-threshold X  ARIA's arrivals: a job is submitted at its arrival or later,\n"
+        "                      once the running tasks plus its Lagrange minimum for its\n"
+        "                      deadline stay below X times every slot of the cluster (ARIA:\n"
+        "                      0.85-1.05; its deadline moves with it); 0 (default): at its\n"
+        "                      arrival\n"
         "  --ratio-history on|off\n"
         "                      on (default): a job is submitted with the ShuffleInputRatio\n"
         "                      its program measured at its last completed run of the\n"
@@ -120,6 +125,7 @@ static const struct option longopts[] = {
         {"fail-node", required_argument, NULL, 'F'},
         {"task-failure-rate", required_argument, NULL, 'R'},
         {"ratio-history", required_argument, NULL, 'r'},
+        {"load-threshold", required_argument, NULL, 'A'},
         {"reduces", required_argument, NULL, 'D'},
         {"placement", required_argument, NULL, 'L'},
         {"compute-scale", required_argument, NULL, 'C'},
@@ -393,6 +399,14 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		                      &o->sim.task_failure_rate);
 	case 'r':
 		return parse_choice(ctx, "--ratio-history", arg, off_on, 2, &o->sim.ratio_history);
+	case 'A':
+		rc = parse_double(ctx, "--load-threshold", arg, 0, &o->sim.load_threshold);
+		if (!rc && o->sim.load_threshold > SW_SIM_MAX_LOAD_THRESHOLD) {
+			fprintf(stderr, "%s: --load-threshold %s: must be at most %g\n",
+			        ctx->prefix, arg, SW_SIM_MAX_LOAD_THRESHOLD);
+			rc = -EINVAL;
+		}
+		break;
 	case 'D':
 		return parse_reduces(ctx, arg, &o->load.reduces);
 	case 'L':

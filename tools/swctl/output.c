@@ -191,7 +191,8 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 	fprintf(f, "scheduler,job,user,class,bench,arrival_s,finish_s,turnaround_s,maps,reduces,"
 	           "maps_node_local,maps_rack_local,maps_remote,map_output_bytes,shuffle_bytes,"
 	           "xrack_shuffle_bytes,xrack_map_input_bytes,xrack_output_bytes,map_racks,"
-	           "maps_in_map_racks,failed,attempts_failed,attempts_lost,maps_rerun,deadline_s,"
+	           "maps_in_map_racks,failed,attempts_failed,attempts_lost,maps_rerun,submitted_s,"
+	           "deadline_s,"
 	           "started_s,map_slots_held,reduce_slots_held,predicted_low_s,predicted_avg_s,"
 	           "predicted_up_s\n");
 	for (int i = 0; i < rep->n; i++) {
@@ -202,7 +203,8 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 
 			fprintf(f,
 			        "%s,%llu,%u,%s,%s,%.3f,%.3f,%.3f,%u,%u,%u,%u,%u,%llu,%llu,%llu,"
-			        "%llu,%llu,%u,%u,%d,%u,%u,%u,%.3f,%.3f,%.0f,%.0f,%.3f,%.3f,%.3f\n",
+			        "%llu,%llu,%u,%u,%d,%u,%u,%u,%.3f,%.3f,%.3f,%.0f,%.0f,%.3f,%.3f,%."
+			        "3f\n",
 			        rep->runs[i].cfg.sched.policy, (unsigned long long)j->id, j->user,
 			        metrics_group_name(j->cls),
 			        j->bench < n_bench ? bench[j->bench].name : "?", j->arrival,
@@ -214,9 +216,9 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 			        (unsigned long long)j->xrack[SW_TRAFFIC_MAP_INPUT],
 			        (unsigned long long)j->xrack[SW_TRAFFIC_OUTPUT], j->map_racks,
 			        j->maps_in_map_racks, j->failed, j->failed_attempts,
-			        j->lost_attempts, j->maps_rerun, j->deadline, j->started,
-			        j->slots_held[SW_MAP], j->slots_held[SW_REDUCE], j->predicted[0],
-			        j->predicted[1], j->predicted[2]);
+			        j->lost_attempts, j->maps_rerun, j->submitted, j->deadline,
+			        j->started, j->slots_held[SW_MAP], j->slots_held[SW_REDUCE],
+			        j->predicted[0], j->predicted[1], j->predicted[2]);
 		}
 	}
 	return fclose(f) == 0 ? 0 : -EIO;

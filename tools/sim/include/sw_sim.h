@@ -28,6 +28,8 @@ enum sw_traffic {
 };
 
 #define SW_SIM_MAX_FAULTS 64
+/** Largest load threshold: twice the cluster, past which the gate never closes. */
+#define SW_SIM_MAX_LOAD_THRESHOLD 2.0
 
 /** A node failure to inject: node @p node (its index within rack @p rack) goes down at @p at
  *  seconds and, when @p down_for > 0, comes back empty @p down_for seconds later. */
@@ -71,6 +73,11 @@ struct sw_sim_config {
 	 *  of the next that many nodes up in node order, each sent by the writer (the live
 	 *  controller's placement). 0. */
 	uint32_t output_next;
+	/** ARIA's load-threshold arrivals, a fraction of every slot of the cluster (ARIA runs
+	 *  0.85-1.05): a job is submitted at its arrival or later, once the running tasks plus
+	 *  its Lagrange minimum fit below it, in workload order (tools/sim/README.md, "Load
+	 *  threshold"). 0 (default): at its arrival. */
+	double load_threshold;
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
 	void *progress_arg;
@@ -85,6 +92,9 @@ struct sw_job_record {
 	enum sw_job_class cls;
 	uint16_t bench;
 	double arrival, finish;
+	/** When it was submitted: its arrival, or later under a load threshold (its deadline
+	 *  moves with it: the deadline is relative to the submission). */
+	double submitted;
 	/** Absolute, 0 for none. A job the scheduler refused (-ETIME: its deadline cannot be
 	 *  met) is refused, never runs, and has finish = arrival. */
 	double deadline;
