@@ -97,6 +97,25 @@ static int edf_admit(const struct sw_sched *s, const struct sched_job *j, double
 	return 0;
 }
 
+/*
+ * ARIA's Algorithm 1 as printed (policy aria): a deadline job runs at most its allocation;
+ * a slot that would be spare for it goes on to the jobs without a deadline, or stays empty.
+ * MinEDF's spare slots cost more than they seem when they are reduce slots: a reducer
+ * started while its maps are pending holds its slot until they are done, so the slot does
+ * not come back "as tasks finish" to the next job's minimum.
+ */
+static bool quota_pick(struct sw_sched *s, struct sched_pool *p, uint32_t node,
+                       enum sw_task_kind kind, double now, struct sched_choice *c)
+{
+	if (p->key[kind] >= EDF_TIER && p->key[kind] < 2 * EDF_TIER)
+		return false; /* tier 1: a deadline job at its allocation */
+	return sw_sched_pick_locality.pick(s, p, node, kind, now, c);
+}
+
+const struct sched_pick_ops sw_sched_pick_quota = {
+        .pick = quota_pick,
+};
+
 const struct sched_order_ops sw_sched_order_edf = {
         .pool_of = sw_sched_order_pool_per_job,
         .admit = edf_admit,

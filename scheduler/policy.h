@@ -95,7 +95,7 @@ double sw_sched_adaptive_phase_goal(const struct sched_job *j, enum sw_task_kind
 /* Adaptive ranks pool @p p's job as having the map slots its goal needs (s_req <= 0). */
 bool sw_sched_adaptive_ahead(const struct sched_pool *p);
 extern const struct sched_pick_ops sw_sched_pick_locality, sw_sched_pick_delay, sw_sched_pick_nass,
-        sw_sched_pick_affinity;
+        sw_sched_pick_affinity, sw_sched_pick_quota;
 
 /* The registered policy called @p name, NULL when there is none. */
 const struct sched_policy *sw_sched_policy_find(const char *name);

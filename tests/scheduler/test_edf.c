@@ -76,6 +76,45 @@ static void job_is_capped_at_its_minimum_and_spare_slots_follow_edf_then_come_ba
 	sw_sched_destroy(s);
 }
 
+/* Offers each of the 4 nodes' 2 map slots once; counts what each job got. */
+static void offer_every_map_slot(struct sw_sched *s, uint32_t *per_job)
+{
+	struct sw_assignment as;
+
+	for (uint32_t n = 0; n < 4; n++)
+		for (int k = 0; k < 2; k++)
+			if (fx_offer(s, n, SW_MAP, 1, 0, &as) == 1)
+				per_job[as.job]++;
+}
+
+/*
+ * ARIA's Algorithm 1 as printed (aria): the same allocations, but no spare slot for a
+ * deadline job: A runs 2 maps, B 1, and the other 5 slots stay empty until a job without a
+ * deadline takes them.
+ */
+static void aria_gives_a_deadline_job_its_allocation_and_no_spare_slot(void **state)
+{
+	struct fx_cluster c;
+	struct fx_job a, b, none;
+	struct sw_sched *s;
+	uint32_t per_job[4] = {0};
+
+	(void)state;
+	fx_cluster_init(&c, 1, 4);
+	s = fx_sched(&c, "aria", 1);
+	add(s, job(&a, 1, 0, 425, 8, 0), 0); /* m = 2 */
+	add(s, job(&b, 2, 0, 850, 8, 0), 0); /* m = 1 */
+	offer_every_map_slot(s, per_job);
+	assert_int_equal(per_job[1], 2);
+	assert_int_equal(per_job[2], 1);
+	add(s, job(&none, 3, 0, 0, 8, 0), 0);
+	offer_every_map_slot(s, per_job);
+	assert_int_equal(per_job[1], 2);
+	assert_int_equal(per_job[2], 1);
+	assert_int_equal(per_job[3], 5);
+	sw_sched_destroy(s);
+}
+
 static void job_falling_behind_gets_a_larger_allocation(void **state)
 {
 	struct fx_cluster c;
@@ -190,6 +229,7 @@ int main(void)
 	        cmocka_unit_test(
 	                job_is_capped_at_its_minimum_and_spare_slots_follow_edf_then_come_back),
 	        cmocka_unit_test(job_falling_behind_gets_a_larger_allocation),
+	        cmocka_unit_test(aria_gives_a_deadline_job_its_allocation_and_no_spare_slot),
 	        cmocka_unit_test(
 	                deadline_that_the_whole_cluster_cannot_meet_is_refused_at_submission),
 	        cmocka_unit_test(pools_of_finished_jobs_are_reused),
