@@ -125,7 +125,7 @@ static const struct option longopts[] = {
         {"fail-node", required_argument, NULL, 'F'},
         {"task-failure-rate", required_argument, NULL, 'R'},
         {"ratio-history", required_argument, NULL, 'r'},
-        {"load-threshold", required_argument, NULL, 'A'},
+        {"load-threshold", required_argument, NULL, 'X'},
         {"reduces", required_argument, NULL, 'D'},
         {"placement", required_argument, NULL, 'L'},
         {"compute-scale", required_argument, NULL, 'C'},
@@ -399,7 +399,7 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		                      &o->sim.task_failure_rate);
 	case 'r':
 		return parse_choice(ctx, "--ratio-history", arg, off_on, 2, &o->sim.ratio_history);
-	case 'A':
+	case 'X':
 		rc = parse_double(ctx, "--load-threshold", arg, 0, &o->sim.load_threshold);
 		if (!rc && o->sim.load_threshold > SW_SIM_MAX_LOAD_THRESHOLD) {
 			fprintf(stderr, "%s: --load-threshold %s: must be at most %g\n",
