@@ -126,10 +126,24 @@ int sw_dp_open(const struct sw_dp_config *cfg, struct sw_dp_ctx **out)
 	return 0;
 }
 
+/* Takes ep off the list that starts at *head (ctx->eps or ctx->held). */
+static void ep_unlink(struct sw_dp_ep **head, struct sw_dp_ep *ep)
+{
+	if (ep->prev)
+		ep->prev->next = ep->next;
+	else
+		*head = ep->next;
+	if (ep->next)
+		ep->next->prev = ep->prev;
+	ep->prev = ep->next = NULL;
+}
+
 static void ep_free_if_unused(struct sw_dp_ep *ep)
 {
-	if (ep->closed && ep->rx_held == 0)
+	if (ep->closed && ep->rx_held == 0) {
+		ep_unlink(&ep->ctx->held, ep);
 		free(ep);
+	}
 }
 
 void sw_dp_close(struct sw_dp_ctx *ctx)
@@ -138,6 +152,12 @@ void sw_dp_close(struct sw_dp_ctx *ctx)
 		return;
 	while (ctx->eps)
 		sw_dp_ep_close(ctx->eps);
+	/* Endpoints whose messages the caller never released; their buffers go with the pool. */
+	while (ctx->held) {
+		struct sw_dp_ep *ep = ctx->held;
+		ctx->held = ep->next;
+		free(ep);
+	}
 	/* Drop events nobody will poll; RECV buffers go back with them. */
 	for (size_t i = 0; i < ctx->evq.n; i++) {
 		struct sw_dp_event *ev = &ctx->evq.ev[(ctx->evq.head + i) % ctx->evq.cap];
@@ -267,18 +287,6 @@ static void owe_clear(struct sw_dp_ep *ep)
 	ep->grant_pending = 0;
 }
 
-static void ep_unlink(struct sw_dp_ep *ep)
-{
-	struct sw_dp_ctx *ctx = ep->ctx;
-
-	if (ep->prev)
-		ep->prev->next = ep->next;
-	else
-		ctx->eps = ep->next;
-	if (ep->next)
-		ep->next->prev = ep->prev;
-}
-
 int sw_dp_connect(struct sw_dp_ctx *ctx, const char *addr, struct sw_dp_ep **out)
 {
 	struct sw_dp_addr a;
@@ -293,7 +301,7 @@ int sw_dp_connect(struct sw_dp_ctx *ctx, const char *addr, struct sw_dp_ep **out
 	sw_dp_addr_format(&a, ep->peer, sizeof(ep->peer));
 	rc = ctx->ops->connect(ep, &a);
 	if (rc < 0) {
-		ep_unlink(ep);
+		ep_unlink(&ctx->eps, ep);
 		free(ep);
 		return rc;
 	}
@@ -344,8 +352,15 @@ void sw_dp_ep_close(struct sw_dp_ep *ep)
 	evq_forget_ep(ctx, ep);
 	counters_add(&ctx->closed, &ep->c);
 	owe_clear(ep);
-	ep_unlink(ep);
-	ep_free_if_unused(ep);
+	ep_unlink(&ctx->eps, ep);
+	if (ep->rx_held == 0) {
+		free(ep);
+		return;
+	}
+	ep->next = ctx->held; /* until the caller releases what it holds */
+	if (ctx->held)
+		ctx->held->prev = ep;
+	ctx->held = ep;
 }
 
 void sw_dp_ep_peer(const struct sw_dp_ep *ep, char *buf, size_t len)

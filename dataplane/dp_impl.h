@@ -65,6 +65,7 @@ extern const struct dp_ops sw_dp_dpdk_ops;
 #define DP_POOL_IDLE_MS 1000
 struct dp_pool {
 	int numa_node;
+	struct dp_big *out; /* large buffers handed out: closing frees those still held */
 	void **free;
 	size_t nfree, cap;
 	size_t in_use; /* small buffers handed out and not freed */
@@ -77,6 +78,13 @@ struct dp_pool {
 		size_t cls;
 	} big[DP_BIG_KEEP];
 	size_t nbig, big_bytes;
+};
+
+/* What precedes every large buffer: its place on the pool's list of those handed out. */
+struct dp_big {
+	struct dp_big *prev, *next;
+	size_t cls;
+	unsigned char pad[64 - 2 * sizeof(void *) - sizeof(size_t)]; /* keeps data 64-aligned */
 };
 
 /* A registration: also the public struct sw_dp_mr, owned by the registration cache. */
@@ -108,7 +116,10 @@ struct sw_dp_ctx {
 	struct dp_evq evq;
 	struct dp_pool pool;
 	struct dp_regcache rc;
-	struct sw_dp_ep *eps;         /* live endpoints, doubly linked */
+	struct sw_dp_ep *eps; /* live endpoints, doubly linked */
+	/* Closed endpoints whose messages the caller still holds (rx_held > 0), doubly linked
+	 * like eps: each goes at its last sw_dp_release(), the rest at sw_dp_close(). */
+	struct sw_dp_ep *held;
 	struct sw_dp_ep *owing;       /* endpoints with grant_pending > 0, via owe_next */
 	struct sw_dp_counters closed; /* summed counters of endpoints already closed */
 	bool credit_woke; /* credits came back to a stalled endpoint: wait must not sleep */

@@ -48,7 +48,7 @@ int sw_dp_pool_init(struct dp_pool *p, int numa_node)
 static void big_trim(struct dp_pool *p)
 {
 	for (size_t i = 0; i < p->nbig; i++)
-		sw_dp_numa_free(p->numa_node, p->big[i].p, p->big[i].cls);
+		sw_dp_numa_free(p->numa_node, p->big[i].p, sizeof(struct dp_big) + p->big[i].cls);
 	p->nbig = 0;
 	p->big_bytes = 0;
 }
@@ -69,6 +69,11 @@ void sw_dp_pool_fini(struct dp_pool *p)
 {
 	big_trim(p);
 	slabs_trim(p);
+	while (p->out) { /* held by a caller that closed the context without releasing them */
+		struct dp_big *h = p->out;
+		p->out = h->next;
+		sw_dp_numa_free(p->numa_node, h, sizeof(*h) + h->cls);
+	}
 }
 
 void sw_dp_pool_idle(struct dp_pool *p)
@@ -133,27 +138,41 @@ static size_t big_class(size_t len)
 static void *big_get(struct dp_pool *p, size_t len)
 {
 	size_t cls = big_class(len);
+	struct dp_big *h = NULL;
 
 	for (size_t i = p->nbig; i-- > 0;) {
 		if (p->big[i].cls == cls) {
-			void *b = p->big[i].p;
+			h = p->big[i].p;
 			p->big_bytes -= cls;
 			p->big[i] = p->big[--p->nbig];
-			return b;
+			break;
 		}
 	}
-	return sw_dp_numa_alloc(p->numa_node, cls);
+	if (!h && !(h = sw_dp_numa_alloc(p->numa_node, sizeof(*h) + cls)))
+		return NULL;
+	*h = (struct dp_big){.next = p->out, .cls = cls};
+	if (p->out)
+		p->out->prev = h;
+	p->out = h;
+	return h + 1;
 }
 
 static void big_put(struct dp_pool *p, void *b, size_t len)
 {
+	struct dp_big *h = (struct dp_big *)b - 1;
 	size_t cls = big_class(len);
 
+	if (h->prev)
+		h->prev->next = h->next;
+	else
+		p->out = h->next;
+	if (h->next)
+		h->next->prev = h->prev;
 	if (p->nbig == DP_BIG_KEEP || p->big_bytes + cls > DP_BIG_BYTES) {
-		sw_dp_numa_free(p->numa_node, b, cls);
+		sw_dp_numa_free(p->numa_node, h, sizeof(*h) + cls);
 		return;
 	}
-	p->big[p->nbig].p = b;
+	p->big[p->nbig].p = h;
 	p->big[p->nbig++].cls = cls;
 	p->big_bytes += cls;
 }
