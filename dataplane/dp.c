@@ -178,7 +178,7 @@ const char *sw_dp_backend(const struct sw_dp_ctx *ctx)
 
 unsigned sw_dp_caps(const struct sw_dp_ctx *ctx)
 {
-	return ctx->ops->caps;
+	return ctx->ops->caps & (ctx->cfg.one_sided ? ~0u : ~SW_DP_CAP_GET);
 }
 
 int sw_dp_addr_parse(const char *s, struct sw_dp_addr *out)
@@ -625,7 +625,7 @@ int sw_dp_get(struct sw_dp_ep *ep, void *local, size_t len, uint64_t raddr, cons
 {
 	if (!ep || (len && !local))
 		return -EINVAL;
-	if (!(ep->ctx->ops->caps & SW_DP_CAP_GET))
+	if (!(sw_dp_caps(ep->ctx) & SW_DP_CAP_GET))
 		return -ENOTSUP;
 	if (!rkey || !rkey_len)
 		return -EINVAL;

@@ -457,9 +457,13 @@ static bool may_use_shm(const char *tls)
 static int ucx_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 {
 	struct ucx_ctx *u = uctx(c);
+	/* RMA only when asked: UCX 1.13 serves a peer's software-emulated get or put at any
+	 * address it names, checking no key (sw_dp.h, one_sided). Without the feature such
+	 * requests find no handler and are dropped (UCX logs a warning for each). */
 	ucp_params_t up = {
 	        .field_mask = UCP_PARAM_FIELD_FEATURES,
-	        .features = UCP_FEATURE_AM | UCP_FEATURE_RMA | UCP_FEATURE_WAKEUP,
+	        .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP |
+	                    (cfg->one_sided ? UCP_FEATURE_RMA : 0),
 	};
 	ucp_worker_params_t wp = {
 	        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE | UCP_WORKER_PARAM_FIELD_EVENTS,

@@ -103,6 +103,7 @@ int sw_shuffle_client_create(const struct sw_shuffle_client_conf *conf,
 	sw_dp_config_init(&dc);
 	dc.backend = conf->backend;
 	dc.ucx_tls = conf->ucx_tls;
+	dc.one_sided = conf->one_sided;
 	sw_shuffle_fetcher_dp_config(&dc);
 	struct sw_shuffle_fetcher_conf fconf = {.parallel = 1,
 	                                        .chunk = conf->chunk,

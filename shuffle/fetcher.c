@@ -901,6 +901,8 @@ int sw_shuffle_fetcher_attach(struct sw_dp_ctx *ctx, const struct sw_shuffle_fet
 	fc->conf.timeout_ms = conf->timeout_ms > 0 ? conf->timeout_ms : 10000;
 	fc->conf.deadline_ms = conf->deadline_ms > 0 ? conf->deadline_ms : 600000;
 	fc->conf.max_fetch = conf->max_fetch ? conf->max_fetch : 1ull << 30;
+	/* a lease is of no use to a context that cannot read one-sided */
+	fc->conf.one_sided = conf->one_sided && (sw_dp_caps(ctx) & SW_DP_CAP_GET);
 	if ((fc->z = sw_shuffle_proto_zctx_new()) == NULL ||
 	    (fc->g = sw_shuffle_proto_gmac_new()) == NULL) {
 		sw_shuffle_fetcher_destroy(fc);

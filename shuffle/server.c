@@ -759,6 +759,7 @@ void sw_shuffle_server_dp_config(const struct sw_shuffle_server_conf *conf, stru
 	dc->backend = conf->backend;
 	dc->ucx_tls = conf->ucx_tls;
 	dc->max_recv = SW_SHUFFLE_SERVER_MAX_RECV;
+	dc->one_sided = conf->one_sided; /* else no peer may touch the store's memory */
 }
 
 int sw_shuffle_server_attach(struct sw_shuffle_store *st, struct sw_dp_ctx *ctx,

@@ -119,6 +119,15 @@ struct sw_dp_config {
 	 * measured for 1 MiB, dataplane/README.md), but a peer that dies can leave this side's
 	 * operations hanging. Only for peers whose failure takes this process down too. */
 	int ucx_trust_peers;
+	/* Non-zero: this context takes part in one-sided reads (SW_DP_CAP_GET in sw_dp_caps(),
+	 * sw_dp_get(), keys of sw_dp_mem_reg() that peers can use). 0 (the default): no peer
+	 * can read or write this process's memory, and sw_dp_get() is -ENOTSUP. On ucx it is
+	 * UCP_FEATURE_RMA, which over transports that emulate RMA in software (UCX 1.13's tcp,
+	 * and shared memory with peer-failure handling: every transport on a machine without an
+	 * RDMA NIC) lets any connected peer read and write ANY address of the process, whatever
+	 * key it presents and after the region is unregistered (dataplane/README.md, "One-sided
+	 * access"): turn it on only among peers that trust each other, or on RDMA NICs. */
+	int one_sided;
 	/* dpdk only (dataplane/README.md, "Backend dpdk"). EAL arguments of the process's one
 	 * rte_eal_init(), which the first dpdk context runs; NULL: "--no-pci --no-huge -m 256
 	 * --no-telemetry --file-prefix swdp-PID" (no hugepages, no PCI device taken). */

@@ -64,6 +64,7 @@ static struct sw_dp_config config(uint32_t credits)
 	c.backend = backend;
 	c.ucx_tls = ucx_tls;
 	c.ucx_trust_peers = trust_peers;
+	c.one_sided = 1; /* the contract covers gets; see the test of a context without them */
 	c.credits = credits;
 	if (strcmp(backend, "dpdk") == 0) {
 		bool client = dp_peer_link && !dp_peer_mode;
@@ -913,6 +914,85 @@ static void messages_still_held_are_freed_with_the_context(void **state)
 	sw_dp_close(p.rx);
 }
 
+/* Moves both contexts until `want` arrives at ctx (other events released or dropped). */
+static void pump_until(struct sw_dp_ctx *ctx, struct sw_dp_ctx *other, enum sw_dp_ev_type want,
+                       struct sw_dp_event *out)
+{
+	int64_t end = now_ms() + WAIT_MS;
+	struct sw_dp_event ev;
+
+	for (;;) {
+		assert_true(now_ms() < end);
+		while (sw_dp_poll(other, &ev, 1) == 1)
+			if (ev.type == SW_DP_EV_RECV)
+				sw_dp_release(other, &ev);
+		if (sw_dp_poll(ctx, &ev, 1) != 1)
+			continue;
+		if (ev.type == want) {
+			*out = ev;
+			return;
+		}
+		assert_int_not_equal(ev.type, SW_DP_EV_CLOSED);
+		if (ev.type == SW_DP_EV_RECV)
+			sw_dp_release(ctx, &ev);
+	}
+}
+
+/* A context opened without one_sided (every server not handing out leases) lets no peer read
+ * its memory: a peer that may read one-sided itself aims a get, with a key of its own, at
+ * bytes of the other context's process, then twenty round trips pass; the get brought
+ * nothing. Over UCX 1.13 it read the bytes before (its software RMA checks no key). */
+static void a_context_without_one_sided_access_lets_no_peer_read_its_memory(void **state)
+{
+	static unsigned char secret[4096], bait[4096];
+	unsigned char got[64] = {0};
+	struct sw_dp_config tc = config(0), ac = config(0);
+	struct sw_dp_ctx *target, *reader;
+	struct sw_dp_ep *ep, *back = NULL;
+	struct sw_dp_event ev;
+	struct sw_dp_mr *mr;
+	char addr[SW_DP_ADDRSTRLEN];
+	struct iovec ping = {bait, 8};
+	const void *key;
+	size_t key_len;
+
+	(void)state;
+	if (no_pair_in_process())
+		skip();
+	memset(secret, 'S', sizeof(secret));
+	tc.one_sided = 0;
+	assert_int_equal(sw_dp_open(&tc, &target), 0);
+	assert_false(sw_dp_caps(target) & SW_DP_CAP_GET);
+	assert_int_equal(sw_dp_listen(target, "127.0.0.1:0"), 0);
+	assert_int_equal(sw_dp_listen_addr(target, addr, sizeof(addr)), 0);
+	assert_int_equal(sw_dp_open(&ac, &reader), 0);
+	assert_int_equal(sw_dp_connect(reader, addr, &ep), 0);
+	assert_int_equal(sw_dp_mem_reg(reader, bait, sizeof(bait), &mr), 0);
+	key = sw_dp_mr_rkey(mr, &key_len);
+	if (!(sw_dp_caps(reader) & SW_DP_CAP_GET)) { /* tcp, dpdk: no gets at all */
+		assert_int_equal(sw_dp_get(ep, got, 8, (uintptr_t)secret, bait, 8, NULL), -ENOTSUP);
+		goto out;
+	}
+	for (int i = 0; i < 21; i++) { /* the get goes first; its answer would come first too */
+		if (i == 1)            /* after one round trip: the connection is up */
+			assert_int_equal(sw_dp_get(ep, got, sizeof(got), (uintptr_t)secret, key,
+			                           key_len, NULL),
+			                 0);
+		send_retrying(reader, ep, 1, &ping, 1, NULL);
+		pump_until(target, reader, SW_DP_EV_RECV, &ev);
+		back = ev.ep;
+		sw_dp_release(target, &ev);
+		send_retrying(target, back, 2, &ping, 1, NULL);
+		pump_until(reader, target, SW_DP_EV_RECV, &ev);
+		sw_dp_release(reader, &ev);
+	}
+	assert_memory_not_equal(got, secret, sizeof(got));
+out:
+	sw_dp_mem_dereg(reader, mr);
+	sw_dp_close(reader);
+	sw_dp_close(target);
+}
+
 /* Grants go out only from endpoints that owe one (a list, not a walk over every connection):
  * three senders spend all their credits, the receiver releases everything, then closes the
  * endpoint that sits in the middle of that list before it polls; the other two get every
@@ -1359,6 +1439,7 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(a_peer_granting_credits_it_never_received_loses_the_endpoint),
 	        cmocka_unit_test(receive_buffers_go_back_when_the_context_idles_after_a_peer_left),
 	        cmocka_unit_test(messages_still_held_are_freed_with_the_context),
+	        cmocka_unit_test(a_context_without_one_sided_access_lets_no_peer_read_its_memory),
 	        cmocka_unit_test(
 	                out_of_descriptors_a_listener_drops_the_connection_instead_of_spinning),
 	        cmocka_unit_test(connecting_to_a_closed_port_reports_ECONNREFUSED),

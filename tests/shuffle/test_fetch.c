@@ -369,7 +369,10 @@ static void one_sided_reads_deliver_the_same_bytes_where_the_backend_has_them(vo
 	map_stop(&ms, &r);
 	struct sw_dp_ctx *ctx;
 	assert_int_equal(
-	        sw_dp_open(&(struct sw_dp_config){.backend = backend, .numa_node = -1}, &ctx), 0);
+	        sw_dp_open(
+	                &(struct sw_dp_config){.backend = backend, .numa_node = -1, .one_sided = 1},
+	                &ctx),
+	        0);
 	bool get = sw_dp_caps(ctx) & SW_DP_CAP_GET;
 	sw_dp_close(ctx);
 	if (get) /* in-memory, non-empty partitions went by lease, the rest streamed */
