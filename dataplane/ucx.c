@@ -88,6 +88,9 @@ struct ucx_ctx {
 	int efd;
 	bool trust_peers; /* sw_dp_config.ucx_trust_peers */
 	struct ucx_epmap eps;
+	/* Requests UCX still owns whose endpoint was closed. Without peer-failure handling
+	 * (ucx_trust_peers) a force close may leave them pending for good: freed at close. */
+	struct ucx_req *orphans;
 };
 
 static struct ucx_ctx *uctx(struct sw_dp_ctx *c)
@@ -178,16 +181,14 @@ static void req_done(struct ucx_req *r, ucs_status_t s)
 {
 	struct sw_dp_event ev = {.status = err_of(s), .user = r->user};
 	struct sw_dp_ep *ep = r->ep;
+	struct ucx_req **head = ep ? &uep(ep)->reqs : &uctx(r->ctx)->orphans;
 
-	if (ep) {
-		struct ucx_ep *e = uep(ep);
-		if (r->prev)
-			r->prev->next = r->next;
-		else
-			e->reqs = r->next;
-		if (r->next)
-			r->next->prev = r->prev;
-	}
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		*head = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
 	switch (r->kind) {
 	case REQ_SEND:
 		if (ep) {
@@ -527,7 +528,14 @@ static void ucx_close(struct sw_dp_ctx *c)
 
 	if (u->l)
 		ucp_listener_destroy(u->l);
-	ucp_worker_destroy(u->w);
+	ucp_worker_destroy(u->w); /* calls no completion: what is still pending goes here */
+	while (u->orphans) {
+		struct ucx_req *r = u->orphans;
+		u->orphans = r->next;
+		if (r->kind == REQ_RECV)
+			sw_dp_rxbuf_free(c, r->buf, r->len);
+		free(r);
+	}
 	ucp_cleanup(u->uc);
 	free(u->eps.slot);
 }
@@ -672,9 +680,17 @@ static void ucx_ep_close(struct sw_dp_ep *ep)
 		}
 	}
 	e->rxq = e->rxq_tail = NULL;
-	/* Anything still pending completes later without its endpoint. */
-	for (struct ucx_req *r = e->reqs; r; r = r->next)
+	/* Anything still pending completes later without its endpoint, or is freed with the
+	 * context. */
+	for (struct ucx_req *r = e->reqs, *next; r; r = next) {
+		next = r->next;
 		r->ep = NULL;
+		r->prev = NULL;
+		r->next = u->orphans;
+		if (u->orphans)
+			u->orphans->prev = r;
+		u->orphans = r;
+	}
 	e->reqs = NULL;
 }
 
