@@ -888,7 +888,9 @@ static size_t size_64mib(uint32_t map, uint32_t part)
  * (4 KiB), in the middle of a read, while the others go on. The server keeps serving (a
  * whole fetch after them checks every byte) and stops cleanly (leak-free under ASan). With leases
  * on (one_sided) UCX 1.13 aborts the server here ("Fatal: unexpected error: Endpoint timeout" in
- * ucp_get_req_handler, shuffle/README.md): that is why they are off by default. */
+ * ucp_get_req_handler, shuffle/README.md): that is why they are off by default. Over tcp the
+ * default server also died here in about one run in ten under load, in UCX's zero-copy sends
+ * (dataplane/README.md): the ucx backend sends by copy since. */
 static void reducers_killed_mid_read_of_64_MiB_leave_a_default_server_serving(void **state)
 {
 	enum { REDUCERS = 30, AT_ONCE = 4 };
@@ -1236,8 +1238,8 @@ int main(int argc, char **argv)
 	snprintf(name, sizeof(name), "fetch %s%s%s", backend, ucx_tls ? " " : "",
 	         ucx_tls ? ucx_tls : "");
 	signal(SIGPIPE, SIG_IGN);
-	if (getenv("XONLY"))
-		cmocka_set_test_filter(getenv("XONLY")); // TEMP
+	if (getenv("TEST_SHUFFLE_FILTER")) /* e.g. "reducers_killed*": run only those */
+		cmocka_set_test_filter(getenv("TEST_SHUFFLE_FILTER"));
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(reducers_get_every_byte_of_all_sizes_including_spilled),
 	        cmocka_unit_test(many_small_partitions_arrive_intact),
