@@ -53,6 +53,44 @@ uint32_t sw_shuffle_proto_crc32c(const void *buf, size_t len)
 	return ~crc;
 }
 
+/* CRC arithmetic on polynomials over GF(2) modulo the Castagnoli polynomial, bit-reflected as
+ * the CRC is (x^0 is bit 31), after Mark Adler's crc32_combine in zlib 1.2.12. */
+#define CRC32C_POLY 0x82f63b78u
+
+/* a x b modulo the polynomial. */
+static uint32_t multmodp(uint32_t a, uint32_t b)
+{
+	uint32_t m = 1u << 31, p = 0;
+	for (;;) {
+		if (a & m) {
+			p ^= b;
+			if ((a & (m - 1)) == 0)
+				break;
+		}
+		m >>= 1;
+		b = b & 1 ? (b >> 1) ^ CRC32C_POLY : b >> 1;
+	}
+	return p;
+}
+
+/* x^(2^k) modulo the polynomial, k = 0..30: x^(2^31) is x again for this polynomial, so the
+ * powers repeat every 31 (zlib's own table has 32 entries, for a polynomial of period 32). */
+static const uint32_t x2n_table[31] = {
+        0x40000000, 0x20000000, 0x08000000, 0x00800000, 0x00008000, 0x82f63b78, 0x6ea2d55c,
+        0x18b8ea18, 0x510ac59a, 0xb82be955, 0xb8fdb1e7, 0x88e56f72, 0x74c360a4, 0xe4172b16,
+        0x0d65762a, 0x35d73a62, 0x28461564, 0xbf455269, 0xe2ea32dc, 0xfe7740e6, 0xf946610b,
+        0x3c204f8f, 0x538586e3, 0x59726915, 0x734d5309, 0xbc1ac763, 0x7d0722cc, 0xd289cabe,
+        0xe94ca9bc, 0x05b74f3f, 0xa51e1f42};
+
+uint32_t sw_shuffle_proto_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
+{
+	uint32_t op = 1u << 31; /* x^(8 len_b): shifts A's CRC past B's bytes */
+	for (unsigned k = 3; len_b != 0; len_b >>= 1, k++)
+		if (len_b & 1)
+			op = multmodp(x2n_table[k % 31], op);
+	return multmodp(op, crc_a) ^ crc_b;
+}
+
 void sw_shuffle_proto_req_encode(const struct proto_req *r, uint8_t out[PROTO_REQ_LEN])
 {
 	memset(out, 0, PROTO_REQ_LEN);

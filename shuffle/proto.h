@@ -109,6 +109,10 @@ uint8_t sw_shuffle_proto_err_status(int err);
 
 /* CRC32C (Castagnoli) through ISA-L. */
 uint32_t sw_shuffle_proto_crc32c(const void *buf, size_t len);
+/* The CRC32C of A followed by B from crc_a, crc_b and B's length, without the bytes (zlib's
+ * crc32_combine for the Castagnoli polynomial): a server serves a chunk's CRC from the
+ * store's per-block CRCs of put time instead of reading its bytes once more. */
+uint32_t sw_shuffle_proto_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b);
 
 /* The server's first message on a connection: a random challenge that every request's MAC
  * and every answer's key are bound to, so nothing recorded on one connection works on another. */

@@ -295,6 +295,17 @@ static void send_done(struct sw_shuffle_server *srv, struct sendbuf *b, int stat
 		conn_free(srv, c);
 }
 
+/* The CRC32C of a chunk: from put time when it covers whole blocks of the store's (no pass
+ * over the bytes, and a reducer checks them from put time on), else from the bytes. */
+static uint32_t chunk_crc(const struct sw_shuffle_view *v, uint64_t off, uint64_t len,
+                          const uint8_t *data)
+{
+	uint32_t crc;
+	return sw_shuffle_store_view_crc(v, off, len, &crc) == 0
+	               ? crc
+	               : sw_shuffle_proto_crc32c(data, len);
+}
+
 /* Builds and queues the next chunk of s. 0, -EAGAIN (no credit) or another error. */
 static int stream_chunk(struct sw_shuffle_server *srv, struct conn *c, struct stream *s)
 {
@@ -320,7 +331,7 @@ static int stream_chunk(struct sw_shuffle_server *srv, struct conn *c, struct st
 		}
 		data = raw;
 	}
-	h.data_crc = sw_shuffle_proto_crc32c(data, n);
+	h.data_crc = chunk_crc(&s->v, s->next, n, data);
 	if (s->codec != PROTO_RAW && n > 0) {
 		size_t wl;
 		wire = malloc(sw_shuffle_proto_pack_bound(n));
@@ -369,8 +380,8 @@ static int send_lease(struct sw_shuffle_server *srv, struct conn *c, const struc
 		goto fail;
 	for (uint32_t i = 0; i < nchunks; i++) {
 		uint64_t o = (uint64_t)i * chunk;
-		crcs[i] = sw_shuffle_proto_crc32c(v->addr + start + o,
-		                                  len - o < chunk ? len - o : chunk);
+		crcs[i] = chunk_crc(v, start + o, len - o < chunk ? len - o : chunk,
+		                    v->addr + start + o);
 	}
 	sw_shuffle_proto_rkey_encode((uint64_t)(uintptr_t)(v->addr + start), chunk, crcs, nchunks,
 	                             srv->rkey, (uint32_t)srv->rkey_len, payload);

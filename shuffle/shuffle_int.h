@@ -33,6 +33,12 @@ int sw_shuffle_store_pin(struct sw_shuffle_store *st, uint64_t job, uint32_t map
 /* Copies [off, off+len) of a pinned partition, which the caller has range-checked: 0 or -EIO. */
 int sw_shuffle_store_view_read(struct sw_shuffle_store *st, const struct sw_shuffle_view *v,
                                uint64_t off, void *buf, size_t len);
+/* The CRC32C of [off, off+len) of a pinned partition from the block CRCs taken at put time,
+ * without reading its bytes: 0, or -EINVAL when the range does not start on a 64 KiB block
+ * or ends inside one before the partition's end (the caller then computes it). Served so,
+ * a chunk's CRC checks its bytes from put time to the reducer, not from the send on. */
+int sw_shuffle_store_view_crc(const struct sw_shuffle_view *v, uint64_t off, uint64_t len,
+                              uint32_t *crc);
 void sw_shuffle_store_unpin(struct sw_shuffle_store *st, struct sw_shuffle_view *v);
 /* The memory arena, for a server to register with its transport. */
 void sw_shuffle_store_arena(struct sw_shuffle_store *st, void **addr, size_t *len);

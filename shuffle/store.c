@@ -649,6 +649,20 @@ int sw_shuffle_store_view_read(struct sw_shuffle_store *st, const struct sw_shuf
 	return err;
 }
 
+int sw_shuffle_store_view_crc(const struct sw_shuffle_view *v, uint64_t off, uint64_t len,
+                              uint32_t *crc)
+{
+	const struct part *p = v->p;
+	uint32_t c = 0; /* the CRC32C of no bytes */
+	if (len > 0 && (off % SPILL_BLOCK != 0 || (len % SPILL_BLOCK != 0 && off + len != p->len)))
+		return -EINVAL;
+	for (size_t i = (size_t)(off / SPILL_BLOCK);
+	     len > 0 && (uint64_t)i * SPILL_BLOCK < off + len; i++)
+		c = sw_shuffle_proto_crc32c_combine(c, p->crcs[i], block_len(p->len, i));
+	*crc = c;
+	return 0;
+}
+
 void sw_shuffle_store_unpin(struct sw_shuffle_store *st, struct sw_shuffle_view *v)
 {
 	pthread_mutex_lock(&st->lock);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <isa-l/crc.h>
 
 #include "proto.h"
 
@@ -260,6 +261,38 @@ static void crc32c_matches_the_castagnoli_check_value(void **state)
 	assert_int_equal(sw_shuffle_proto_crc32c("", 0), 0);
 }
 
+static void crc32c_of_two_pieces_combines_into_that_of_the_whole(void **state)
+{
+	(void)state;
+	static uint8_t buf[300000];
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 2654435761u >> 13);
+	const size_t cuts[] = {0, 1, 7, 4096, 65536, 65537, 123457, sizeof(buf) - 1, sizeof(buf)};
+	uint32_t whole = sw_shuffle_proto_crc32c(buf, sizeof(buf));
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		size_t a = cuts[i], b = sizeof(buf) - a;
+		assert_int_equal(
+		        sw_shuffle_proto_crc32c_combine(sw_shuffle_proto_crc32c(buf, a),
+		                                        sw_shuffle_proto_crc32c(buf + a, b), b),
+		        whole);
+	}
+	/* past 2^28 bytes the powers of x repeat (every 31 doublings for this polynomial):
+	 * "123456789" and 2 GiB + 5 zero bytes, combined, against one CRC pass over them all */
+	static uint8_t zeros[1 << 16];
+	const uint64_t nz = (1ull << 31) + 5;
+	uint32_t z = 0;
+	unsigned int run = crc32_iscsi((unsigned char *)"123456789", 9, 0xffffffffu);
+	for (uint64_t n = 0; n < nz; n += sizeof(zeros)) {
+		size_t piece = nz - n < sizeof(zeros) ? (size_t)(nz - n) : sizeof(zeros);
+		z = sw_shuffle_proto_crc32c_combine(z, sw_shuffle_proto_crc32c(zeros, piece),
+		                                    piece);
+		run = crc32_iscsi(zeros, (int)piece, run);
+	}
+	assert_int_equal(
+	        sw_shuffle_proto_crc32c_combine(sw_shuffle_proto_crc32c("123456789", 9), z, nz),
+	        ~run);
+}
+
 static void packing_round_trips_for_each_codec_and_sends_incompressible_data_raw(void **state)
 {
 	(void)state;
@@ -318,6 +351,7 @@ int main(void)
 	        cmocka_unit_test(hello_round_trips_and_rejects_other_versions_and_lengths),
 	        cmocka_unit_test(answer_tag_fails_on_any_changed_bit_nonce_key_or_connection),
 	        cmocka_unit_test(crc32c_matches_the_castagnoli_check_value),
+	        cmocka_unit_test(crc32c_of_two_pieces_combines_into_that_of_the_whole),
 	        cmocka_unit_test(
 	                packing_round_trips_for_each_codec_and_sends_incompressible_data_raw),
 	        cmocka_unit_test(status_codes_map_to_errno_and_back),

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "pattern.h"
+#include "proto.h"
 #include "shuffle_int.h"
 
 #define MiB (1u << 20)
@@ -152,6 +153,51 @@ static void a_spill_file_changed_on_disk_is_reported_never_served(void **state)
 	assert_int_equal(sw_shuffle_read(st, 1, 0, 0, 0, buf, sizeof(buf)), 0); /* other block */
 	assert_int_equal(pattern_check(buf, 1, 0, 0, 0, sizeof(buf)), -1);
 	check_pattern(st, 1, 0, 1, 2 * MiB); /* the other partition is intact */
+	sw_shuffle_store_destroy(st);
+}
+
+/* What a server sends as a chunk's CRC: computed from the CRCs of put time, so a byte of an
+ * in-memory partition changed after its put makes the reducer's check fail. */
+static void chunk_crcs_come_from_put_time_for_ranges_of_whole_blocks(void **state)
+{
+	(void)state;
+	struct sw_shuffle_store *st = new_store(4 * MiB);
+	const size_t len = 5 * 65536 + 1234; /* a partial last block */
+	put_pattern(st, 1, 0, 0, len);
+	put_pattern(st, 1, 0, 1, 0);
+	struct sw_shuffle_view v, e;
+	assert_int_equal(sw_shuffle_store_pin(st, 1, 0, 0, &v), 0);
+	assert_non_null(v.addr);
+	uint8_t *want = malloc(len);
+	pattern_fill(want, 1, 0, 0, 0, len);
+	const uint64_t ranges[][2] = {{0, len},
+	                              {0, 65536},
+	                              {65536, 3 * 65536},
+	                              {4 * 65536, 65536},
+	                              {5 * 65536, 1234},
+	                              {2 * 65536, len - 2 * 65536},
+	                              {len, 0}};
+	uint32_t crc;
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+		assert_int_equal(sw_shuffle_store_view_crc(&v, ranges[i][0], ranges[i][1], &crc),
+		                 0);
+		assert_int_equal(crc, sw_shuffle_proto_crc32c(want + ranges[i][0], ranges[i][1]));
+	}
+	/* not on block boundaries: the caller reads the bytes */
+	assert_int_equal(sw_shuffle_store_view_crc(&v, 1, 65536, &crc), -EINVAL);
+	assert_int_equal(sw_shuffle_store_view_crc(&v, 0, 65535, &crc), -EINVAL);
+	assert_int_equal(sw_shuffle_store_view_crc(&v, 65536, 1000, &crc), -EINVAL);
+	/* a byte changed in memory after the put: the CRC still says what was put */
+	((uint8_t *)v.addr)[70000] ^= 1;
+	assert_int_equal(sw_shuffle_store_view_crc(&v, 65536, 65536, &crc), 0);
+	assert_int_equal(crc, sw_shuffle_proto_crc32c(want + 65536, 65536));
+	assert_int_not_equal(crc, sw_shuffle_proto_crc32c(v.addr + 65536, 65536));
+	assert_int_equal(sw_shuffle_store_pin(st, 1, 0, 1, &e), 0);
+	assert_int_equal(sw_shuffle_store_view_crc(&e, 0, 0, &crc), 0);
+	assert_int_equal(crc, 0);
+	sw_shuffle_store_unpin(st, &e);
+	sw_shuffle_store_unpin(st, &v);
+	free(want);
 	sw_shuffle_store_destroy(st);
 }
 
@@ -537,6 +583,7 @@ int main(void)
 	                job_secrets_shorter_than_16_bytes_are_refused_and_new_ones_are_random),
 	        cmocka_unit_test(outputs_beyond_the_budget_spill_and_read_back_intact),
 	        cmocka_unit_test(a_spill_file_changed_on_disk_is_reported_never_served),
+	        cmocka_unit_test(chunk_crcs_come_from_put_time_for_ranges_of_whole_blocks),
 	        cmocka_unit_test(spilling_starts_above_085_and_stops_below_070_of_the_budget),
 	        cmocka_unit_test(
 	                writers_pause_above_095_while_fetches_pin_memory_and_resume_below_070),
