@@ -4,6 +4,7 @@
  * check plus loads and a fuzzer can reach every branch. A reserved field must be zero: a later
  * version can give it a meaning without old peers silently misreading it.
  */
+#include <endian.h>
 #include <errno.h>
 #include <string.h>
 
@@ -11,32 +12,31 @@
 
 #include "proto.h"
 
-static void put16(uint8_t *p, uint16_t v)
+/* Little-endian fields at any alignment: <endian.h> for the order, memcpy for the access. */
+static void put_le32(uint8_t *p, uint32_t v)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
+	v = htole32(v);
+	memcpy(p, &v, sizeof(v));
 }
 
-static void put32(uint8_t *p, uint32_t v)
+static void put_le64(uint8_t *p, uint64_t v)
 {
-	put16(p, (uint16_t)v);
-	put16(p + 2, (uint16_t)(v >> 16));
+	v = htole64(v);
+	memcpy(p, &v, sizeof(v));
 }
 
-static void put64(uint8_t *p, uint64_t v)
+static uint32_t get_le32(const uint8_t *p)
 {
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return le32toh(v);
 }
 
-static uint32_t get32(const uint8_t *p)
+static uint64_t get_le64(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
 }
 
 uint32_t sw_shuffle_proto_crc32c(const void *buf, size_t len)
@@ -94,45 +94,45 @@ uint32_t sw_shuffle_proto_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_
 void sw_shuffle_proto_req_encode(const struct proto_req *r, uint8_t out[PROTO_REQ_LEN])
 {
 	memset(out, 0, PROTO_REQ_LEN);
-	put32(out + 0, PROTO_REQ_MAGIC);
+	put_le32(out + 0, PROTO_REQ_MAGIC);
 	out[4] = r->version;
 	out[5] = r->type;
 	out[6] = r->flags;
-	put64(out + 8, r->job);
-	put32(out + 16, r->map);
-	put32(out + 20, r->part);
-	put64(out + 24, r->offset);
-	put64(out + 32, r->length);
-	put32(out + 40, r->chunk);
-	put64(out + 48, r->nonce);
-	put64(out + 56, r->ts_ns);
+	put_le64(out + 8, r->job);
+	put_le32(out + 16, r->map);
+	put_le32(out + 20, r->part);
+	put_le64(out + 24, r->offset);
+	put_le64(out + 32, r->length);
+	put_le32(out + 40, r->chunk);
+	put_le64(out + 48, r->nonce);
+	put_le64(out + 56, r->ts_ns);
 	memcpy(out + 64, r->mac, PROTO_MAC_LEN);
 }
 
 int sw_shuffle_proto_req_decode(const uint8_t *buf, size_t len, struct proto_req *r)
 {
 	/* version first: a peer speaking another version may also use another length */
-	if (len < 8 || get32(buf) != PROTO_REQ_MAGIC)
+	if (len < 8 || get_le32(buf) != PROTO_REQ_MAGIC)
 		return -EBADMSG;
 	if (buf[4] != SW_SHUFFLE_VERSION)
 		return -EPROTONOSUPPORT;
-	if (len != PROTO_REQ_LEN || buf[7] != 0 || get32(buf + 44) != 0)
+	if (len != PROTO_REQ_LEN || buf[7] != 0 || get_le32(buf + 44) != 0)
 		return -EBADMSG;
 	r->version = buf[4];
 	r->type = buf[5];
 	r->flags = buf[6];
 	if ((r->type != PROTO_FETCH && r->type != PROTO_RELEASE) || (r->flags & ~PROTO_REQ_FLAGS))
 		return -EBADMSG;
-	r->job = get64(buf + 8);
-	r->map = get32(buf + 16);
-	r->part = get32(buf + 20);
-	r->offset = get64(buf + 24);
-	r->length = get64(buf + 32);
-	r->chunk = get32(buf + 40);
+	r->job = get_le64(buf + 8);
+	r->map = get_le32(buf + 16);
+	r->part = get_le32(buf + 20);
+	r->offset = get_le64(buf + 24);
+	r->length = get_le64(buf + 32);
+	r->chunk = get_le32(buf + 40);
 	if (r->chunk > SW_SHUFFLE_CHUNK_MAX)
 		return -EBADMSG;
-	r->nonce = get64(buf + 48);
-	r->ts_ns = get64(buf + 56);
+	r->nonce = get_le64(buf + 48);
+	r->ts_ns = get_le64(buf + 56);
 	memcpy(r->mac, buf + 64, PROTO_MAC_LEN);
 	return 0;
 }
@@ -140,40 +140,40 @@ int sw_shuffle_proto_req_decode(const uint8_t *buf, size_t len, struct proto_req
 void sw_shuffle_proto_chunk_encode(const struct proto_chunk *c, uint8_t out[PROTO_CHUNK_LEN])
 {
 	memset(out, 0, PROTO_CHUNK_LEN);
-	put32(out + 0, PROTO_CHUNK_MAGIC);
+	put_le32(out + 0, PROTO_CHUNK_MAGIC);
 	out[4] = c->version;
 	out[5] = c->status;
 	out[6] = c->codec;
 	out[7] = c->flags;
-	put32(out + 8, c->seq);
-	put32(out + 12, c->len);
-	put64(out + 16, c->offset);
-	put64(out + 24, c->total);
-	put32(out + 32, c->raw_len);
-	put32(out + 36, c->data_crc);
+	put_le32(out + 8, c->seq);
+	put_le32(out + 12, c->len);
+	put_le64(out + 16, c->offset);
+	put_le64(out + 24, c->total);
+	put_le32(out + 32, c->raw_len);
+	put_le32(out + 36, c->data_crc);
 	memcpy(out + 40, c->tag, PROTO_TAG_LEN);
-	put32(out + 60, sw_shuffle_proto_crc32c(out, 60));
+	put_le32(out + 60, sw_shuffle_proto_crc32c(out, 60));
 }
 
 int sw_shuffle_proto_chunk_decode(const uint8_t *buf, size_t len, struct proto_chunk *c)
 {
-	if (len < 8 || get32(buf) != PROTO_CHUNK_MAGIC)
+	if (len < 8 || get_le32(buf) != PROTO_CHUNK_MAGIC)
 		return -EBADMSG;
 	if (buf[4] != SW_SHUFFLE_VERSION)
 		return -EPROTONOSUPPORT;
-	if (len != PROTO_CHUNK_LEN || get32(buf + 60) != sw_shuffle_proto_crc32c(buf, 60) ||
-	    get32(buf + 56) != 0)
+	if (len != PROTO_CHUNK_LEN || get_le32(buf + 60) != sw_shuffle_proto_crc32c(buf, 60) ||
+	    get_le32(buf + 56) != 0)
 		return -EBADMSG;
 	c->version = buf[4];
 	c->status = buf[5];
 	c->codec = buf[6];
 	c->flags = buf[7];
-	c->seq = get32(buf + 8);
-	c->len = get32(buf + 12);
-	c->offset = get64(buf + 16);
-	c->total = get64(buf + 24);
-	c->raw_len = get32(buf + 32);
-	c->data_crc = get32(buf + 36);
+	c->seq = get_le32(buf + 8);
+	c->len = get_le32(buf + 12);
+	c->offset = get_le64(buf + 16);
+	c->total = get_le64(buf + 24);
+	c->raw_len = get_le32(buf + 32);
+	c->data_crc = get_le32(buf + 36);
 	memcpy(c->tag, buf + 40, PROTO_TAG_LEN);
 	if (c->status > PROTO_E_MAX || c->codec > PROTO_ZSTD || (c->flags & ~PROTO_CHUNK_FLAGS))
 		return -EBADMSG;
@@ -192,7 +192,7 @@ void sw_shuffle_proto_hello_encode(const uint8_t challenge[PROTO_CHALLENGE_LEN],
                                    uint8_t out[PROTO_HELLO_LEN])
 {
 	memset(out, 0, PROTO_HELLO_LEN);
-	put32(out, PROTO_HELLO_MAGIC);
+	put_le32(out, PROTO_HELLO_MAGIC);
 	out[4] = SW_SHUFFLE_VERSION;
 	memcpy(out + 8, challenge, PROTO_CHALLENGE_LEN);
 }
@@ -200,7 +200,7 @@ void sw_shuffle_proto_hello_encode(const uint8_t challenge[PROTO_CHALLENGE_LEN],
 int sw_shuffle_proto_hello_decode(const uint8_t *buf, size_t len,
                                   uint8_t challenge[PROTO_CHALLENGE_LEN])
 {
-	if (len < 8 || get32(buf) != PROTO_HELLO_MAGIC)
+	if (len < 8 || get_le32(buf) != PROTO_HELLO_MAGIC)
 		return -EBADMSG;
 	if (buf[4] != SW_SHUFFLE_VERSION)
 		return -EPROTONOSUPPORT;
@@ -224,24 +224,24 @@ void sw_shuffle_proto_rkey_encode(uint64_t addr, uint32_t chunk, const uint32_t 
                                   uint32_t nchunks, const void *rkey, uint32_t rkey_len,
                                   uint8_t *out)
 {
-	put64(out, addr);
-	put32(out + 8, chunk);
-	put32(out + 12, nchunks);
-	put32(out + 16, rkey_len);
-	put32(out + 20, 0);
+	put_le64(out, addr);
+	put_le32(out + 8, chunk);
+	put_le32(out + 12, nchunks);
+	put_le32(out + 16, rkey_len);
+	put_le32(out + 20, 0);
 	for (uint32_t i = 0; i < nchunks; i++)
-		put32(out + 24 + 4 * (size_t)i, crcs[i]);
+		put_le32(out + 24 + 4 * (size_t)i, crcs[i]);
 	memcpy(out + 24 + 4 * (size_t)nchunks, rkey, rkey_len);
 }
 
 int sw_shuffle_proto_rkey_decode(const uint8_t *buf, size_t len, struct proto_rkey *k)
 {
-	if (len < 24 || get32(buf + 20) != 0)
+	if (len < 24 || get_le32(buf + 20) != 0)
 		return -EBADMSG;
-	k->addr = get64(buf);
-	k->chunk = get32(buf + 8);
-	k->nchunks = get32(buf + 12);
-	k->rkey_len = get32(buf + 16);
+	k->addr = get_le64(buf);
+	k->chunk = get_le32(buf + 8);
+	k->nchunks = get_le32(buf + 12);
+	k->rkey_len = get_le32(buf + 16);
 	if (k->chunk == 0 || k->chunk > SW_SHUFFLE_CHUNK_MAX || k->rkey_len == 0 ||
 	    k->rkey_len > PROTO_RKEY_MAX || k->nchunks > (len - 24) / 4 ||
 	    len != sw_shuffle_proto_rkey_size(k->nchunks, k->rkey_len))
@@ -253,7 +253,7 @@ int sw_shuffle_proto_rkey_decode(const uint8_t *buf, size_t len, struct proto_rk
 
 uint32_t sw_shuffle_proto_rkey_crc(const struct proto_rkey *k, uint32_t i)
 {
-	return get32(k->crcs + 4 * (size_t)i);
+	return get_le32(k->crcs + 4 * (size_t)i);
 }
 
 static const int status_err[] = {
