@@ -94,6 +94,18 @@ static void on_stop(int sig)
 	sw_shuffle_server_stop(child_srv);
 }
 
+/* A byte of partition (0, 0) in the store's memory, changed after its put on SIGWINCH. */
+static volatile uint8_t *child_arena_byte;
+
+static void on_arena_flip(int sig)
+{
+	(void)sig;
+	*child_arena_byte ^= 0x20;
+	char ack = 'f';
+	if (write(child_wr, &ack, 1) != 1)
+		_exit(30);
+}
+
 static void on_corrupt(int sig)
 {
 	(void)sig;
@@ -141,9 +153,16 @@ static void map_child(const struct map_conf *mc, int wr)
 	                                    .log = tlog};
 	if (sw_shuffle_server_create(st, &vc, &child_srv) < 0)
 		_exit(22);
+	struct sw_shuffle_view v;
+	if (sw_shuffle_store_pin(st, JOB, 0, 0, &v) == 0) {
+		if (v.addr != NULL && v.len > 0) /* in memory: kept where it is unless spilled */
+			child_arena_byte = (volatile uint8_t *)v.addr + v.len / 2;
+		sw_shuffle_store_unpin(st, &v);
+	}
 	child_wr = wr;
 	signal(SIGTERM, on_stop);
 	signal(SIGUSR1, on_corrupt);
+	signal(SIGWINCH, on_arena_flip);
 	signal(SIGUSR2, on_counters);
 	char addr[SW_DP_ADDRSTRLEN] = {0};
 	sw_shuffle_server_addr(child_srv, addr, sizeof(addr));
@@ -401,6 +420,32 @@ static void a_corrupted_chunk_is_detected_by_crc_and_fetched_again(void **state)
 	}
 	map_stop(&ms, &r);
 	assert_int_equal(r.cnt.requests, 6); /* three fetches plus three one-chunk re-fetches */
+}
+
+/* The server's CRCs are those of put time: bytes that changed in its memory since (a stray
+ * write, a bad DIMM) fail the reducer's check on every try and are never returned as good. */
+static void a_byte_changed_in_the_servers_memory_after_its_put_is_never_served_as_good(void **state)
+{
+	(void)state;
+	struct map_conf mc = {.budget = 16 * MiB, .maps = 1, .parts = 1, .size = size_3mib};
+	struct map_side ms;
+	struct map_report r;
+	struct sw_shuffle_counters c;
+	char ack;
+	map_start(&mc, &ms);
+	struct sw_shuffle_client *cl = client(&ms, SW_SHUFFLE_RAW, false);
+	assert_int_equal(fetch_check(cl, 0, 0, 3 * MiB), 0);
+	kill(ms.pid, SIGWINCH);
+	read_all(ms.rd, &ack, 1);
+	struct sw_shuffle_fetch f = whole(0, 0);
+	uint8_t *d = NULL;
+	uint64_t n;
+	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), -EILSEQ);
+	assert_null(d);
+	sw_shuffle_client_counters(cl, &c);
+	assert_int_equal(c.crc_failures, 4); /* the chunk holding it, then 3 re-fetches */
+	sw_shuffle_client_destroy(cl);
+	map_stop(&ms, &r);
 }
 
 static void wrong_hmac_is_refused_and_counted(void **state)
@@ -1247,6 +1292,8 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(a_server_hands_out_no_lease_unless_configured_to),
 	        cmocka_unit_test(one_sided_reads_deliver_the_same_bytes_where_the_backend_has_them),
 	        cmocka_unit_test(a_corrupted_chunk_is_detected_by_crc_and_fetched_again),
+	        cmocka_unit_test(
+	                a_byte_changed_in_the_servers_memory_after_its_put_is_never_served_as_good),
 	        cmocka_unit_test(wrong_hmac_is_refused_and_counted),
 	        cmocka_unit_test(
 	                unknown_jobs_look_like_wrong_keys_and_other_bad_ids_get_clear_errors),
