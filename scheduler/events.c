@@ -17,6 +17,8 @@ static bool try_pool(struct sched_pool *p, void *arg)
 {
 	struct decision *d = arg;
 
+	if (sw_sched_hold_full(d->s, p, d->kind))
+		return false; /* the next pool may take the slot */
 	return d->s->policy->pick->pick(d->s, p, d->node, d->kind, d->now, &d->choice);
 }
 
@@ -42,6 +44,7 @@ static void launch(struct sw_sched *s, const struct decision *d, struct sw_assig
 	j->running[d->kind]++;
 	p->running[d->kind]++;
 	n->running[d->kind]++;
+	sw_sched_hold_count(s, j, d->kind, 1);
 	add_resources(&p->used, &j->demand[d->kind], 1);
 	add_resources(&n->used, &j->demand[d->kind], 1);
 	if (j->pending[d->kind] == 0)
@@ -169,6 +172,7 @@ void sw_sched_task_release(struct sw_sched *s, struct sched_job *j, enum sw_task
 	j->running[kind]--;
 	p->running[kind]--;
 	n->running[kind]--;
+	sw_sched_hold_count(s, j, kind, -1);
 	add_resources(&p->used, &j->demand[kind], -1);
 	add_resources(&n->used, &j->demand[kind], -1);
 	/* Sums of doubles drift: an idle node or pool uses exactly nothing. */

@@ -208,6 +208,7 @@ void sw_sched_destroy(struct sw_sched *s)
 	free(s->rack_uplink_bps);
 	free(s->netsat);
 	free(s->queue_capacity);
+	free(s->holds);
 	free(s);
 }
 

@@ -146,6 +146,14 @@ struct sched_choice {
 	uint32_t src_node;
 };
 
+/* A user's slot hold (hold.c, sw_sched_user_slots): its running tasks of each kind, and the
+ * most it may run (UINT32_MAX: no limit for the kind). */
+struct sched_hold {
+	uint32_t user;
+	uint32_t limit[SW_KINDS];
+	uint32_t running[SW_KINDS];
+};
+
 struct sched_policy;
 
 struct sw_sched {
@@ -168,6 +176,8 @@ struct sw_sched {
 	struct job_table jobs;
 	uint64_t next_seq;
 	void *pick_priv;
+	struct sched_hold *holds; /* by user, ascending */
+	uint32_t n_holds;
 
 	/* PLAN (a planning ORDER only): place at the first heartbeat at or after plan_next,
 	 * or after a job add or a node change (plan_due). */
@@ -197,6 +207,13 @@ void sw_sched_pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sch
 void sw_sched_pool_refresh(struct sw_sched *s, struct sched_pool *p, double now);
 /* Every pool's keys, after a change all of them may read (totals, a new plan). */
 void sw_sched_pool_refresh_all(struct sw_sched *s, double now);
+
+/* hold.c: whether pool @p p's user (its pools hold one user's jobs) runs as many tasks of
+ * @p kind as its hold allows; a task of @p j's user launched (+1) or released (-1). */
+bool sw_sched_hold_full(const struct sw_sched *s, const struct sched_pool *p,
+                        enum sw_task_kind kind);
+void sw_sched_hold_count(struct sw_sched *s, const struct sched_job *j, enum sw_task_kind kind,
+                         int delta);
 
 /* netsat.c: NetworkSaturated of a rack. */
 bool sw_sched_rack_saturated(const struct sw_sched *s, uint32_t rack);

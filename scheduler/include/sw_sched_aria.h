@@ -122,6 +122,20 @@ int sw_sched_workflow_slots(const struct sw_workflow *w, double time_left, uint3
                             uint32_t refined[SW_KINDS]);
 
 /**
+ * Holds user @p user's running tasks to at most @p slots[k] of each kind k (0: no limit for
+ * the kind; both 0 lifts the hold), whatever the policy ranks: the thesis' workflow pool, a
+ * workflow run as one user on the pair sw_sched_workflow_slots gives. A pool whose user is
+ * at its hold is passed over and the slot goes to the next pool. Tasks already running count
+ * against it; a hold lowered below them preempts none, it admits no new one until they
+ * finish. Decisions cost one compare more while no hold is set, and a bisection among the
+ * holds otherwise.
+ * @return 0, -EINVAL (NULL argument, user >= n_users), -EOPNOTSUPP (fifo and capacity,
+ *         whose pools mix users' jobs: a held user's job first in its pool would block every
+ *         other user's), -ENOMEM.
+ */
+int sw_sched_user_slots(struct sw_sched *s, uint32_t user, const uint32_t slots[SW_KINDS]);
+
+/**
  * Polo's required slots (Adaptive Scheduler, ICPP'10 Eq. 1): the slots beyond its @p running
  * tasks a job needs to finish within @p time_left seconds, with @p pending tasks not started
  * and @p running_left seconds of work left in the running ones, tasks lasting @p mu seconds:

@@ -169,6 +169,115 @@ static void workflow_errors_are_reported(void **state)
 	assert_int_equal(sw_sched_workflow_slots(&w, 100, basic, refined), -EINVAL);
 }
 
+/* Map tasks each user runs after every node of @p c offers all its map slots at @p now. */
+static void offer_all(struct sw_sched *s, uint32_t n_nodes, double now, struct sw_assignment *out,
+                      int *n)
+{
+	*n = 0;
+	for (uint32_t node = 0; node < n_nodes; node++)
+		*n += fx_offer(s, node, SW_MAP, 2, now, out + *n);
+}
+
+static int count_user(const struct sw_assignment *a, int n, uint64_t lo, uint64_t hi)
+{
+	int c = 0;
+
+	for (int i = 0; i < n; i++)
+		c += a[i].job >= lo && a[i].job <= hi;
+	return c;
+}
+
+/*
+ * A workflow's pool: user 0's two concurrent jobs (ids 1, 2) share a hold of 3 map slots on a
+ * cluster of 8, under a policy with a pool per user (fair) and one with a pool per job
+ * (minedf); user 1 (job 3) takes the 5 other slots. A finished map of user 0 frees one of its
+ * 3 for it; lifting the hold lets it take what is free.
+ */
+static void a_held_users_jobs_share_its_slots_and_the_rest_go_to_others(void **state)
+{
+	static const char *const policies[] = {"fair", "minedf"};
+
+	(void)state;
+	for (int p = 0; p < 2; p++) {
+		struct fx_cluster c;
+		struct fx_job j[3];
+		struct sw_sched *s;
+		struct sw_assignment out[16];
+		uint32_t three[SW_KINDS] = {3, 0}, none[SW_KINDS] = {0, 0};
+		int n;
+
+		fx_cluster_init(&c, 2, 2);
+		s = fx_sched(&c, policies[p], 2);
+		for (int i = 0; i < 3; i++) {
+			fx_job_init(&j[i], 1 + i, i < 2 ? 0 : 1, i, 20, 2, 4);
+			assert_int_equal(sw_sched_job_add(s, &j[i].spec, 3), 0);
+		}
+		assert_int_equal(sw_sched_user_slots(s, 0, three), 0);
+		offer_all(s, 4, 4, out, &n);
+		assert_int_equal(n, 8);
+		assert_int_equal(count_user(out, n, 1, 2), 3);
+		assert_int_equal(count_user(out, n, 3, 3), 5);
+		for (int i = 0; i < n; i++)
+			if (out[i].job <= 2) {
+				assert_int_equal(sw_sched_task_finished(s, out[i].job, SW_MAP,
+				                                        out[i].task, 5),
+				                 0);
+				break;
+			}
+		offer_all(s, 4, 6, out, &n);
+		assert_int_equal(n, 1);
+		assert_true(out[0].job <= 2);
+		/* job 3 finishes a map: that slot is not user 0's to take */
+		for (uint32_t t = 0; t < 20; t++)
+			if (sw_sched_task_finished(s, 3, SW_MAP, t, 7) == 0)
+				break;
+		offer_all(s, 4, 7, out, &n);
+		assert_int_equal(n, 1);
+		assert_int_equal(out[0].job, 3);
+		assert_int_equal(sw_sched_user_slots(s, 0, none), 0);
+		for (uint32_t t = 0; t < 20; t++)
+			if (sw_sched_task_finished(s, 3, SW_MAP, t, 8) == 0)
+				break;
+		offer_all(s, 4, 8, out, &n);
+		assert_int_equal(n, 1);
+		assert_true(out[0].job <=
+		            2); /* fair: user 0 runs 3 against 5; EDF: earlier arrival */
+		sw_sched_destroy(s);
+	}
+}
+
+/* A hold set while the user runs tasks counts them; users out of range and fifo's shared
+ * pool are refused. */
+static void a_hold_counts_running_tasks_and_is_refused_where_pools_mix_users(void **state)
+{
+	struct fx_cluster c;
+	struct fx_job j;
+	struct sw_sched *s;
+	struct sw_assignment out[16];
+	uint32_t two[SW_KINDS] = {2, 1};
+	int n;
+
+	(void)state;
+	fx_cluster_init(&c, 2, 2);
+	s = fx_sched(&c, "fair", 2);
+	fx_job_init(&j, 1, 0, 0, 20, 2, 4);
+	assert_int_equal(sw_sched_job_add(s, &j.spec, 0), 0);
+	assert_int_equal(fx_offer(s, 0, SW_MAP, 2, 1, out), 2);
+	assert_int_equal(sw_sched_user_slots(s, 0, two), 0);
+	offer_all(s, 4, 2, out, &n);
+	assert_int_equal(n, 0);
+	assert_int_equal(sw_sched_user_slots(s, 2, two), -EINVAL);
+	assert_int_equal(sw_sched_user_slots(NULL, 0, two), -EINVAL);
+	assert_int_equal(sw_sched_user_slots(s, 0, NULL), -EINVAL);
+	sw_sched_destroy(s);
+	s = fx_sched(&c, "fifo", 2);
+	assert_int_equal(sw_sched_user_slots(s, 0, two), -EOPNOTSUPP);
+	sw_sched_destroy(s);
+	s = fx_sched(&c, "capacity", 2);
+	assert_int_equal(sw_sched_user_slots(s, 0, two), -EOPNOTSUPP);
+	sw_sched_destroy(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +286,8 @@ int main(void)
 	        cmocka_unit_test(basic_model_sums_the_jobs_rows),
 	        cmocka_unit_test(algorithm_2_finds_the_fewest_slots_exhaustive_search_finds),
 	        cmocka_unit_test(workflow_errors_are_reported),
+	        cmocka_unit_test(a_held_users_jobs_share_its_slots_and_the_rest_go_to_others),
+	        cmocka_unit_test(a_hold_counts_running_tasks_and_is_refused_where_pools_mix_users),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

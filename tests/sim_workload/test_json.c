@@ -107,6 +107,70 @@ static void check_bad(const char *bad, int want_rc, const char *msg)
 	tmp_assert_error(sw_sim_workload_json(&w, path, &err), want_rc, &w, &err, path, msg);
 }
 
+#define WF(id, wf, user, after)                                                    \
+	"\"id\": " #id ", \"arrival\": 0, \"user\": " #user ", \"workflow\": " #wf \
+	", \"bench\": \"grep\", \"input_bytes\": 1000" after
+
+/* Links name job ids in the file and come back as indexes of the sorted jobs; workflow
+ * numbers become 1 + their rank. */
+static void workflow_links_resolve_to_indexes_of_earlier_jobs(void **state)
+{
+	struct sw_workload w;
+	struct sw_input_error err;
+	const char *path =
+	        tmp_write("wf.jsonl",
+	                  JOB(WF(30, 7, 1, "")) JOB(WF(10, 7, 1, "")) JOB(GREP(5, 0))
+	                          JOB(WF(40, 7, 1, ", \"after\": [30, 10]")) JOB(WF(50, 2, 0, "")));
+
+	(void)state;
+	if (sw_sim_workload_json(&w, path, &err))
+		fail_msg("%s", err.msg);
+	/* sorted: 5, 10, 30, 40, 50 (all at 0) */
+	assert_int_equal(w.n_workflows, 2);
+	assert_int_equal(w.jobs[0].workflow, 0);
+	assert_int_equal(w.jobs[1].workflow, 2);
+	assert_int_equal(w.jobs[4].workflow, 1);
+	assert_int_equal(w.jobs[3].n_after, 2);
+	assert_int_equal(w.jobs[3].after[0], 2);
+	assert_int_equal(w.jobs[3].after[1], 1);
+	assert_int_equal(w.jobs[2].n_after, 0);
+	sw_sim_workload_free(&w);
+}
+
+static void bad_workflow_links_are_rejected(void **state)
+{
+	(void)state;
+	check_bad(JOB(GREP(2, 0) ", \"after\": [1]"), -EINVAL,
+	          "2: field 'after': needs the job's \"workflow\"");
+	check_bad(JOB(WF(2, 0, 0, ", \"after\": [9]")), -EINVAL,
+	          "2: field 'after': job 9: must name a job of workflow 0 that arrives before it");
+	/* job 1 is in no workflow */
+	check_bad(JOB(WF(2, 0, 0, ", \"after\": [1]")), -EINVAL,
+	          "2: field 'after': job 1: must name a job of workflow 0");
+	check_bad(JOB(WF(2, 0, 0, ", \"after\": [2]")), -EINVAL,
+	          "2: field 'after': job 2: must name a job of workflow 0");
+	check_bad(JOB(WF(2, 0, 0, ", \"after\": [1, 1, 1, 1, 1, 1, 1, 1, 1]")), -EINVAL,
+	          "2: field 'after': must be an array of at most 8 job ids");
+	check_bad(JOB(WF(2, 0, 0, ", \"after\": [\"1\"]")), -EINVAL,
+	          "2: field 'after': must hold job ids");
+	check_bad(JOB(WF(2, 2000000, 0, "")), -EINVAL, "2: field 'workflow': must be at most");
+}
+
+static void a_workflow_has_one_user_and_one_deadline(void **state)
+{
+	struct sw_workload w;
+	struct sw_input_error err;
+	const char *path = tmp_write("wf-users.jsonl", JOB(WF(1, 0, 0, "")) JOB(WF(2, 0, 1, "")));
+
+	(void)state;
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 " field 'workflow': job 2: workflow 0 runs as one user with one deadline");
+	path = tmp_write("wf-deadlines.jsonl", JOB(WF(1, 0, 0, ", \"deadline\": 50"))
+	                                               JOB(WF(2, 0, 0, ", \"deadline\": 60")));
+	tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+	                 " field 'workflow': job 2: workflow 0 runs as one user");
+}
+
 static void unknown_field_is_rejected(void **state)
 {
 	(void)state;
@@ -350,6 +414,9 @@ int main(void)
 	        cmocka_unit_test(example_mix_in_perf_loads),
 	        cmocka_unit_test(omitted_fields_take_the_documented_defaults),
 	        cmocka_unit_test(topology_may_come_from_a_sibling_file),
+	        cmocka_unit_test(workflow_links_resolve_to_indexes_of_earlier_jobs),
+	        cmocka_unit_test(bad_workflow_links_are_rejected),
+	        cmocka_unit_test(a_workflow_has_one_user_and_one_deadline),
 	        cmocka_unit_test(unknown_field_is_rejected),
 	        cmocka_unit_test(negative_size_is_rejected),
 	        cmocka_unit_test(missing_required_field_is_rejected),

@@ -55,8 +55,7 @@ static int job_fail(struct sim *s, struct sim_job *j)
 	}
 	j->rec->failed = 1;
 	s->r->jobs_failed++;
-	sw_sim_job_end(s, j);
-	return 0;
+	return sw_sim_job_end(s, j);
 }
 
 int sw_sim_attempt_failed(struct sim *s, struct sim_task *t)

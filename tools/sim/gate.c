@@ -32,9 +32,9 @@ bool sw_sim_gate_open(struct sim *s)
 {
 	const struct sw_job_desc *d = &s->w->jobs[s->next_arrival];
 
+	if (!s->gate_waiting && s->c->load_threshold > 0)
+		s->gate_need = need(s, d); /* the job's need does not change while it waits */
 	if (!(s->c->load_threshold > 0) || !s->running)
 		return true;
-	if (!s->gate_waiting)
-		s->gate_need = need(s, d); /* the job's need does not change while it waits */
 	return (double)(s->running + s->gate_need) < s->c->load_threshold * (double)s->total_slots;
 }

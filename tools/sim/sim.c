@@ -16,7 +16,7 @@
 
 #include "sim_engine.h"
 
-enum { EV_ARRIVAL, EV_COMPUTE, EV_SAMPLE, EV_NETSAT, EV_NODE_DOWN, EV_NODE_UP };
+enum { EV_ARRIVAL, EV_COMPUTE, EV_SAMPLE, EV_NETSAT, EV_NODE_DOWN, EV_NODE_UP, EV_SUBMIT };
 
 /* With tasks pending but none running, the scheduler must launch something within its
  * locality waits; an hour of simulated time without any is a scheduler that never will. */
@@ -33,6 +33,7 @@ void sw_sim_config_default(struct sw_sim_config *c)
 	c->netsat_interval = 3;
 	c->max_attempts = SW_SCHED_MAX_ATTEMPTS;
 	c->ratio_history = 1;
+	c->workflow_deadline = 2;
 }
 
 int sw_sim_fail(struct sim *s, int rc, const char *fmt, ...)
@@ -201,29 +202,48 @@ static int heartbeat(struct sim *s, uint32_t node)
 
 static int wake_periodic(struct sim *s);
 
-static int arrivals(struct sim *s)
+static int submit(struct sim *s, size_t idx)
 {
-	uint32_t i;
-	int rc;
+	int rc = wake_periodic(s);
 
-	if (!sw_sim_gate_open(s)) {
-		s->gate_waiting = 1; /* the loop posts the arrival again once there is room */
-		return 0;
-	}
-	s->gate_waiting = 0;
-	rc = wake_periodic(s);
 	if (!rc)
-		rc = sw_sim_job_arrive(s, s->next_arrival++);
+		rc = sw_sim_job_arrive(s, idx);
 	if (rc)
 		return rc;
 	s->last_progress = s->now;
 	if (s->idle_parked) {
 		s->idle_parked = 0;
-		for (i = 0; i < s->cluster.n_nodes; i++)
+		for (uint32_t i = 0; i < s->cluster.n_nodes; i++)
 			hb_wake(s, i);
 	}
+	return 0;
+}
+
+int sw_sim_post_submit(struct sim *s, uint32_t idx)
+{
+	return post(s, s->now, EV_SUBMIT, idx);
+}
+
+static int arrivals(struct sim *s)
+{
+	int rc;
+
+	if (sw_sim_workflow_waits(s, s->next_arrival)) {
+		s->next_arrival++; /* workflow.c submits it once the jobs it reads have ended */
+	} else {
+		if (!sw_sim_gate_open(s)) {
+			s->gate_waiting =
+			        1; /* the loop posts the arrival again once there is room */
+			return 0;
+		}
+		s->gate_waiting = 0;
+		rc = submit(s, s->next_arrival++);
+		if (rc)
+			return rc;
+	}
+	/* The next job may have arrived while this one waited at the gate: time never goes back. */
 	if (s->next_arrival < s->w->n_jobs)
-		return post(s, s->w->jobs[s->next_arrival].arrival, EV_ARRIVAL, 0);
+		return post(s, fmax(s->w->jobs[s->next_arrival].arrival, s->now), EV_ARRIVAL, 0);
 	return 0;
 }
 
@@ -552,6 +572,8 @@ static int event(struct sim *s, uint32_t id)
 		return post(s, s->now + f->down_for, EV_NODE_UP, fault_node(s, f));
 	case EV_NODE_UP:
 		return node_up(s, e.arg);
+	case EV_SUBMIT:
+		return submit(s, e.arg);
 	default:
 		rc = sample_tick(s);
 		progress(s);
@@ -792,6 +814,7 @@ static int setup(struct sim *s)
 
 		s->nodes[i].rack = ns->rack;
 		s->total_slots += (uint64_t)ns->map_slots + ns->reduce_slots;
+		s->map_slots += ns->map_slots;
 		s->nodes[i].free[SW_MAP] = ns->map_slots;
 		s->nodes[i].free[SW_REDUCE] = ns->reduce_slots;
 		/* Phases spread evenly over one interval, as TaskTrackers started at random. */
@@ -799,6 +822,9 @@ static int setup(struct sim *s)
 		if (slots > s->assign_max)
 			s->assign_max = slots;
 	}
+	rc = sw_sim_workflows_setup(s);
+	if (rc)
+		return rc;
 	s->idle_parked = nn; /* no job is live before the first arrival */
 	s->assign = calloc(s->assign_max ? s->assign_max : 1, sizeof(*s->assign));
 	if (!s->assign)
@@ -842,6 +868,7 @@ static void teardown(struct sim *s)
 	free(s->assign);
 	free(s->prev_out);
 	free(s->prev_in);
+	sw_sim_workflows_free(s);
 	sw_sim_heap_fini(&s->ev_heap);
 	sw_sim_heap_fini(&s->hb_heap);
 }

@@ -123,6 +123,11 @@ struct sim {
 	 * room, and the slots it needs. */
 	uint64_t total_slots, gate_need;
 	int gate_waiting;
+	uint64_t map_slots; /* of total_slots */
+	/* Workflows (workflow.c): per workflow, its jobs' indexes by workflow, each job's stage. */
+	struct sim_workflow *workflows;
+	uint32_t *wf_jobs, *wf_stage;
+	uint8_t *wf_waiting; /* by job: arrived, not yet submitted (workflow.c) */
 	struct sim_net *net;
 	struct sim_node *nodes;
 	uint32_t *rack_nodes, *rack_first; /* nodes of rack r: rack_nodes[rack_first[r]..[r+1]) */
@@ -162,14 +167,31 @@ int sw_sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment 
 int sw_sim_task_compute_done(struct sim *s, struct sim_task *t);
 int sw_sim_flow_done(struct sim *s, struct sim_xfer *x);
 void sw_sim_job_free(struct sim_job *j);
-/** The job is over at s->now (done, or failed): records its finish and frees it. */
-void sw_sim_job_end(struct sim *s, struct sim_job *j);
+/** The job is over at s->now (done, or failed): records its finish and frees it; a workflow's
+ *  jobs waiting for it are submitted. @return 0 or -ENOMEM. */
+int sw_sim_job_end(struct sim *s, struct sim_job *j);
 /** Job @p j completed at s->now: its ARIA prediction into its record, and its profile kept
  *  when it is its program's first completed run (predict.c). */
 void sw_sim_predict_job_end(struct sim *s, const struct sim_job *j);
 /** Whether the next job of the workload may be submitted now (gate.c); always without a
  *  load threshold. */
 bool sw_sim_gate_open(struct sim *s);
+
+/* workflow.c */
+/** Checks the workload's workflow links and lays out each workflow's jobs and stages. */
+int sw_sim_workflows_setup(struct sim *s);
+void sw_sim_workflows_free(struct sim *s);
+/** Job @p idx arrives: whether it waits for jobs it reads, to be submitted when they end. */
+bool sw_sim_workflow_waits(struct sim *s, size_t idx);
+/** Workflow job @p d is submitted now: its workflow starts with its first job (deadline,
+ *  pairs, hold on its user); fills @p rec's workflow fields and deadline. */
+int sw_sim_workflow_submit(struct sim *s, const struct sw_job_desc *d, struct sw_job_record *rec);
+/** Workflow job @p d ended (no longer in s->live): the jobs waiting for it and for nothing
+ *  else are submitted now (sw_sim_post_submit), the hold is lifted with its last job.
+ *  @return 0 or -ENOMEM. */
+int sw_sim_workflow_job_end(struct sim *s, const struct sw_job_desc *d);
+/** Submits job @p idx at s->now, through an event (sim.c). @return 0 or -ENOMEM. */
+int sw_sim_post_submit(struct sim *s, uint32_t idx);
 
 /* task.c, for fault.c */
 /** Ends running @p t's flows and compute, as if never launched; the caller frees its slot. */

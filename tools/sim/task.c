@@ -133,14 +133,19 @@ static void history_get(const struct sim *s, const struct sim_job *j, struct sw_
 		p->shuffle_input_ratio = h.shuffle_input_ratio;
 }
 
-void sw_sim_job_end(struct sim *s, struct sim_job *j)
+int sw_sim_job_end(struct sim *s, struct sim_job *j)
 {
+	int rc = 0;
+
 	history_put(s, j);
 	j->rec->finish = s->now;
 	sw_sim_predict_job_end(s, j);
 	s->live[j->idx] = NULL;
+	if (j->desc->workflow)
+		rc = sw_sim_workflow_job_end(s, j->desc);
 	s->jobs_done++;
 	sw_sim_job_free(j);
+	return rc ? sw_sim_fail(s, rc, "out of memory submitting a workflow's jobs") : 0;
 }
 
 int sw_sim_job_arrive(struct sim *s, size_t idx)
@@ -203,12 +208,19 @@ int sw_sim_job_arrive(struct sim *s, size_t idx)
 	        .n_maps = j->n_maps,
 	        .n_reduces = j->n_reduces,
 	};
+	if (d->workflow) {
+		rc = sw_sim_workflow_submit(s, d, j->rec);
+		if (rc) {
+			sw_sim_job_free(j);
+			return rc;
+		}
+		spec.deadline = j->rec->deadline; /* the workflow's, which does not move */
+	}
 	rc = sw_sched_job_add(s->sched, &spec, s->now);
 	if (rc == -ETIME) {
 		/* A deadline policy refused it: the job ends at its arrival, having run nothing. */
 		j->rec->refused = 1;
-		sw_sim_job_end(s, j);
-		return 0;
+		return sw_sim_job_end(s, j);
 	}
 	if (rc < 0) {
 		sw_sim_job_free(j);
@@ -411,7 +423,7 @@ static int reduce_done(struct sim *s, struct sim_task *t)
 		return rc;
 	shuffle_free(t);
 	if (++j->reduces_done == j->n_reduces && j->maps_done == j->n_maps)
-		sw_sim_job_end(s, j);
+		return sw_sim_job_end(s, j);
 	return 0;
 }
 
@@ -498,7 +510,7 @@ static int map_done(struct sim *s, struct sim_task *t)
 			return rc;
 	}
 	if (j->maps_done == j->n_maps && j->reduces_done == j->n_reduces)
-		sw_sim_job_end(s, j);
+		return sw_sim_job_end(s, j);
 	return 0;
 }
 

@@ -27,6 +27,7 @@ struct loader {
 	struct wl_jobs jobs;
 	uint32_t *lines; /* line of each job, for duplicate-id errors */
 	size_t lines_cap;
+	struct wl_links links; /* workflow jobs' "after" lists, resolved once sorted */
 	int have_mix, users_given;
 	uint64_t max_user;
 };
@@ -290,12 +291,45 @@ static int parse_job_sizes(const struct loader *ld, json_t *obj, const struct sw
 	return 0;
 }
 
+/* "workflow": N and "after": [ids of earlier jobs of workflow N], resolved once sorted. */
+static int parse_job_links(struct loader *ld, json_t *obj, struct sw_job_desc *j)
+{
+	const struct where *at = &ld->at;
+	json_t *after = json_object_get(obj, "after"), *v;
+	uint64_t wf = 0;
+	struct wl_link *k;
+	size_t i;
+	int rc;
+
+	rc = get_uint(at, obj, "workflow", SW_WORKLOAD_MAX_WORKFLOW, "must not be negative", &wf);
+	if (rc < 0)
+		return rc;
+	j->workflow = rc == 1 ? (uint32_t)wf + 1 : 0;
+	if (!after)
+		return 0;
+	if (!j->workflow)
+		return fail(at, "after", "needs the job's \"workflow\"");
+	if (!json_is_array(after) || json_array_size(after) > SW_WORKLOAD_MAX_AFTER)
+		return fail(at, "after", "must be an array of at most 8 job ids");
+	k = sw_sim_wl_links_push(&ld->links);
+	if (!k)
+		return -ENOMEM;
+	*k = (struct wl_link){.job = j->id, .line = at->line};
+	json_array_foreach(after, i, v)
+	{
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return fail(at, "after", "must hold job ids (integers, not negative)");
+		k->after[k->n++] = (uint64_t)json_integer_value(v);
+	}
+	return 0;
+}
+
 static int parse_job(struct loader *ld, json_t *obj)
 {
 	static const char *const known[] = {
 	        "id",          "arrival",       "user",         "queue",   "bench",
 	        "input_bytes", "shuffle_bytes", "output_bytes", "reduces", "deadline",
-	        NULL,
+	        "workflow",    "after",         NULL,
 	};
 	const struct where *at = &ld->at;
 	struct sw_workload *w = ld->w;
@@ -355,6 +389,7 @@ static int parse_job(struct loader *ld, json_t *obj)
 	if (rc >= 0 && (j->arrival > SW_WORKLOAD_MAX_TIME || j->deadline > SW_WORKLOAD_MAX_TIME))
 		return fail(at, j->arrival > SW_WORKLOAD_MAX_TIME ? "arrival" : "deadline",
 		            "must be at most 1e9 seconds");
+	rc = rc < 0 ? rc : parse_job_links(ld, obj, j);
 	return rc < 0 ? rc : parse_job_sizes(ld, obj, &sw_sim_bench_table(NULL)[b], j);
 }
 
@@ -478,6 +513,7 @@ int sw_sim_workload_json(struct sw_workload *w, const char *path, struct sw_inpu
 	fclose(f);
 	free(ld.lines);
 	if (rc) {
+		free(ld.links.v);
 		free(ld.jobs.v);
 		memset(w, 0, sizeof(*w));
 		return rc;
@@ -486,5 +522,11 @@ int sw_sim_workload_json(struct sw_workload *w, const char *path, struct sw_inpu
 	if (!ld.users_given)
 		w->n_users = (uint32_t)ld.max_user + 1;
 	sw_sim_wl_jobs_give(&ld.jobs, w);
-	return 0;
+	rc = sw_sim_wl_workflows(w, &ld.links, path, err);
+	free(ld.links.v);
+	if (rc) {
+		sw_sim_workload_free(w);
+		memset(w, 0, sizeof(*w));
+	}
+	return rc;
 }

@@ -24,6 +24,30 @@ struct sw_job_desc *sw_sim_wl_jobs_push(struct wl_jobs *a);
 /* Hands the jobs to @p w, sorted by arrival (ties by id) as sw_workload promises. */
 void sw_sim_wl_jobs_give(struct wl_jobs *a, struct sw_workload *w);
 
+/* A workflow job's links as the mix gives them (workload_workflow.c): the job's id, the ids
+ * of the jobs it reads, and its line for errors. */
+struct wl_link {
+	uint64_t job;
+	uint64_t after[SW_WORKLOAD_MAX_AFTER];
+	uint32_t n;
+	unsigned line;
+};
+
+struct wl_links {
+	struct wl_link *v;
+	size_t n, cap;
+};
+
+/* Appends a link record and returns it, or NULL when memory runs out. */
+struct wl_link *sw_sim_wl_links_push(struct wl_links *a);
+
+/* Once @p w's jobs are sorted: each link's ids to indexes into w->jobs, every one a job of the
+ * same workflow sorted before the job; the mix's workflow numbers (1 + number in
+ * sw_job_desc.workflow while loading) to 1..n_workflows, each workflow of one user and one
+ * deadline. Returns 0, -ENOMEM, or -EINVAL with "path:line: field 'after': ..." in @p err. */
+int sw_sim_wl_workflows(struct sw_workload *w, const struct wl_links *links, const char *path,
+                        struct sw_input_error *err);
+
 /* Default reducer count: one per WL_SHUFFLE_PER_REDUCE, at most one wave and within the
  * bounds (SW_WORKLOAD_MAX_REDUCES, _MAX_REDUCE_NODES), at least one; 0 (a map-only job) when
  * nothing is shuffled. */

@@ -86,6 +86,15 @@ const char options_help[] =
         "                      deadline stay below X times every slot of the cluster (ARIA:\n"
         "                      0.85-1.05; its deadline moves with it); 0 (default): at its\n"
         "                      arrival\n"
+        "  --workflow-slots free|basic|refined\n"
+        "                      what a workflow of the mix (jobs with \"workflow\" and\n"
+        "                      \"after\") is held to, as its user, from its first job to its\n"
+        "                      last: free (default) nothing; basic the Lagrange pair of its\n"
+        "                      jobs summed; refined Algorithm 2's pair (not under fifo and\n"
+        "                      capacity, whose pools mix users)\n"
+        "  --workflow-deadline X\n"
+        "                      a workflow whose jobs carry no deadline gets X times its time\n"
+        "                      on the whole cluster (default 2, the thesis' D = 2T)\n"
         "  --ratio-history on|off\n"
         "                      on (default): a job is submitted with the ShuffleInputRatio\n"
         "                      its program measured at its last completed run of the\n"
@@ -126,6 +135,8 @@ static const struct option longopts[] = {
         {"task-failure-rate", required_argument, NULL, 'R'},
         {"ratio-history", required_argument, NULL, 'r'},
         {"load-threshold", required_argument, NULL, 'X'},
+        {"workflow-slots", required_argument, NULL, 'g'},
+        {"workflow-deadline", required_argument, NULL, 'x'},
         {"reduces", required_argument, NULL, 'D'},
         {"placement", required_argument, NULL, 'L'},
         {"compute-scale", required_argument, NULL, 'C'},
@@ -213,8 +224,9 @@ static int parse_choice(const struct options_ctx *ctx, const char *opt, const ch
 }
 
 static const char *const off_on[] = {"off", "on"};
-static const char *const placements[] = {"random", "rack"}; /* enum sw_placement */
-static const char *const map_inputs[] = {"hdfs", "live"};   /* sw_sim_config.map_input_live */
+static const char *const wf_slots[] = {"free", "basic", "refined"}; /* enum sw_sim_wf_slots */
+static const char *const placements[] = {"random", "rack"};         /* enum sw_placement */
+static const char *const map_inputs[] = {"hdfs", "live"}; /* sw_sim_config.map_input_live */
 /* sw_sim_config.output_next: 0 is HDFS's placement, 1 and 2 the next nodes' */
 static const char *const output_replicas[] = {"hdfs", "1", "2"};
 
@@ -407,6 +419,13 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 			rc = -EINVAL;
 		}
 		break;
+	case 'g':
+		rc = parse_choice(ctx, "--workflow-slots", arg, wf_slots, 3, &choice);
+		o->sim.workflow_slots = (enum sw_sim_wf_slots)choice;
+		break;
+	case 'x':
+		return parse_double(ctx, "--workflow-deadline", arg, 1e-3,
+		                    &o->sim.workflow_deadline);
 	case 'D':
 		return parse_reduces(ctx, arg, &o->load.reduces);
 	case 'L':

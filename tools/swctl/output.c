@@ -194,7 +194,8 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 	           "maps_in_map_racks,failed,attempts_failed,attempts_lost,maps_rerun,submitted_s,"
 	           "deadline_s,"
 	           "started_s,map_slots_held,reduce_slots_held,predicted_low_s,predicted_avg_s,"
-	           "predicted_up_s\n");
+	           "predicted_up_s,workflow,wf_basic_map_slots,wf_basic_reduce_slots,"
+	           "wf_refined_map_slots,wf_refined_reduce_slots\n");
 	for (int i = 0; i < rep->n; i++) {
 		const struct sw_sim_result *r = &rep->runs[i].result;
 
@@ -204,7 +205,7 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 			fprintf(f,
 			        "%s,%llu,%u,%s,%s,%.3f,%.3f,%.3f,%u,%u,%u,%u,%u,%llu,%llu,%llu,"
 			        "%llu,%llu,%u,%u,%d,%u,%u,%u,%.3f,%.3f,%.3f,%.0f,%.0f,%.3f,%.3f,%."
-			        "3f\n",
+			        "3f,%d,%u,%u,%u,%u\n",
 			        rep->runs[i].cfg.sched.policy, (unsigned long long)j->id, j->user,
 			        metrics_group_name(j->cls),
 			        j->bench < n_bench ? bench[j->bench].name : "?", j->arrival,
@@ -218,7 +219,9 @@ static int write_jobs_csv(struct outdir *o, const struct report *rep)
 			        j->maps_in_map_racks, j->failed, j->failed_attempts,
 			        j->lost_attempts, j->maps_rerun, j->submitted, j->deadline,
 			        j->started, j->slots_held[SW_MAP], j->slots_held[SW_REDUCE],
-			        j->predicted[0], j->predicted[1], j->predicted[2]);
+			        j->predicted[0], j->predicted[1], j->predicted[2],
+			        (int)j->workflow - 1, j->wf_basic[SW_MAP], j->wf_basic[SW_REDUCE],
+			        j->wf_refined[SW_MAP], j->wf_refined[SW_REDUCE]);
 		}
 	}
 	return fclose(f) == 0 ? 0 : -EIO;

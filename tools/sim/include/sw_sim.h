@@ -78,6 +78,18 @@ struct sw_sim_config {
 	 *  its Lagrange minimum fit below it, in workload order (tools/sim/README.md, "Load
 	 *  threshold"). 0 (default): at its arrival. */
 	double load_threshold;
+	/** Workflows (tools/sim/README.md, "Workflows"): a workflow whose jobs carry no deadline
+	 *  gets this many times its time on the whole cluster (the refined model's TW_avg on every
+	 *  slot) from its first submission: 2, the thesis' D = 2T. */
+	double workflow_deadline;
+	/** What a workflow's user is held to from its first submission to the end of its last
+	 *  job (sw_sched_user_slots; not under fifo and capacity): SW_SIM_WF_FREE (default)
+	 * nothing, the basic model's Lagrange pair, or Algorithm 2's. */
+	enum sw_sim_wf_slots {
+		SW_SIM_WF_FREE = 0,
+		SW_SIM_WF_BASIC = 1,
+		SW_SIM_WF_REFINED = 2,
+	} workflow_slots;
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
 	void *progress_arg;
@@ -120,6 +132,11 @@ struct sw_job_record {
 	double started;
 	double predicted[3];
 	double slots_held[SW_KINDS];
+	/** 1 + its workflow's index (sw_job_desc.workflow), 0 for none; then its workflow's
+	 *  basic pair and Algorithm 2's pair for the workflow's deadline (its deadline above),
+	 *  computed at the workflow's first submission whatever workflow_slots holds it to. */
+	uint32_t workflow;
+	uint32_t wf_basic[SW_KINDS], wf_refined[SW_KINDS];
 };
 
 struct sw_sim_result {

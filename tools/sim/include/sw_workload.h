@@ -91,6 +91,11 @@ struct sw_topology {
 /** HDFS block size of Hadoop 1.0 and of the paper: one map task per block. */
 #define SW_BLOCK_BYTES_DEFAULT (64ULL << 20)
 
+/** Jobs a workflow job may read (its "after" list in a mix). */
+#define SW_WORKLOAD_MAX_AFTER 8
+/** Largest workflow number of a mix. */
+#define SW_WORKLOAD_MAX_WORKFLOW (1U << 20)
+
 /** One job before expansion. */
 struct sw_job_desc {
 	uint64_t id;
@@ -100,6 +105,13 @@ struct sw_job_desc {
 	uint64_t input_bytes, shuffle_bytes, output_bytes;
 	uint32_t n_reduces; /**< 0: a map-only job, whose maps write the output */
 	double deadline;    /**< absolute, 0 none */
+	/** 0, or 1 + the index of its workflow (tools/sim/README.md, "Workflows"): a DAG of jobs
+	 *  run as one user with one deadline; indexes follow the mix's workflow numbers. */
+	uint32_t workflow;
+	uint32_t n_after;
+	/** Indexes into sw_workload.jobs of the jobs it reads, all before it and of its
+	 *  workflow: it is submitted once they have ended. */
+	uint32_t after[SW_WORKLOAD_MAX_AFTER];
 };
 
 /** Where a job's input blocks are (README.md, "Expansion"). */
@@ -124,6 +136,7 @@ struct sw_workload {
 	double compute_scale;
 	size_t n_jobs;
 	struct sw_job_desc *jobs; /**< sorted by arrival */
+	uint32_t n_workflows;     /**< workflows of the jobs (sw_job_desc.workflow) */
 };
 
 /** The compute time factor of @p w: compute_scale, 1 when unset. */
