@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -71,7 +72,7 @@ static pid_t map_side(const char *backend, uint64_t size, uint32_t parts, char *
 	int fds[2];
 	if (pipe(fds) < 0)
 		die("pipe", -errno);
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	if (pid != 0) {
 		close(fds[1]);
 		if (pid < 0 || read(fds[0], addr, addr_len) != (ssize_t)addr_len)
@@ -79,6 +80,9 @@ static pid_t map_side(const char *backend, uint64_t size, uint32_t parts, char *
 		close(fds[0]);
 		return pid;
 	}
+	prctl(PR_SET_PDEATHSIG, SIGTERM); /* a client that died of an error takes it along */
+	if (getppid() != parent)
+		exit(1);
 	char spill[] = "/tmp/sw-bench-XXXXXX";
 	struct sw_shuffle_store_conf sc = {.mem_budget = 2 * size * parts + (64u << 20),
 	                                   .spill_dir = mkdtemp(spill)};
