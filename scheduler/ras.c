@@ -237,6 +237,113 @@ double sw_sched_ras_place(const struct ras_node_in *nodes, uint32_t n_nodes,
 	return lowest;
 }
 
+/* ---- Reverse-Adaptive: s_fit and its utility --------------------------------------- */
+
+/*
+ * Reverse-Adaptive (Polo's thesis 5.3, CCGrid 2014; notes-polo-adaptive-ras.md 4.2): nodes
+ * shared with a transactional load whose share of the slots over time, f(t), is known in
+ * advance. A job's minimum for the next control cycle, s_fit, is what of its pending maps
+ * cannot run later: the future is cut into periods at the jobs' deadlines and, from the last
+ * deadline backwards, each period's slot-seconds are handed to the jobs that may still use
+ * them, later deadlines first (Algorithm 2, reverse fitting); whatever is left must run now.
+ * Eq. 14 then puts s_fit at utility 0 and s_req (the slots the goal needs at the average
+ * capacity) at 1/2. Pure functions, as the RAS placement (ras.h).
+ */
+
+/* Index of the last breakpoint at or before @p t, or -1 before the first. */
+static int64_t piece_at(const struct ras_avail *f, double t)
+{
+	int64_t lo = 0, hi = (int64_t)f->n; /* first breakpoint after t */
+
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		if (f->t[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;
+}
+
+double sw_sched_ras_avail(const struct ras_avail *f, double slots, double a, double b)
+{
+	double sum = 0;
+
+	if (!(b > a))
+		return 0;
+	if (!f || !f->n)
+		return slots * (b - a);
+	for (int64_t i = piece_at(f, a); a < b; i++) {
+		double end = i + 1 < (int64_t)f->n ? fmin(b, f->t[i + 1]) : b;
+
+		sum += (end - a) * (1 - (i >= 0 ? f->share[i] : 0));
+		a = end;
+	}
+	return slots * sum;
+}
+
+/* The jobs' order: deadline, the latest first, ties by index. */
+static int by_deadline_desc(const void *pa, const void *pb)
+{
+	const struct ras_rfit_order *a = pa, *b = pb;
+
+	if (a->deadline != b->deadline)
+		return a->deadline < b->deadline ? 1 : -1;
+	return (a->job > b->job) - (a->job < b->job);
+}
+
+/* Moves as many whole tasks of job @p j as the slot-seconds @p cap hold out of s_fit. */
+static void fit(const struct ras_rfit_job *j, uint32_t *s_fit, double *cap)
+{
+	double n;
+
+	if (!*s_fit || !(j->mu > 0))
+		return;
+	n = fmin(*s_fit, floor(*cap / j->mu));
+	*s_fit -= (uint32_t)n;
+	*cap -= n * j->mu;
+}
+
+void sw_sched_ras_reverse_fit(const struct ras_rfit_job *jobs, uint32_t n_jobs,
+                              const struct ras_avail *f, double slots, double now, double cycle,
+                              struct ras_rfit_order *order, uint32_t *s_fit)
+{
+	double next = now + cycle; /* what cannot start by then must start now */
+
+	for (uint32_t j = 0; j < n_jobs; j++) {
+		order[j] = (struct ras_rfit_order){jobs[j].deadline, j};
+		s_fit[j] = jobs[j].s_pend;
+	}
+	qsort(order, n_jobs, sizeof(*order), by_deadline_desc);
+	for (uint32_t k = 0; k < n_jobs; k++) {
+		double b = order[k].deadline;
+		double a = k + 1 < n_jobs ? fmax(order[k + 1].deadline, next) : next;
+		double cap = sw_sched_ras_avail(f, slots, a, b);
+
+		/* the later deadlines, already processed, have the first claim on [a, b] */
+		for (uint32_t p = 0; p <= k && cap > 0; p++)
+			fit(&jobs[order[p].job], &s_fit[order[p].job], &cap);
+	}
+}
+
+double sw_sched_ras_utility_fit(double s_alloc, double s_fit, double s_req, uint32_t s_pend)
+{
+	if (s_alloc >= s_pend)
+		return 1;
+	if (s_alloc < s_fit) {
+		if (s_alloc < 1)
+			return RAS_UTIL_NONE;
+		/* 1 <= s_alloc < s_fit: log(s_fit) > 0 */
+		return log(s_alloc) / log(s_fit) - 1;
+	}
+	if (s_req <= s_fit)
+		return (s_alloc - s_fit) / (s_pend - s_fit);
+	if (s_alloc <= s_req)
+		return (s_alloc - s_fit) / (2 * (s_req - s_fit));
+	return (s_alloc - s_req) / (2 * (s_pend - s_req)) + 0.5;
+}
+
 /* ---- The ras ORDER ------------------------------------------------------------------- */
 
 /*

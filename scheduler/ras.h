@@ -2,7 +2,8 @@
 /*
  * Private: RAS, Polo's Resource-aware Adaptive Scheduler (thesis chapter 4; the notes'
  * section 3): the utility of a placement (Eqs. 5-7) and the placement of job slots on nodes
- * with CPU, memory and I/O capacities that maximises the lowest utility (Eqs. 8-10). Pure
+ * with CPU, memory and I/O capacities that maximises the lowest utility (Eqs. 8-10), and
+ * Reverse-Adaptive's minimum s_fit and utility (thesis 5.3). Pure
  * functions on plain arrays, so the tests check them against worked examples and against
  * exhaustive search; ras.c drives them from the live jobs as the ras ORDER's PLAN.
  */
@@ -53,5 +54,45 @@ double sw_sched_ras_place(const struct ras_node_in *nodes, uint32_t n_nodes,
                           const struct ras_job_in *jobs, uint32_t n_jobs,
                           uint32_t (*alloc)[SW_KINDS], uint32_t *place, void *scratch);
 size_t sw_sched_ras_place_scratch(uint32_t n_jobs, uint32_t n_nodes);
+
+/*
+ * Reverse-Adaptive (thesis 5.3): the share of every node's slots a transactional
+ * load takes over time, f(t), piecewise constant: share[i] on [t[i], t[i + 1]), share[n - 1]
+ * from t[n - 1] on, 0 before t[0]; t ascending, shares in [0, 1].
+ */
+struct ras_avail {
+	const double *t, *share;
+	uint32_t n;
+};
+
+/* Slot-seconds @p slots slots leave to MapReduce in [a, b]: the integral of slots (1 - f);
+ * f NULL or empty: no transactional load. 0 when b <= a. */
+double sw_sched_ras_avail(const struct ras_avail *f, double slots, double a, double b);
+
+/* One job of a reverse fit: its map deadline, map length mu (s) and maps not completed. */
+struct ras_rfit_job {
+	double deadline, mu;
+	uint32_t s_pend;
+};
+
+struct ras_rfit_order {
+	double deadline;
+	uint32_t job;
+};
+
+/*
+ * Algorithm 2 (reverse fitting): periods between consecutive deadlines, the earliest one
+ * starting at the next control instant (now + cycle); from the latest deadline backwards,
+ * each period's slot-seconds go to the jobs whose deadline is at or after its end, the later
+ * deadlines first, as whole tasks (floor(slot-seconds / mu)). Fills s_fit[j], the maps of job
+ * j that fit in no later period: its minimum for the next cycle. @p order: n_jobs scratch.
+ */
+void sw_sched_ras_reverse_fit(const struct ras_rfit_job *jobs, uint32_t n_jobs,
+                              const struct ras_avail *f, double slots, double now, double cycle,
+                              struct ras_rfit_order *order, uint32_t *s_fit);
+
+/* u^M of Reverse-Adaptive (Eq. 14): log up to 0 at s_fit (RAS_UTIL_NONE at 0 slots), linear
+ * to 1/2 at s_req, linear to 1 at s_pend; from s_fit straight to 1 when s_req <= s_fit. */
+double sw_sched_ras_utility_fit(double s_alloc, double s_fit, double s_req, uint32_t s_pend);
 
 #endif /* SW_RAS_H */

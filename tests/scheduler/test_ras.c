@@ -2,7 +2,8 @@
 /*
  * RAS (ras, sw-ras): the utility of Eqs. 6-7 on the notes' Fig. 4.2 example, the placement
  * against exhaustive search on small clusters, reduces spread over nodes, and the policy
- * serving the placement at heartbeats (the PLAN step at a job add and at control instants).
+ * serving the placement at heartbeats (the PLAN step at a job add and at control instants);
+ * Reverse-Adaptive's s_fit (Algorithm 2), its utility (Eq. 14) and the integral of f(t).
  */
 #include <math.h>
 #include <stdio.h>
@@ -402,6 +403,69 @@ static void the_plan_follows_the_control_cycle(void **state)
 	sw_sched_destroy(s);
 }
 
+/* Reverse-Adaptive's u^M (Eq. 14) on the notes' Fig. 5.17 example: s_fit 10, s_req 15,
+ * s_pend 35. */
+static void fit_utility_follows_figure_5_17(void **state)
+{
+	(void)state;
+	assert_float_equal(sw_sched_ras_utility_fit(5, 10, 15, 35), -0.30, 0.005);
+	assert_float_equal(sw_sched_ras_utility_fit(10, 10, 15, 35), 0, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_fit(12.5, 10, 15, 35), 0.25, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_fit(15, 10, 15, 35), 0.5, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_fit(25, 10, 15, 35), 0.75, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_fit(35, 10, 15, 35), 1, 1e-12);
+	/* No slot is the floor; s_req at or below s_fit: one line from s_fit to s_pend; a job
+	 * whose maps all fit later (s_fit 0) is on the line from its first slot. */
+	assert_true(sw_sched_ras_utility_fit(0, 10, 15, 35) == RAS_UTIL_NONE);
+	assert_float_equal(sw_sched_ras_utility_fit(20, 10, 8, 35), 10.0 / 25, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_fit(0, 0, 15, 35), 0, 1e-12);
+	assert_float_equal(sw_sched_ras_utility_fit(3, 0, 6, 35), 0.25, 1e-12);
+}
+
+/* f(t): half the slots taken on [0, 100), a quarter from 100 on, nothing before 0. */
+static const double avail_t[] = {0, 100}, avail_share[] = {0.5, 0.25};
+static const struct ras_avail avail = {avail_t, avail_share, 2};
+
+static void available_slot_seconds_integrate_the_transactional_load(void **state)
+{
+	(void)state;
+	assert_float_equal(sw_sched_ras_avail(&avail, 10, 50, 150), 10 * (50 * 0.5 + 50 * 0.75),
+	                   1e-9);
+	assert_float_equal(sw_sched_ras_avail(&avail, 10, -20, 10), 10 * (20 + 10 * 0.5), 1e-9);
+	assert_float_equal(sw_sched_ras_avail(&avail, 10, 200, 300), 10 * 100 * 0.75, 1e-9);
+	assert_float_equal(sw_sched_ras_avail(NULL, 10, 0, 30), 300, 1e-9);
+	assert_float_equal(sw_sched_ras_avail(&avail, 10, 30, 30), 0, 1e-9);
+	assert_float_equal(sw_sched_ras_avail(&avail, 10, 40, 30), 0, 1e-9);
+}
+
+/*
+ * Two jobs of 10 s maps on 10 slots, at t = 0 with a 10 s cycle: A (deadline 100, 80 maps)
+ * and B (deadline 50, 30 maps). Without a transactional load [50, 100] holds 50 of A's maps;
+ * [10, 50] (400 slot-seconds) the other 30 of A's first, then 10 of B's: B must run 20 now.
+ * With half the slots taken on [10, 50], A takes all 200 slot-seconds left there (20 maps):
+ * A must run 10 now and B all 30. A job past its deadline must run everything now.
+ */
+static void reverse_fit_leaves_for_now_what_no_later_period_holds(void **state)
+{
+	struct ras_rfit_job jobs[3] = {{100, 10, 80}, {50, 10, 30}, {-5, 10, 7}};
+	static const double t[] = {10, 50}, share[] = {0.5, 0};
+	struct ras_avail peak = {t, share, 2};
+	struct ras_rfit_order order[3];
+	uint32_t s_fit[3];
+
+	(void)state;
+	sw_sched_ras_reverse_fit(jobs, 2, NULL, 10, 0, 10, order, s_fit);
+	assert_int_equal(s_fit[0], 0);
+	assert_int_equal(s_fit[1], 20);
+	sw_sched_ras_reverse_fit(jobs, 2, &peak, 10, 0, 10, order, s_fit);
+	assert_int_equal(s_fit[0], 10);
+	assert_int_equal(s_fit[1], 30);
+	sw_sched_ras_reverse_fit(jobs, 3, NULL, 10, 0, 10, order, s_fit);
+	assert_int_equal(s_fit[0], 0);
+	assert_int_equal(s_fit[1], 20);
+	assert_int_equal(s_fit[2], 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +479,9 @@ int main(void)
 	        cmocka_unit_test(slots_beyond_the_plan_go_to_the_lowest_utility),
 	        cmocka_unit_test(io_bound_and_cpu_bound_jobs_share_a_node),
 	        cmocka_unit_test(the_plan_follows_the_control_cycle),
+	        cmocka_unit_test(fit_utility_follows_figure_5_17),
+	        cmocka_unit_test(available_slot_seconds_integrate_the_transactional_load),
+	        cmocka_unit_test(reverse_fit_leaves_for_now_what_no_later_period_holds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
