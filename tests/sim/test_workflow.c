@@ -183,6 +183,9 @@ static void fifo_cannot_hold_a_workflow_and_says_so(void **state)
 	m.jobs[C].after[0] = D; /* reads a later job */
 	assert_int_equal(run_wf(&m, "fair", SW_SIM_WF_FREE, &r, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "job 2: reads job 3, not an earlier job"));
+	m.w.n_workflows = 0; /* links, and no workflow counted */
+	assert_int_equal(run_wf(&m, "fair", SW_SIM_WF_FREE, &r, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "job 0: workflow 1 of 0"));
 }
 
 int main(void)

@@ -26,8 +26,16 @@ int sw_sim_workflows_setup(struct sim *s)
 	const struct sw_workload *w = s->w;
 	uint32_t nw = w->n_workflows, *fill;
 
-	if (!nw)
+	if (!nw) {
+		/* a workload built in code may name links without counting its workflows */
+		for (size_t i = 0; i < w->n_jobs; i++)
+			if (w->jobs[i].workflow || w->jobs[i].n_after)
+				return sw_sim_fail(s, -EINVAL,
+				                   "workload %s: job %llu: workflow %u of 0",
+				                   w->name, (unsigned long long)w->jobs[i].id,
+				                   w->jobs[i].workflow);
 		return 0;
+	}
 	s->workflows = calloc(nw, sizeof(*s->workflows));
 	s->wf_jobs = calloc(w->n_jobs, sizeof(*s->wf_jobs));
 	s->wf_stage = calloc(w->n_jobs, sizeof(*s->wf_stage));
