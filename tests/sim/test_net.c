@@ -361,6 +361,61 @@ static void large_flow_sets_take_the_component_path_and_stay_exact(void **state)
 	random_churn(6, 8, MAX_FLOWS, 2, 250, 777);
 }
 
+/* With a quantum, an update between multiples keeps every link within capacity and gives new
+ * flows only what the others leave; the update at a multiple is exact max-min again. */
+static void quantum_stays_within_capacity_and_is_exact_at_each_multiple(void **state)
+{
+	struct fixture fx;
+	struct sim_net *n = make(&fx, 4, 6, 400 * MBIT);
+	uint32_t ids[MAX_FLOWS];
+	double ref[MAX_FLOWS], now = 0;
+	unsigned nf = 0, f, step, deferred = 0;
+
+	(void)state;
+	assert_int_equal(sw_sim_net_set_quantum(n, 1), 0);
+	srand(4242);
+	for (step = 0; step < 400; step++) {
+		unsigned changes = 1 + rand() % 4, c;
+
+		for (c = 0; c < changes; c++) {
+			if (nf && (nf == 200 || rand() % 3 == 0)) {
+				unsigned victim = (unsigned)rand() % nf;
+
+				sw_sim_net_flow_end(n, ids[victim], now);
+				ids[victim] = ids[--nf];
+			} else {
+				uint32_t src = (uint32_t)rand() % fx.c.n_nodes;
+				uint32_t dst = (src + 1 + (uint32_t)rand() % (fx.c.n_nodes - 1)) %
+				               fx.c.n_nodes;
+
+				ids[nf++] = start(n, src, dst, 1 + (uint64_t)rand(), now);
+			}
+		}
+		sw_sim_net_update(n, now);
+		for (uint32_t l = 0; l < sw_sim_net_n_links(n); l++)
+			assert_true(sw_sim_net_link_load(n, l) <=
+			            sw_sim_net_link_capacity(n, l) * (1 + 1e-12));
+		if (sw_sim_net_due(n) > now) {
+			/* the solve waits for the next multiple of the quantum, never longer */
+			assert_true(sw_sim_net_due(n) == floor(now) + 1);
+			deferred++;
+		} else {
+			assert_max_min(n, ids, nf);
+			reference_rates(n, ids, nf, ref);
+			for (f = 0; f < nf; f++)
+				assert_within(sw_sim_net_flow_rate(n, ids[f]), ref[f], 1e-7);
+		}
+		now += 0.25;
+		if (sw_sim_net_due(n) <= now) /* what the simulator's loop does at a multiple */
+			sw_sim_net_update(n, now);
+	}
+	assert_true(deferred > 200); /* three of every four steps fall between multiples */
+	assert_int_equal(sw_sim_net_set_quantum(n, -1), -EINVAL);
+	assert_int_equal(sw_sim_net_set_quantum(n, NAN), -EINVAL);
+	assert_int_equal(sw_sim_net_set_quantum(n, SW_SIM_MAX_NET_QUANTUM * 2), -EINVAL);
+	sw_sim_net_destroy(n);
+}
+
 /* The heap against a plain array: after every random push, key change and removal (of the top
  * or any id) the top is the entry a linear scan finds first by (key, tie). */
 static void heap_top_is_the_least_key_through_pushes_updates_and_removals(void **state)
@@ -427,6 +482,7 @@ int main(void)
 	        cmocka_unit_test(bad_flows_are_rejected),
 	        cmocka_unit_test(incremental_recomputation_equals_recomputation_from_scratch),
 	        cmocka_unit_test(large_flow_sets_take_the_component_path_and_stay_exact),
+	        cmocka_unit_test(quantum_stays_within_capacity_and_is_exact_at_each_multiple),
 	        cmocka_unit_test(heap_top_is_the_least_key_through_pushes_updates_and_removals),
 	};
 

@@ -112,6 +112,65 @@ static void uplink_samples_account_for_every_cross_rack_byte(void **state)
 	sw_sim_result_free(&r);
 }
 
+static double mean_turnaround(const struct sw_sim_result *r)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < r->n_jobs; i++)
+		sum += r->jobs[i].finish - r->jobs[i].arrival;
+	return sum / (double)r->n_jobs;
+}
+
+static uint64_t xrack_bytes(const struct sw_sim_result *r)
+{
+	uint64_t sum = 0;
+	size_t i;
+	int k;
+
+	for (i = 0; i < r->n_jobs; i++)
+		for (k = 0; k < SW_TRAFFICS; k++)
+			sum += r->jobs[i].xrack[k];
+	return sum;
+}
+
+/* The network quantum is an approximation with a bounded error: every byte is still moved and
+ * every uplink sample within capacity, and the mix's mean turnaround and cross-rack bytes
+ * stay within 5% and 10% of the exact model's for quanta up to a second (measured: turnaround
+ * +0.6% and +1.7%, cross-rack -7.8% and +0.6%: where reduces land diverges with the schedule). */
+static void net_quantum_stays_close_to_the_exact_model(void **state)
+{
+	static const double quanta[] = {0.1, 1};
+	struct mix m;
+	struct sw_sim_config c;
+	struct sw_sim_result exact;
+	size_t q, i;
+
+	(void)state;
+	make_mix_config(&m, &c);
+	run_with(&m, &c, "fair", &exact);
+	for (q = 0; q < sizeof(quanta) / sizeof(quanta[0]); q++) {
+		struct sw_sim_result r;
+
+		c.net_quantum = quanta[q];
+		run_with(&m, &c, "fair", &r);
+		for (i = 0; i < N_JOBS; i++)
+			assert_int_equal(r.jobs[i].bytes[SW_TRAFFIC_SHUFFLE],
+			                 m.jobs[i].shuffle_bytes);
+		assert_samples_integrate(&r, 4 * 1e9 / 4);
+		print_message(
+		        "quantum %g s: mean turnaround %.3f s (exact %.3f s), cross-rack %llu "
+		        "bytes (exact %llu)\n",
+		        quanta[q], mean_turnaround(&r), mean_turnaround(&exact),
+		        (unsigned long long)xrack_bytes(&r),
+		        (unsigned long long)xrack_bytes(&exact));
+		assert_true(fabs(mean_turnaround(&r) / mean_turnaround(&exact) - 1) < 0.05);
+		assert_true(fabs((double)xrack_bytes(&r) / (double)xrack_bytes(&exact) - 1) < 0.1);
+		sw_sim_result_free(&r);
+	}
+	sw_sim_result_free(&exact);
+}
+
 /* Half the jobs arrive a billion seconds after the others: the idle gap costs no event and the
  * series stays within its bound (its interval doubles instead), still accounting for every
  * cross-rack byte. Before, samples and NetSat ticked through the gap: 4e8 events, gigabytes. */
@@ -273,6 +332,10 @@ static void bad_configuration_is_an_error_with_a_message(void **state)
 	assert_non_null(strstr(err.msg, "heartbeat"));
 	assert_null(r.jobs);
 	sw_sim_config_default(&c);
+	c.net_quantum = SW_SIM_MAX_NET_QUANTUM + 1;
+	assert_int_equal(sw_sim_run(&m.w, &c, &r, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "net_quantum"));
+	sw_sim_config_default(&c);
 	c.sched.policy = "no-such-policy";
 	assert_true(sw_sim_run(&m.w, &c, &r, &err) < 0);
 	assert_non_null(strstr(err.msg, "no-such-policy"));
@@ -314,6 +377,7 @@ int main(void)
 	        cmocka_unit_test(two_runs_give_identical_records_and_samples),
 	        cmocka_unit_test(every_policy_completes_the_mix),
 	        cmocka_unit_test(without_out_of_band_heartbeats_jobs_still_complete),
+	        cmocka_unit_test(net_quantum_stays_close_to_the_exact_model),
 	        cmocka_unit_test(bad_configuration_is_an_error_with_a_message),
 	        cmocka_unit_test(scheduler_error_ends_the_run_naming_the_job_and_the_call),
 	};

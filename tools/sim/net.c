@@ -16,6 +16,16 @@
  * to solving the whole connected component, exact by construction (components share no link).
  * tests/sim/test_net.c checks both paths against a from-scratch recomputation and against a
  * plain reference on random flow sets.
+ *
+ * With a quantum (sw_sim_net_set_quantum), an approximation: flows that start share only what
+ * the running flows leave (progressive filling over the new flows alone, which costs what
+ * they cross, not what shares their links), the changed links wait in a pending set, and the
+ * connected components touching them are solved exactly at the next multiple of the quantum.
+ * While a giant job's thousands of flows fill the uplinks, every start or end changes all
+ * their rates, and both the local rounds and the component solve cost those thousands; the
+ * quantum bounds that to one solve per component per quantum. A new flow on a saturated link
+ * thus waits for the next multiple, and capacity a flow frees is left to new flows until
+ * then; tests/sim/test_net.c bounds the effect on whole replays.
  */
 #include <errno.h>
 #include <math.h>
@@ -45,6 +55,7 @@ struct link {
 	uint32_t open; /* flows of F not yet frozen */
 	uint32_t mark; /* epoch of the recomputation whose L holds it */
 	uint8_t dirty;
+	uint8_t pending; /* in sim_net.pending: its component's solve is deferred */
 };
 
 struct flow {
@@ -76,6 +87,9 @@ struct sim_net {
 	struct sim_heap done;  /* flows by completion time */
 	struct sim_heap share; /* links by fair share, during one solve */
 	uint32_t *dirty, n_dirty;
+	/* links whose component solve waits for `due`, a multiple of `quantum` (0: none) */
+	uint32_t *pending, n_pending;
+	double quantum, due;
 	uint32_t *fresh, n_fresh; /* flows started since the last update */
 	/* the sets F and L of one recomputation */
 	uint32_t *set_flows, n_set_flows;
@@ -110,12 +124,14 @@ struct sim_net *sw_sim_net_create(const struct sw_cluster_spec *c)
 	n->n_racks = c->n_racks;
 	n->n_links = 2 * (c->n_nodes + c->n_racks);
 	n->free_head = SIM_FLOW_NONE;
+	n->due = INFINITY;
 	n->rack_of = calloc(c->n_nodes, sizeof(*n->rack_of));
 	n->rx = calloc((size_t)c->n_nodes * c->n_racks, sizeof(*n->rx));
 	n->links = calloc(n->n_links, sizeof(*n->links));
 	n->dirty = calloc(n->n_links, sizeof(*n->dirty));
+	n->pending = calloc(n->n_links, sizeof(*n->pending));
 	n->set_links = calloc(n->n_links, sizeof(*n->set_links));
-	if (!n->rack_of || !n->rx || !n->links || !n->dirty || !n->set_links) {
+	if (!n->rack_of || !n->rx || !n->links || !n->dirty || !n->pending || !n->set_links) {
 		sw_sim_net_destroy(n);
 		errno = ENOMEM;
 		return NULL;
@@ -154,6 +170,7 @@ void sw_sim_net_destroy(struct sim_net *n)
 	free(n->links);
 	free(n->flows);
 	free(n->dirty);
+	free(n->pending);
 	free(n->set_links);
 	free(n->set_flows);
 	free(n->fresh);
@@ -406,6 +423,19 @@ int sw_sim_net_dirty(const struct sim_net *n)
 	return n->n_dirty != 0;
 }
 
+int sw_sim_net_set_quantum(struct sim_net *n, double quantum)
+{
+	if (!(quantum >= 0 && quantum <= SW_SIM_MAX_NET_QUANTUM))
+		return -EINVAL;
+	n->quantum = quantum;
+	return 0;
+}
+
+double sw_sim_net_due(const struct sim_net *n)
+{
+	return n->due;
+}
+
 double sw_sim_net_next(const struct sim_net *n, uint32_t *id)
 {
 	*id = sim_heap_top(&n->done);
@@ -456,6 +486,27 @@ static double rate_now(const struct sim_net *n, const struct flow *f)
 	return f->mark == n->epoch ? f->nrate : f->rate;
 }
 
+/* Freezes @p f at rate @p s, bottlenecked at @p l: its load and share go to its other links
+ * (the caller closes @p l). */
+static void freeze(struct sim_net *n, struct flow *f, double s, const struct link *l)
+{
+	unsigned k;
+
+	f->frozen = n->round;
+	f->nrate = s;
+	for (k = 0; k < f->n_links; k++) {
+		struct link *m = &n->links[f->links[k]];
+
+		m->load += s;
+		if (s > m->maxrate)
+			m->maxrate = s;
+		if (m == l)
+			continue;
+		m->left = m->left > s ? m->left - s : 0;
+		m->open--;
+	}
+}
+
 /* Progressive filling of F over L, on what the flows outside F leave of each link. Shares only
  * grow as flows freeze ((c - s) / (k - 1) >= c / k when s <= c / k), so a queued key is a lower
  * bound and a link whose share grew is simply queued again when it surfaces. It also sums each
@@ -467,7 +518,7 @@ static double rate_now(const struct sim_net *n, const struct flow *f)
  * cost a log |L| sift each. */
 static void solve(struct sim_net *n, int whole)
 {
-	uint32_t i, j, k, top, unfrozen = n->n_set_flows;
+	uint32_t i, j, top, unfrozen = n->n_set_flows;
 
 	n->round++;
 	for (i = 0; i < n->n_set_links; i++) {
@@ -517,20 +568,8 @@ static void solve(struct sim_net *n, int whole)
 
 			if (f->mark != n->epoch || f->frozen == n->round)
 				continue;
-			f->frozen = n->round;
-			f->nrate = s;
+			freeze(n, f, s, l);
 			unfrozen--;
-			for (k = 0; k < f->n_links; k++) {
-				struct link *m = &n->links[f->links[k]];
-
-				m->load += s;
-				if (s > m->maxrate)
-					m->maxrate = s;
-				if (m == l)
-					continue;
-				m->left = m->left > s ? m->left - s : 0;
-				m->open--;
-			}
 		}
 		l->open = 0;
 	}
@@ -627,13 +666,91 @@ static void begin(struct sim_net *n)
 		n->links[n->dirty[i]].dirty = 0;
 }
 
+/* Progressive filling of F (the flows that started) over what the flows outside F leave,
+ * from each link's load: a pass over F's links per frozen level, never over the flows that
+ * share them. */
+static void fill_fresh(struct sim_net *n, double now)
+{
+	uint32_t i, unfrozen = n->n_set_flows;
+	unsigned k;
+
+	for (i = 0; i < n->n_set_links; i++) {
+		struct link *l = &n->links[n->set_links[i]];
+
+		l->left = l->cap > l->load ? l->cap - l->load : 0;
+		l->open = 0;
+	}
+	for (i = 0; i < n->n_set_flows; i++) {
+		const struct flow *f = &n->flows[n->set_flows[i]];
+
+		for (k = 0; k < f->n_links; k++)
+			n->links[f->links[k]].open++;
+	}
+	n->round++;
+	while (unfrozen) {
+		double s = INFINITY;
+		uint32_t best = 0;
+
+		for (i = 0; i < n->n_set_links; i++) {
+			const struct link *l = &n->links[n->set_links[i]];
+
+			if (l->open && l->left / l->open < s) {
+				s = l->left / l->open;
+				best = n->set_links[i];
+			}
+		}
+		for (i = 0; i < n->n_set_flows; i++) {
+			struct flow *f = &n->flows[n->set_flows[i]];
+			int crosses = 0;
+
+			for (k = 0; k < f->n_links; k++)
+				crosses |= f->links[k] == best;
+			if (f->frozen == n->round || !crosses)
+				continue;
+			freeze(n, f, s, &n->links[best]);
+			unfrozen--;
+		}
+		n->links[best].open = 0;
+	}
+	apply(n, now);
+}
+
+/* The approximate update: new flows get what is left now, every changed link waits for the
+ * component solve at the next multiple of the quantum. */
+static void provisional(struct sim_net *n, double now)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->n_dirty; i++) {
+		struct link *l = &n->links[n->dirty[i]];
+
+		if (!l->pending) {
+			l->pending = 1;
+			n->pending[n->n_pending++] = n->dirty[i];
+		}
+	}
+	n->n_dirty = 0;
+	for (i = 0; i < n->n_fresh; i++)
+		if (n->flows[n->fresh[i]].live)
+			set_add_flow(n, n->fresh[i], now);
+	n->n_fresh = 0;
+	fill_fresh(n, now);
+	if (isinf(n->due))
+		n->due = (floor(now / n->quantum) + 1) * n->quantum;
+}
+
 void sw_sim_net_update(struct sim_net *n, double now)
 {
 	uint32_t i, rounds = 0;
+	int due = n->n_pending && now >= n->due;
 
-	if (!n->n_dirty)
+	if (!n->n_dirty && !due)
 		return;
 	begin(n);
+	if (n->quantum > 0 && !due) {
+		provisional(n, now);
+		return;
+	}
 	for (i = 0; i < n->n_dirty; i++)
 		set_add_link(n, n->dirty[i], now);
 	n->n_dirty = 0;
@@ -641,6 +758,18 @@ void sw_sim_net_update(struct sim_net *n, double now)
 		if (n->flows[n->fresh[i]].live)
 			set_add_flow(n, n->fresh[i], now);
 	n->n_fresh = 0;
+	if (due) {
+		for (i = 0; i < n->n_pending; i++) {
+			n->links[n->pending[i]].pending = 0;
+			set_add_link(n, n->pending[i], now);
+		}
+		n->n_pending = 0;
+		n->due = INFINITY;
+		close_component(n, now);
+		solve(n, 1);
+		apply(n, now);
+		return;
+	}
 	for (;;) {
 		uint32_t joined;
 
@@ -664,6 +793,10 @@ void sw_sim_net_update_all(struct sim_net *n, double now)
 	begin(n);
 	n->n_dirty = 0;
 	n->n_fresh = 0;
+	for (i = 0; i < n->n_pending; i++)
+		n->links[n->pending[i]].pending = 0;
+	n->n_pending = 0;
+	n->due = INFINITY;
 	for (i = 0; i < n->n_links; i++)
 		set_add_link(n, i, now);
 	close_component(n, now);

@@ -612,10 +612,14 @@ static int loop(struct sim *s)
 	while (s->jobs_done < s->w->n_jobs) {
 		uint32_t ev, hb, flow = SIM_FLOW_NONE;
 		double t = top_time(s, &ev, &hb), tf = sw_sim_net_next(s->net, &flow);
+		double due = sw_sim_net_due(s->net);
 		int rc;
 
+		/* A deferred component solve (net_quantum) is an instant of its own. */
+		if (due < fmin(t, tf) && due > s->now)
+			s->now = due;
 		/* Rates change only between instants: every start and end at one time is in. */
-		if (sw_sim_net_dirty(s->net) && fmin(t, tf) > s->now) {
+		if ((sw_sim_net_dirty(s->net) || due <= s->now) && fmin(t, tf) > s->now) {
 			sw_sim_net_update(s->net, s->now);
 			tf = sw_sim_net_next(s->net, &flow);
 		}
@@ -695,6 +699,12 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 		snprintf(err->msg, sizeof(err->msg),
 		         "simulator config: load_threshold (%g) must be in [0, %g]",
 		         c->load_threshold, SW_SIM_MAX_LOAD_THRESHOLD);
+		return -EINVAL;
+	}
+	if (!(c->net_quantum >= 0 && c->net_quantum <= SW_SIM_MAX_NET_QUANTUM)) {
+		snprintf(err->msg, sizeof(err->msg),
+		         "simulator config: net_quantum (%g) must be in [0, %g] s", c->net_quantum,
+		         SW_SIM_MAX_NET_QUANTUM);
 		return -EINVAL;
 	}
 	rc = check_faults(c, err);
@@ -808,6 +818,7 @@ static int setup(struct sim *s)
 	    rack_index(s) || sw_sim_heap_reserve(&s->hb_heap, nn))
 		return sw_sim_fail(s, -ENOMEM, "out of memory setting up %u nodes and %zu jobs", nn,
 		                   w->n_jobs);
+	sw_sim_net_set_quantum(s->net, s->c->net_quantum); /* checked with the config */
 	for (i = 0; i < nn; i++) {
 		const struct sw_node_spec *ns = &s->cluster.nodes[i];
 		int slots = ns->map_slots + ns->reduce_slots;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "sw_sched.h"
+#include "sw_sim.h"
 
 #define SIM_NET_MAX_HOPS 4
 #define SIM_FLOW_NONE    UINT32_MAX
@@ -77,6 +78,17 @@ int sw_sim_net_dirty(const struct sim_net *n);
  * the last call. Call it at the time of those changes, before simulated time advances.
  */
 void sw_sim_net_update(struct sim_net *n, double now);
+/**
+ * Defers the component solves of sw_sim_net_update() to multiples of @p quantum seconds (0, the
+ * default: none, every update is exact). An update that would solve a whole connected
+ * component keeps instead the rates of its local solve, which stay within every link's
+ * capacity but may leave some flows below their max-min rate, and the component is solved
+ * exactly at the next multiple of @p quantum (sw_sim_net_due()). @return 0, or -EINVAL unless
+ * 0 <= @p quantum <= SW_SIM_MAX_NET_QUANTUM.
+ */
+int sw_sim_net_set_quantum(struct sim_net *n, double quantum);
+/** When the deferred component solve is due (call sw_sim_net_update() then), or INFINITY. */
+double sw_sim_net_due(const struct sim_net *n);
 /** Recomputes every flow from scratch: the reference sw_sim_net_update() must equal (relative
  *  tolerance 1e-9). */
 void sw_sim_net_update_all(struct sim_net *n, double now);

@@ -95,6 +95,11 @@ const char options_help[] =
         "  --workflow-deadline X\n"
         "                      a workflow whose jobs carry no deadline gets X times its time\n"
         "                      on the whole cluster (default 2, the thesis' D = 2T)\n"
+        "  --net-quantum SEC   0 (default): exact max-min rates at every flow start and end;\n"
+        "                      SEC > 0 (at most 10), an approximation for day-long traces:\n"
+        "                      a change that would re-solve a whole component of flows\n"
+        "                      keeps its local solve and the component is re-solved at\n"
+        "                      the next multiple of SEC (tools/sim/README.md)\n"
         "  --ratio-history on|off\n"
         "                      on (default): a job is submitted with the ShuffleInputRatio\n"
         "                      its program measured at its last completed run of the\n"
@@ -137,6 +142,7 @@ static const struct option longopts[] = {
         {"load-threshold", required_argument, NULL, 'X'},
         {"workflow-slots", required_argument, NULL, 'g'},
         {"workflow-deadline", required_argument, NULL, 'x'},
+        {"net-quantum", required_argument, NULL, 'N'},
         {"reduces", required_argument, NULL, 'D'},
         {"placement", required_argument, NULL, 'L'},
         {"compute-scale", required_argument, NULL, 'C'},
@@ -172,6 +178,19 @@ static int parse_double(const struct options_ctx *ctx, const char *opt, const ch
 	}
 	*out = v;
 	return 0;
+}
+
+/* A number in [min, max]: an option whose documented bound keeps a run's cost in reach. */
+static int parse_bounded(const struct options_ctx *ctx, const char *opt, const char *arg,
+                         double min, double max, double *out)
+{
+	int rc = parse_double(ctx, opt, arg, min, out);
+
+	if (!rc && *out > max) {
+		fprintf(stderr, "%s: %s %s: must be at most %g\n", ctx->prefix, opt, arg, max);
+		rc = -EINVAL;
+	}
+	return rc;
 }
 
 /* A whole number in [1, max]: a count that sizes memory, so it has a documented bound. */
@@ -412,13 +431,8 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 	case 'r':
 		return parse_choice(ctx, "--ratio-history", arg, off_on, 2, &o->sim.ratio_history);
 	case 'X':
-		rc = parse_double(ctx, "--load-threshold", arg, 0, &o->sim.load_threshold);
-		if (!rc && o->sim.load_threshold > SW_SIM_MAX_LOAD_THRESHOLD) {
-			fprintf(stderr, "%s: --load-threshold %s: must be at most %g\n",
-			        ctx->prefix, arg, SW_SIM_MAX_LOAD_THRESHOLD);
-			rc = -EINVAL;
-		}
-		break;
+		return parse_bounded(ctx, "--load-threshold", arg, 0, SW_SIM_MAX_LOAD_THRESHOLD,
+		                     &o->sim.load_threshold);
 	case 'g':
 		rc = parse_choice(ctx, "--workflow-slots", arg, wf_slots, 3, &choice);
 		o->sim.workflow_slots = (enum sw_sim_wf_slots)choice;
@@ -426,6 +440,9 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 	case 'x':
 		return parse_double(ctx, "--workflow-deadline", arg, 1e-3,
 		                    &o->sim.workflow_deadline);
+	case 'N':
+		return parse_bounded(ctx, "--net-quantum", arg, 0, SW_SIM_MAX_NET_QUANTUM,
+		                     &o->sim.net_quantum);
 	case 'D':
 		return parse_reduces(ctx, arg, &o->load.reduces);
 	case 'L':

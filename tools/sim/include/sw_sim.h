@@ -30,6 +30,9 @@ enum sw_traffic {
 #define SW_SIM_MAX_FAULTS 64
 /** Largest load threshold: twice the cluster, past which the gate never closes. */
 #define SW_SIM_MAX_LOAD_THRESHOLD 2.0
+/** Longest deferral of the network's component solves (sw_sim_config.net_quantum), seconds:
+ *  beyond it flows left below their fair rate would distort whole task phases. */
+#define SW_SIM_MAX_NET_QUANTUM 10.0
 
 /** A node failure to inject: node @p node (its index within rack @p rack) goes down at @p at
  *  seconds and, when @p down_for > 0, comes back empty @p down_for seconds later. */
@@ -90,6 +93,12 @@ struct sw_sim_config {
 		SW_SIM_WF_BASIC = 1,
 		SW_SIM_WF_REFINED = 2,
 	} workflow_slots;
+	/** 0 (default): every network update is exact max-min. Q > 0, an opt-in approximation
+	 *  for day-long traces: an update that would solve a whole connected component of flows
+	 *  keeps its local solve (within capacity, some flows below their fair rate) and the
+	 *  component is solved at the next multiple of Q seconds (tools/sim/README.md, "Network
+	 *  quantum"). At most SW_SIM_MAX_NET_QUANTUM. */
+	double net_quantum;
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
 	void *progress_arg;
