@@ -179,6 +179,45 @@ static void two_replays_of_one_mix_write_identical_results(void **state)
 	}
 }
 
+/* The paper's measures side by side, here the exact network against its quantum; results
+ * written before those columns existed still compare, without them. */
+static void compare_shows_the_papers_measures_and_reads_older_results(void **state)
+{
+	const char *mix = cli_write_file("cmp.jsonl", cli_small_mix);
+	const char *a = cli_path("a"), *b = cli_path("b"), *old = cli_path("c");
+	char csv[640];
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(cli_run("replay", "--mix", mix, "--warmup", "0", "--out", a, "--no-plot",
+	                         "--quiet", "--schedulers", "fair,sw-fair", NULL),
+	                 0);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--warmup", "0", "--out", b, "--no-plot",
+	                         "--quiet", "--schedulers", "fair,sw-fair", "--net-quantum", "1",
+	                         NULL),
+	                 0);
+	assert_int_equal(cli_run("compare", a, b, NULL), 0);
+	assert_non_null(strstr(cli_out, "work_task_h_per_hour"));
+	assert_non_null(strstr(cli_out, "xrack_paper_bytes"));
+	assert_non_null(strstr(cli_out, "xrack_paper_vs_baseline"));
+	assert_non_null(strstr(cli_out, "sw-fair all"));
+	assert_int_equal(mkdir(old, 0700), 0);
+	snprintf(csv, sizeof(csv), "%s/results.csv", old);
+	f = fopen(csv, "w");
+	assert_non_null(f);
+	fputs("scheduler,class,jobs_per_hour,turnaround_mean_s,xrack_shuffle_bytes,"
+	      "xrack_map_input_bytes,xrack_output_bytes,xrack_total_bytes,throughput_vs_baseline,"
+	      "turnaround_vs_baseline,xrack_vs_baseline\nfair,all,12,50,100,20,60,180,1,1,1\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(cli_run("compare", old, a, NULL), 0);
+	assert_non_null(strstr(cli_out, "xrack_total_bytes"));
+	assert_non_null(strstr(cli_out, "work_task_h_per_hour")); /* a has it */
+	assert_int_equal(cli_run("compare", old, old, NULL), 0);
+	assert_null(strstr(cli_out, "work_task_h_per_hour"));
+	assert_non_null(strstr(cli_out, "jobs_per_hour"));
+}
+
 static void bad_mix_names_file_line_and_field_exits_1_and_writes_nothing(void **state)
 {
 	const char *mix = cli_write_file(
@@ -439,6 +478,7 @@ int main(void)
 	        cmocka_unit_test(starvation_window_as_a_multiple_of_the_baselines_mean_completion),
 	        cmocka_unit_test(calibrate_brackets_the_load_where_delay_stops_keeping_up),
 	        cmocka_unit_test(two_replays_of_one_mix_write_identical_results),
+	        cmocka_unit_test(compare_shows_the_papers_measures_and_reads_older_results),
 	        cmocka_unit_test(bad_mix_names_file_line_and_field_exits_1_and_writes_nothing),
 	        cmocka_unit_test(unknown_benchmark_in_a_mix_is_named),
 	        cmocka_unit_test(truncated_swim_trace_is_named_by_line),

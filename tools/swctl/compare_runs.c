@@ -2,8 +2,9 @@
 /*
  * swctl compare SIM_DIR LIVE_DIR: two replays of one mix (the simulator's and `replay --live`'s)
  * side by side from their results.csv, per scheduler and job class: throughput, turnaround,
- * cross-rack bytes by kind, and each scheduler's ratios to the baseline under both. This is
- * the simulator's calibration against the live system; gaps over 15% are marked.
+ * cross-rack bytes by kind, the paper's measures (work-weighted throughput, cross-rack bytes of
+ * shuffle and remote map input), and each scheduler's ratios to the baseline under both. This
+ * is the simulator's calibration against the live system; gaps over 15% are marked.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,10 +18,14 @@
 #define GAP      0.15
 
 static const char *const metrics[] = {
-        "jobs_per_hour",          "turnaround_mean_s",      "xrack_shuffle_bytes",
-        "xrack_map_input_bytes",  "xrack_output_bytes",     "xrack_total_bytes",
-        "throughput_vs_baseline", "turnaround_vs_baseline", "xrack_vs_baseline"};
-#define N_METRICS (sizeof(metrics) / sizeof(metrics[0]))
+        "jobs_per_hour", "turnaround_mean_s", "xrack_shuffle_bytes", "xrack_map_input_bytes",
+        "xrack_output_bytes", "xrack_total_bytes", "throughput_vs_baseline",
+        "turnaround_vs_baseline", "xrack_vs_baseline",
+        /* the paper's measures, which results written before 2026-11-24 lack: "-" there */
+        "work_task_h_per_hour", "xrack_paper_bytes", "work_throughput_vs_baseline",
+        "xrack_paper_vs_baseline"};
+#define N_METRICS  (sizeof(metrics) / sizeof(metrics[0]))
+#define N_REQUIRED 9
 
 struct table {
 	int n;
@@ -66,7 +71,7 @@ static int load(const char *dir, struct table *t)
 		sched = strcmp(field[i], "scheduler") ? sched : i;
 		cls = strcmp(field[i], "class") ? cls : i;
 	}
-	for (size_t m = 0; m < N_METRICS && sched >= 0 && cls >= 0; m++)
+	for (size_t m = 0; m < N_REQUIRED && sched >= 0 && cls >= 0; m++)
 		if (col[m] < 0)
 			sched = -1;
 	t->n = 0;
@@ -75,7 +80,7 @@ static int load(const char *dir, struct table *t)
 			continue;
 		snprintf(t->key[t->n], sizeof(t->key[0]), "%s %s", field[sched], field[cls]);
 		for (size_t m = 0; m < N_METRICS; m++)
-			t->v[t->n][m] = strtod(field[col[m]], NULL);
+			t->v[t->n][m] = col[m] < 0 ? NAN : strtod(field[col[m]], NULL);
 		t->n++;
 	}
 	fclose(f);
@@ -95,8 +100,11 @@ int cmd_compare(int argc, char **argv)
 		       "CLUSTER_DIR/topology.json) and the live one (swctl replay --live\n"
 		       "CLUSTER_DIR), from their results.csv: per scheduler and job class, "
 		       "jobs/h,\n"
-		       "mean turnaround, cross-rack bytes by kind and the ratios to the baseline,\n"
-		       "simulated against live, and live/sim; '<<' marks a gap over 15%%.\n");
+		       "mean turnaround, cross-rack bytes by kind, the paper's work-weighted\n"
+		       "throughput (task-hours per hour) and cross-rack bytes (shuffle plus "
+		       "remote\n"
+		       "map input), and the ratios to the baseline, simulated against live, and\n"
+		       "live/sim; '<<' marks a gap over 15%%.\n");
 		return 0;
 	}
 	if (argc != 3) {
@@ -105,7 +113,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (load(argv[1], &sim) || load(argv[2], &live))
 		return 1;
-	printf("%-22s %-22s %14s %14s %9s\n", "scheduler class", "metric", "simulated", "live",
+	printf("%-22s %-27s %14s %14s %9s\n", "scheduler class", "metric", "simulated", "live",
 	       "live/sim");
 	int rows = 0;
 	for (int i = 0; i < live.n; i++) {
@@ -114,13 +122,16 @@ int cmd_compare(int argc, char **argv)
 			k++;
 		int empty = 1;
 		for (size_t m = 0; k < sim.n && m < N_METRICS; m++)
-			empty &= sim.v[k][m] == 0 && live.v[i][m] == 0;
+			empty &= !(sim.v[k][m] != 0 && !isnan(sim.v[k][m])) &&
+			         !(live.v[i][m] != 0 && !isnan(live.v[i][m]));
 		if (k == sim.n || empty) /* a class neither run had jobs of */
 			continue;
 		rows++;
 		for (size_t m = 0; m < N_METRICS; m++) {
 			double s = sim.v[k][m], l = live.v[i][m], r = s != 0 ? l / s : NAN;
-			printf("%-22s %-22s %14.4g %14.4g ", m ? "" : live.key[i], metrics[m], s,
+			if (isnan(s) && isnan(l)) /* neither run has the column */
+				continue;
+			printf("%-22s %-27s %14.4g %14.4g ", m ? "" : live.key[i], metrics[m], s,
 			       l);
 			if (isfinite(r))
 				printf("%9.2f%s\n", r, fabs(r - 1) > GAP ? " <<" : "");
