@@ -45,6 +45,50 @@ static void sweep_writes_a_row_per_point_scheduler_and_class_and_a_directory_per
 	assert_int_equal(cli_entries(csv), 8);
 }
 
+/* The 2 x 2 sweep of the listing test, run here (@p mode NULL), listed or collected. */
+static int grid_2x2(const char *m, const char *out, const char *mode)
+{
+	return cli_run("sweep", "--param", "oversub=2,8", "--param", "seed=1,2", "--mix", m,
+	               "--warmup", "0", "--schedulers", "fair,sw-fair", "--out", out, "--no-plot",
+	               "--quiet", mode, NULL);
+}
+
+/* A sweep listed as one replay per point, run by a shell as GNU parallel or Slurm would, and
+ * collected, writes the same sweep.csv and plot scripts as the sweep run here; a point that
+ * has not run makes the collection fail naming it, and write nothing. */
+static void listed_points_run_elsewhere_collect_into_the_local_sweeps_files(void **state)
+{
+	const char *m = mix(), *local = cli_path("local"), *remote = cli_path("remote");
+	char cmd[1400], a[700], b[700];
+
+	(void)state;
+	assert_int_equal(grid_2x2(m, local, NULL), 0);
+	assert_int_equal(grid_2x2(m, remote, "--list"), 0);
+	snprintf(a, sizeof(a), "%s/points.txt", remote);
+	assert_int_equal(cli_lines(a), 4);
+	assert_int_equal(cli_entries(remote), 1); /* nothing ran */
+	/* every point but the last: the collection must refuse the missing one */
+	snprintf(cmd, sizeof(cmd), "head -n 3 '%s' | sh -e >/dev/null", a);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(grid_2x2(m, remote, "--collect"), 1);
+	assert_non_null(strstr(cli_out, "point oversub=8,seed=2"));
+	snprintf(b, sizeof(b), "%s/sweep.csv", remote);
+	assert_int_equal(cli_lines(b), -1);
+	snprintf(cmd, sizeof(cmd), "tail -n 1 '%s' | sh -e >/dev/null", a);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(grid_2x2(m, remote, "--collect"), 0);
+	for (const char *const *f = (const char *const[]){"sweep.csv", "sweep-xrack.gp",
+	                                                  "sweep-throughput.gp", NULL};
+	     *f; f++) {
+		snprintf(a, sizeof(a), "%s/%s", local, *f);
+		snprintf(b, sizeof(b), "%s/%s", remote, *f);
+		assert_true(cli_same_file(a, b));
+	}
+	assert_int_equal(cli_run("sweep", "--param", "oversub=2,8", "--mix", m, "--out", remote,
+	                         "--list", "--collect", NULL),
+	                 2);
+}
+
 /* Checks every row of @p csv: the baseline's "all" rows have ratios of exactly 1. */
 static void assert_baseline_ratios_are_one(const char *csv, const char *baseline, int want_rows)
 {
@@ -176,6 +220,7 @@ int main(void)
 	        cmocka_unit_test(two_parameter_grid_has_a_row_per_combination),
 	        cmocka_unit_test(sweep_over_mix_files_plots_them_as_categories),
 	        cmocka_unit_test(sweep_results_do_not_depend_on_the_number_of_threads),
+	        cmocka_unit_test(listed_points_run_elsewhere_collect_into_the_local_sweeps_files),
 	};
 
 	return cli_main("swctl_sweep_cli", tests, sizeof(tests) / sizeof(tests[0]));

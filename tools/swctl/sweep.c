@@ -19,7 +19,13 @@ static const char sweep_usage[] =
         ".gp scripts) and one directory per point (e.g. DIR/oversub=5) with that point's\n"
         "replay results; DIR is --out, by default results/sweep-NAME[-NAME2].\n"
         "\n"
-        "  --param NAME=LIST   a swept option and its comma-separated values\n";
+        "  --param NAME=LIST   a swept option and its comma-separated values\n"
+        "  --list              run nothing: write DIR/points.txt, one swctl replay command\n"
+        "                      per point (its --out that point's directory), for GNU\n"
+        "                      parallel or a Slurm array to run on many machines\n"
+        "  --collect           run nothing: read every point's results.csv back from DIR\n"
+        "                      and write sweep.csv and the plots as a local sweep does\n"
+        "                      (give the same options as to --list)\n";
 
 /* Options that make no sense per point: the run's output, its threads, who is compared. */
 static const char *const not_sweepable[] = {"out", "jobs", "schedulers", "baseline", NULL};
@@ -226,13 +232,47 @@ void sweep_free(struct sweep *s)
 		free(s->param[k].buf);
 }
 
+enum sweep_mode { SWEEP_RUN, SWEEP_LIST, SWEEP_COLLECT };
+
+/* Takes --list and --collect out of @p argv (the replay options know neither). */
+static int take_mode(int *argc, char **argv, enum sweep_mode *mode)
+{
+	int n = 0;
+
+	*mode = SWEEP_RUN;
+	for (int i = 0; i < *argc; i++) {
+		enum sweep_mode m = !strcmp(argv[i], "--list")      ? SWEEP_LIST
+		                    : !strcmp(argv[i], "--collect") ? SWEEP_COLLECT
+		                                                    : SWEEP_RUN;
+
+		if (m == SWEEP_RUN) {
+			argv[n++] = argv[i];
+			continue;
+		}
+		if (*mode != SWEEP_RUN && *mode != m) {
+			fprintf(stderr, "swctl sweep: --list and --collect exclude each other\n");
+			return -EINVAL;
+		}
+		*mode = m;
+	}
+	*argc = n;
+	argv[n] = NULL;
+	return 0;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	struct sweep s;
-	int rc = sweep_prepare(&s, argc, argv, "swctl sweep");
+	enum sweep_mode mode;
+	int rc = take_mode(&argc, argv, &mode);
 
+	if (rc < 0)
+		return 2;
+	rc = sweep_prepare(&s, argc, argv, "swctl sweep");
 	if (rc == 0) {
-		rc = sweep_execute(&s);
+		rc = mode == SWEEP_LIST      ? sweep_list(&s, argc, argv)
+		     : mode == SWEEP_COLLECT ? sweep_collect(&s)
+		                             : sweep_execute(&s);
 		rc = rc == -ECANCELED ? 130 : rc < 0 ? 1 : 0;
 	} else {
 		rc = rc > 0 ? 0 : 2;

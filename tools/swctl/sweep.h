@@ -45,6 +45,24 @@ void sweep_free(struct sweep *s);
 /* Writes sweep.csv, the plot scripts and every point's directory, all or nothing. */
 int sweep_write(const struct sweep *s);
 
+struct outdir;
+
+/* Point @p p's directory under s->out: its label, with any '/' of a mix path made '_'. */
+void sweep_point_dir(const struct sweep *s, const struct grid_point *p, char *buf, size_t len);
+
+/* Writes the plot scripts into @p od from @p ratio: for point i and scheduler k, the
+ * throughput ratio to the baseline at [(i * schedulers + k) * 2], cross-rack at + 1. */
+int sweep_write_plots(struct outdir *od, const struct sweep *s, const double *ratio);
+
+/*
+ * swctl sweep --list: writes s->out/points.txt, one `swctl replay` command line per point
+ * (with --out that point's directory), for GNU parallel or a Slurm array to run anywhere.
+ * swctl sweep --collect: reads every point's results.csv back from s->out and writes the
+ * same sweep.csv and plots as a local sweep. Both return 0 or -errno (printed).
+ */
+int sweep_list(const struct sweep *s, int argc, char **argv);
+int sweep_collect(struct sweep *s);
+
 /* Renders sweep-throughput.png and sweep-xrack.png, and each point's replay plots. */
 int sweep_plot(const struct sweep *s);
 

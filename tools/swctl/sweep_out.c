@@ -8,8 +8,7 @@
 #include "output.h"
 #include "sweep.h"
 
-/* A point's directory: its label, with any '/' of a mix path made harmless. */
-static void point_dir(const struct sweep *s, const struct grid_point *p, char *buf, size_t len)
+void sweep_point_dir(const struct sweep *s, const struct grid_point *p, char *buf, size_t len)
 {
 	size_t n = strlen(s->out) + 1;
 
@@ -51,13 +50,25 @@ static int is_number(const char *v)
 	return end != v && !*end;
 }
 
-static double metric_ratio(const struct grid_point *p, int run, int xrack)
+/* Ratios of every point's runs to their baseline, all jobs, as sweep_write_plots takes them. */
+static double *run_ratios(const struct sweep *s)
 {
-	const struct metrics_group *m = &p->m[run].group[SW_CLASSES];
-	const struct metrics_group *b = &p->m[p->opts.baseline_index].group[SW_CLASSES];
+	int n_sched = s->g.points[0].opts.n_schedulers;
+	double *ratio = calloc((size_t)s->g.n_points * n_sched * 2, sizeof(*ratio));
 
-	return xrack ? report_ratio((double)m->xrack_total, (double)b->xrack_total)
-	             : report_ratio(m->jobs_per_hour, b->jobs_per_hour);
+	for (int i = 0; ratio && i < s->g.n_points; i++) {
+		const struct grid_point *p = &s->g.points[i];
+		const struct metrics_group *b = &p->m[p->opts.baseline_index].group[SW_CLASSES];
+
+		for (int k = 0; k < n_sched; k++) {
+			const struct metrics_group *m = &p->m[k].group[SW_CLASSES];
+			double *r = &ratio[((size_t)i * n_sched + k) * 2];
+
+			r[0] = report_ratio(m->jobs_per_hour, b->jobs_per_hour);
+			r[1] = report_ratio((double)m->xrack_total, (double)b->xrack_total);
+		}
+	}
+	return ratio;
 }
 
 /*
@@ -65,7 +76,8 @@ static double metric_ratio(const struct grid_point *p, int run, int xrack)
  * x: its values when they are all numbers, else evenly spaced categories. The data sit in the
  * script as datablocks, so the .gp file renders on its own.
  */
-static int write_plot(struct outdir *od, const struct sweep *s, const char *name, int xrack)
+static int write_plot(struct outdir *od, const struct sweep *s, const char *name, int xrack,
+                      const double *ratio)
 {
 	const struct sweep_param *x = &s->param[0];
 	int n2 = s->n_params > 1 ? s->param[1].n : 1, numeric = 1, lines = 0;
@@ -83,14 +95,14 @@ static int write_plot(struct outdir *od, const struct sweep *s, const char *name
 		for (int j = 0; j < n2; j++, lines++) {
 			fprintf(f, "$line%d << EOD\n", lines);
 			for (int v = 0; v < x->n; v++) {
-				const struct grid_point *p = &s->g.points[v * n2 + j];
-
 				if (numeric)
 					fprintf(f, "%s", x->value[v]);
 				else
 					fprintf(f, "%d", v);
 				fprintf(f, " \"%s\" %.4f\n", x->value[v],
-				        metric_ratio(p, s2, xrack));
+				        ratio[((size_t)(v * n2 + j) * p0->opts.n_schedulers + s2) *
+				                      2 +
+				              xrack]);
 			}
 			fprintf(f, "EOD\n");
 		}
@@ -121,6 +133,13 @@ static int write_plot(struct outdir *od, const struct sweep *s, const char *name
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
+int sweep_write_plots(struct outdir *od, const struct sweep *s, const double *ratio)
+{
+	int rc = write_plot(od, s, "sweep-throughput", 0, ratio);
+
+	return rc ? rc : write_plot(od, s, "sweep-xrack", 1, ratio);
+}
+
 int sweep_write(const struct sweep *s)
 {
 	int n = s->g.n_points, rc;
@@ -131,17 +150,19 @@ int sweep_write(const struct sweep *s)
 		return -ENOMEM;
 	rc = outdir_init(&od[n], s->out);
 	for (int i = 0; rc == 0 && i < n; i++) {
-		point_dir(s, &s->g.points[i], dir, sizeof(dir));
+		sweep_point_dir(s, &s->g.points[i], dir, sizeof(dir));
 		rc = outdir_init(&od[i], dir);
 		if (rc == 0)
 			rc = output_write(&od[i], &s->g.points[i].rep);
 	}
 	if (rc == 0)
 		rc = write_csv(&od[n], s);
-	if (rc == 0)
-		rc = write_plot(&od[n], s, "sweep-throughput", 0);
-	if (rc == 0)
-		rc = write_plot(&od[n], s, "sweep-xrack", 1);
+	if (rc == 0) {
+		double *ratio = run_ratios(s);
+
+		rc = ratio ? sweep_write_plots(&od[n], s, ratio) : -ENOMEM;
+		free(ratio);
+	}
 	/* The points' directories first: sweep.csv appears last, once everything is there. */
 	for (int i = 0; rc == 0 && i <= n; i++)
 		rc = outdir_commit(&od[i]);
@@ -162,7 +183,7 @@ int sweep_plot(const struct sweep *s)
 	if (rc < 0)
 		return rc;
 	for (int i = 0; i < s->g.n_points; i++) {
-		point_dir(s, &s->g.points[i], dir, sizeof(dir));
+		sweep_point_dir(s, &s->g.points[i], dir, sizeof(dir));
 		rc = output_plot(dir, s->prefix);
 		if (rc < 0)
 			return rc;
