@@ -92,6 +92,20 @@ static void a_rack_down_for_a_while_and_back_loses_no_job(void **state)
 	sw_sim_result_free(&r);
 }
 
+/* Runs @p m under @p c twice with fair into @p a: the draws repeat, so the records do. */
+static void run_twice_alike(const struct mix *m, const struct sw_sim_config *c,
+                            struct sw_sim_result *a)
+{
+	struct sw_sim_result b;
+
+	run_with(m, c, "fair", a);
+	run_with(m, c, "fair", &b);
+	assert_all_complete(m, a);
+	assert_int_equal(a->events, b.events);
+	assert_memory_equal(a->jobs, b.jobs, a->n_jobs * sizeof(*a->jobs));
+	sw_sim_result_free(&b);
+}
+
 static void task_failures_are_the_same_for_a_seed_and_differ_across_seeds(void **state)
 {
 	struct mix m;
@@ -102,20 +116,65 @@ static void task_failures_are_the_same_for_a_seed_and_differ_across_seeds(void *
 	make_mix_config(&m, &c);
 	c.task_failure_rate = 0.05;
 	lose_node(&c, 2, 0, 90, 60);
-	run_with(&m, &c, "fair", &a);
-	run_with(&m, &c, "fair", &b);
-	assert_all_complete(&m, &a);
+	run_twice_alike(&m, &c, &a);
 	assert_totals_are_the_records(&a);
 	assert_true(a.failed_attempts > 0);
-	assert_int_equal(a.events, b.events);
-	assert_memory_equal(a.jobs, b.jobs, a.n_jobs * sizeof(*a.jobs));
-	sw_sim_result_free(&b);
 	m.w.seed = 8;
 	run_with(&m, &c, "fair", &b);
 	assert_true(a.failed_attempts != b.failed_attempts ||
 	            memcmp(a.jobs, b.jobs, a.n_jobs * sizeof(*a.jobs)) != 0);
 	sw_sim_result_free(&a);
 	sw_sim_result_free(&b);
+}
+
+/* Every attempt a straggler twice as slow is the same cluster as every compute time doubled:
+ * the same finishes, to the bit. */
+static void stragglers_at_rate_one_are_the_compute_time_scaled_by_the_slowdown(void **state)
+{
+	struct mix m;
+	struct sw_sim_config c;
+	struct sw_sim_result slow, scaled;
+
+	(void)state;
+	make_mix_config(&m, &c);
+	c.straggler_rate = 1;
+	c.straggler_slowdown = 2;
+	run_with(&m, &c, "fair", &slow);
+	c.straggler_rate = 0;
+	m.w.compute_scale = 2;
+	run_with(&m, &c, "fair", &scaled);
+	for (size_t i = 0; i < N_JOBS; i++)
+		assert_true(slow.jobs[i].finish == scaled.jobs[i].finish);
+	sw_sim_result_free(&slow);
+	sw_sim_result_free(&scaled);
+}
+
+/* Stragglers drawn at 10%: the same for a seed, slower jobs than none (only compute grows, and
+ * only in the attempts drawn), and a slowdown beyond its bound is refused. */
+static void stragglers_are_drawn_per_attempt_and_slow_the_mix_down(void **state)
+{
+	struct mix m;
+	struct sw_sim_config c;
+	struct sw_sim_result none, a;
+	struct sw_input_error err;
+	double sum_none = 0, sum_a = 0;
+
+	(void)state;
+	make_mix_config(&m, &c);
+	run_with(&m, &c, "fair", &none);
+	c.straggler_rate = 0.1;
+	c.straggler_slowdown = 5;
+	run_twice_alike(&m, &c, &a);
+	for (size_t i = 0; i < N_JOBS; i++) {
+		sum_none += none.jobs[i].finish - none.jobs[i].arrival;
+		sum_a += a.jobs[i].finish - a.jobs[i].arrival;
+	}
+	assert_true(sum_a > sum_none);
+	sw_sim_result_free(&none);
+	sw_sim_result_free(&a);
+	c.straggler_slowdown = SW_SIM_MAX_SLOWDOWN + 1;
+	assert_int_equal(sw_sim_run(&m.w, &c, &a, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "straggler_slowdown"));
 }
 
 static void a_task_failing_max_attempts_times_fails_its_job(void **state)
@@ -197,6 +256,9 @@ int main(void)
 	        cmocka_unit_test(a_rack_down_for_a_while_and_back_loses_no_job),
 	        cmocka_unit_test(task_failures_are_the_same_for_a_seed_and_differ_across_seeds),
 	        cmocka_unit_test(a_task_failing_max_attempts_times_fails_its_job),
+	        cmocka_unit_test(
+	                stragglers_at_rate_one_are_the_compute_time_scaled_by_the_slowdown),
+	        cmocka_unit_test(stragglers_are_drawn_per_attempt_and_slow_the_mix_down),
 	        cmocka_unit_test(every_policy_completes_the_mix_through_failures),
 	        cmocka_unit_test(a_fault_outside_the_topology_is_an_error_naming_it),
 	};

@@ -11,25 +11,38 @@
 #include "rng.h"
 #include "sim_engine.h"
 
-/* Keeps the failure draws apart from the workload's streams of the same seed. */
+/* Keep the failure and straggler draws apart from the workload's streams of the same seed,
+ * and from each other. */
 #define FAIL_SALT 0x6661696c75726573ULL
+#define SLOW_SALT 0x736c6f7761747472ULL
 
 static int running(const struct sim_task *t)
 {
 	return t->phase != SIM_PENDING && t->phase != SIM_DONE;
 }
 
-int sw_sim_attempt_fails(const struct sim *s, const struct sim_task *t)
+/* Whether this attempt of @p t draws below @p p, from a stream of its own per (seed, salt,
+ * job, task, attempt), whatever the order of events: a task's attempts are consecutive
+ * counters, which splitmix64 spreads apart. */
+static int attempt_draw(const struct sim *s, const struct sim_task *t, uint64_t salt, double p)
 {
 	uint64_t task = ((uint64_t)t->job->idx << 33) | ((uint64_t)t->kind << 32) | t->idx;
 	struct rng r;
 
-	if (!(s->c->task_failure_rate > 0))
+	if (!(p > 0))
 		return 0;
-	/* One stream per (seed, job, task, attempt), whatever the order of events: a task's
-	 * attempts are consecutive counters, which splitmix64 spreads apart. */
-	rng_init(&r, s->w->seed ^ FAIL_SALT, rng_splitmix64(&task) + t->attempts);
-	return rng_uniform(&r) < s->c->task_failure_rate;
+	rng_init(&r, s->w->seed ^ salt, rng_splitmix64(&task) + t->attempts);
+	return rng_uniform(&r) < p;
+}
+
+int sw_sim_attempt_fails(const struct sim *s, const struct sim_task *t)
+{
+	return attempt_draw(s, t, FAIL_SALT, s->c->task_failure_rate);
+}
+
+double sw_sim_attempt_slowdown(const struct sim *s, const struct sim_task *t)
+{
+	return attempt_draw(s, t, SLOW_SALT, s->c->straggler_rate) ? s->c->straggler_slowdown : 1.0;
 }
 
 static int sched_fail(struct sim *s, int rc, const char *call, const struct sim_job *j)

@@ -34,6 +34,7 @@ void sw_sim_config_default(struct sw_sim_config *c)
 	c->max_attempts = SW_SCHED_MAX_ATTEMPTS;
 	c->ratio_history = 1;
 	c->workflow_deadline = 2;
+	c->straggler_slowdown = 3;
 }
 
 int sw_sim_fail(struct sim *s, int rc, const char *fmt, ...)
@@ -699,6 +700,14 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 		snprintf(err->msg, sizeof(err->msg),
 		         "simulator config: load_threshold (%g) must be in [0, %g]",
 		         c->load_threshold, SW_SIM_MAX_LOAD_THRESHOLD);
+		return -EINVAL;
+	}
+	if (!(c->straggler_rate >= 0 && c->straggler_rate <= 1) ||
+	    !(c->straggler_slowdown >= 1 && c->straggler_slowdown <= SW_SIM_MAX_SLOWDOWN)) {
+		snprintf(err->msg, sizeof(err->msg),
+		         "simulator config: straggler_rate (%g) must be in [0, 1] and "
+		         "straggler_slowdown (%g) in [1, %g]",
+		         c->straggler_rate, c->straggler_slowdown, SW_SIM_MAX_SLOWDOWN);
 		return -EINVAL;
 	}
 	if (!(c->net_quantum >= 0 && c->net_quantum <= SW_SIM_MAX_NET_QUANTUM)) {

@@ -210,6 +210,9 @@ int sw_sim_write_flow_lost(struct sim *s, struct sim_xfer *x);
 int sw_sim_node_lost(struct sim *s, uint32_t node);
 /** Is this attempt of @p t, about to compute, one that fails? */
 int sw_sim_attempt_fails(const struct sim *s, const struct sim_task *t);
+/** How many times longer this attempt of @p t computes: straggler_slowdown for a straggler
+ *  (drawn per attempt at straggler_rate), else 1. */
+double sw_sim_attempt_slowdown(const struct sim *s, const struct sim_task *t);
 /** Running @p t's attempt failed at s->now: the scheduler hears it; the job fails at
  *  max_attempts. */
 int sw_sim_attempt_failed(struct sim *s, struct sim_task *t);

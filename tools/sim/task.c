@@ -250,10 +250,11 @@ static int task_end(struct sim *s, struct sim_task *t)
 }
 
 /* A failing attempt fails halfway through its compute: where a uniform failure time falls
- * on average. */
+ * on average. A straggler computes straggler_slowdown times longer. */
 static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rate)
 {
-	double d = (double)bytes / rate * sw_sim_workload_compute_scale(s->w);
+	double d = (double)bytes / rate * sw_sim_workload_compute_scale(s->w) *
+	           sw_sim_attempt_slowdown(s, t);
 
 	t->phase = SIM_COMPUTE;
 	t->failing = (uint8_t)sw_sim_attempt_fails(s, t);

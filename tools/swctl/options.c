@@ -100,6 +100,11 @@ const char options_help[] =
         "                      a change that would re-solve a whole component of flows\n"
         "                      keeps its local solve and the component is re-solved at\n"
         "                      the next multiple of SEC (tools/sim/README.md)\n"
+        "  --straggler-rate P  probability in [0, 1] that a task attempt straggles, drawn\n"
+        "                      per attempt from --seed (default 0): it computes\n"
+        "                      --straggler-slowdown X times longer (default 3, at most 100)\n"
+        "  --straggler-slowdown X\n"
+        "                      see --straggler-rate\n"
         "  --ratio-history on|off\n"
         "                      on (default): a job is submitted with the ShuffleInputRatio\n"
         "                      its program measured at its last completed run of the\n"
@@ -143,6 +148,8 @@ static const struct option longopts[] = {
         {"workflow-slots", required_argument, NULL, 'g'},
         {"workflow-deadline", required_argument, NULL, 'x'},
         {"net-quantum", required_argument, NULL, 'N'},
+        {"straggler-rate", required_argument, NULL, 'y'},
+        {"straggler-slowdown", required_argument, NULL, 'z'},
         {"reduces", required_argument, NULL, 'D'},
         {"placement", required_argument, NULL, 'L'},
         {"compute-scale", required_argument, NULL, 'C'},
@@ -440,6 +447,11 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 	case 'x':
 		return parse_double(ctx, "--workflow-deadline", arg, 1e-3,
 		                    &o->sim.workflow_deadline);
+	case 'y':
+		return parse_fraction(ctx, "--straggler-rate", arg, 0, &o->sim.straggler_rate);
+	case 'z':
+		return parse_bounded(ctx, "--straggler-slowdown", arg, 1, SW_SIM_MAX_SLOWDOWN,
+		                     &o->sim.straggler_slowdown);
 	case 'N':
 		return parse_bounded(ctx, "--net-quantum", arg, 0, SW_SIM_MAX_NET_QUANTUM,
 		                     &o->sim.net_quantum);

@@ -144,8 +144,9 @@ int cmd_replay(int argc, char **argv)
 			default_out_dir(o, live_dir != NULL, dir, sizeof(dir));
 		rc = output_check(dir, ctx.prefix);
 	}
-	if (rc == 0 && live_dir && o->sim.task_failure_rate > 0) {
-		fprintf(stderr, "swctl replay: --task-failure-rate is not supported with --live\n");
+	if (rc == 0 && live_dir && (o->sim.task_failure_rate > 0 || o->sim.straggler_rate > 0)) {
+		fprintf(stderr, "swctl replay: --%s is not supported with --live\n",
+		        o->sim.task_failure_rate > 0 ? "task-failure-rate" : "straggler-rate");
 		rc = -EINVAL;
 	} else if (rc == 0 && live_dir) {
 		if (replay_live_open(&live, live_dir))

@@ -159,6 +159,9 @@ void report_print(FILE *f, const struct report *rep)
 	print_deadlines(f, rep);
 	print_predictions(f, rep);
 	print_failures(f, rep);
+	if (rep->n && rep->runs[0].cfg.straggler_rate > 0)
+		fprintf(f, "\nstragglers: %g of task attempts compute %g times longer\n",
+		        rep->runs[0].cfg.straggler_rate, rep->runs[0].cfg.straggler_slowdown);
 	fprintf(f, "\n");
 	for (int i = 0; i < rep->n; i++) {
 		const struct runner_job *r = &rep->runs[i];

@@ -33,6 +33,8 @@ enum sw_traffic {
 /** Longest deferral of the network's component solves (sw_sim_config.net_quantum), seconds:
  *  beyond it flows left below their fair rate would distort whole task phases. */
 #define SW_SIM_MAX_NET_QUANTUM 10.0
+/** Largest straggler_slowdown: a task 100 times slower than its peers is a failed node. */
+#define SW_SIM_MAX_SLOWDOWN 100.0
 
 /** A node failure to inject: node @p node (its index within rack @p rack) goes down at @p at
  *  seconds and, when @p down_for > 0, comes back empty @p down_for seconds later. */
@@ -99,6 +101,13 @@ struct sw_sim_config {
 	 *  component is solved at the next multiple of Q seconds (tools/sim/README.md, "Network
 	 *  quantum"). At most SW_SIM_MAX_NET_QUANTUM. */
 	double net_quantum;
+	/** Probability that a task attempt straggles, in [0, 1]: 0. Drawn per (workload seed,
+	 *  job, task, attempt) from a stream of its own; a straggler computes
+	 *  straggler_slowdown times longer (its transfers are the network's). No speculative
+	 *  execution (tools/sim/README.md, "Stragglers"). */
+	double straggler_rate;
+	/** How many times longer a straggler computes, in [1, SW_SIM_MAX_SLOWDOWN]: 3. */
+	double straggler_slowdown;
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
 	void *progress_arg;
