@@ -14,7 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <linux/filter.h>
+#include <netinet/in.h>
 #include <sched.h>
+#include <sys/socket.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_cycles.h>
@@ -22,6 +25,7 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "dp_impl.h"
 #include "dpdk_frame.h"
@@ -38,6 +42,9 @@
 #define DEF_PEER_CONNS 512 /* sw_dp_config.dpdk_max_conns 0 */
 #define DEF_IDLE_MS    30000
 #define LINGER_MS      2000
+/* A connection that heard nothing for this long asks its peer for an answer: on a kernel
+ * interface a peer whose process ended answers through its kernel (port unreachable). */
+#define PROBE_MS 1000
 
 enum dconn_state { DC_SYN_SENT, DC_OPEN, DC_PEER_FIN, DC_FIN_WAIT, DC_DEAD };
 
@@ -104,24 +111,46 @@ struct neigh {
 	uint8_t mac[6];
 };
 
-struct dpdk_ctx {
-	struct sw_dp_ctx base;
-	uint16_t port;
-	bool port_started;
-	bool hotplugged; /* probed from devargs: removed at close */
-	char port_name[RTE_DEV_NAME_MAX_LEN];
-	struct rte_mempool *pool;
-	uint8_t mac[6];
-	uint32_t ip;
-	uint16_t udp_port;
-	bool ip_set;
-	uint32_t mss; /* payload bytes per segment */
+/* A DPDK port, shared by the contexts of this process that name the same devargs, as a
+ * host's sockets share its NIC: af_packet puts every socket one process opens on an interface
+ * into one fanout group, which deals each frame to one of them by hash, so two ports there
+ * would each miss frames of the other's connections. A context that polls the port hands
+ * frames for another context's UDP port over through that context's ring. */
+struct dport {
+	struct dport *next;
+	char *devargs;
+	char name[RTE_DEV_NAME_MAX_LEN];
+	uint16_t id;
+	unsigned refs;
+	bool probed, started;
+	bool kernel_if; /* af_packet, af_xdp, tap: the kernel sees our frames too */
 	bool tx_offload, rx_offload;
 	enum dpdk_csum csum; /* what the encoder computes: what the port does not */
+	uint32_t mtu;
+	uint8_t mac[6];
+	struct rte_mempool *pool;
+	pthread_mutex_t lock;  /* a queue serves one thread at a time; guards ctxs */
+	struct dpdk_ctx *ctxs; /* the contexts on the port, via port_next */
+};
+
+struct dpdk_ctx {
+	struct sw_dp_ctx base;
+	struct dport *p;
+	struct dpdk_ctx *port_next;
+	struct rte_ring *rxq; /* frames for this context that another one polled */
+	uint32_t ip;
+	uint16_t udp_port;
+	/* Ports on a kernel interface: a kernel UDP socket holds our UDP port, so that no other
+	 * context or program of the host takes it, and drops what the kernel receives of our
+	 * frames too (else it answers each with ICMP port unreachable). */
+	int hold_fd;
+	bool ip_set;
+	uint32_t mss; /* payload bytes per segment */
 	bool link_up;
 	bool closing; /* in close(): no new connections */
 	uint64_t hz;
-	uint64_t idle_tsc; /* dpdk_idle_ms */
+	uint64_t idle_tsc;  /* dpdk_idle_ms */
+	uint64_t probe_tsc; /* a quarter of it, at most PROBE_MS */
 	struct dconn **conns;
 	uint32_t nconns, cap;
 	uint32_t accepted, max_accepted; /* connections of peers held, and the cap on them */
@@ -134,7 +163,6 @@ struct dpdk_ctx {
 	struct rte_mbuf *held; /* a frame held back to arrive after the next one */
 	struct rte_mbuf *tx[BURST];
 	unsigned ntx;
-	struct dconn *tx_owner; /* the connection whose segments fill tx[] */
 };
 
 static struct dpdk_ctx *dctx(struct sw_dp_ctx *c)
@@ -179,7 +207,7 @@ static int dpdk_init(const struct sw_dp_config *cfg)
 		snprintf(buf, sizeof(buf), "sw_dp %s %s", lcores, cfg->dpdk_eal);
 	else
 		snprintf(buf, sizeof(buf),
-		         "sw_dp %s --no-pci --no-huge -m 256 --no-telemetry "
+		         "sw_dp %s --no-pci --no-huge -m 256 --no-shconf --no-telemetry "
 		         "--log-level=lib.eal:warning "
 		         "--file-prefix swdp-%ld",
 		         lcores, (long)getpid());
@@ -274,7 +302,29 @@ static enum dpdk_csum csum_needed(const struct rte_eth_dev_info *info, bool offl
 	return DPDK_CSUM_ALL;
 }
 
-static int port_open(struct dpdk_ctx *d, const char *devargs, uint32_t mtu)
+/* Drivers whose port is a kernel interface's: the kernel sees our frames too. */
+static bool on_kernel_if(const struct rte_eth_dev_info *info)
+{
+	return strcmp(info->driver_name, "net_af_packet") == 0 ||
+	       strcmp(info->driver_name, "net_af_xdp") == 0 ||
+	       strcmp(info->driver_name, "net_tap") == 0;
+}
+
+static void port_destroy(struct dport *p)
+{
+	if (p->started) {
+		rte_eth_dev_stop(p->id);
+		rte_eth_dev_close(p->id);
+	}
+	if (p->probed)
+		rte_eal_hotplug_remove("vdev", p->name);
+	rte_mempool_free(p->pool);
+	pthread_mutex_destroy(&p->lock);
+	free(p->devargs);
+	free(p);
+}
+
+static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 {
 	static atomic_uint seq;
 	struct rte_eth_conf conf = {0};
@@ -282,58 +332,215 @@ static int port_open(struct dpdk_ctx *d, const char *devargs, uint32_t mtu)
 	struct rte_ether_addr mac;
 	char pool_name[RTE_MEMPOOL_NAMESIZE];
 	size_t n = strcspn(devargs, ",");
-	uint32_t room = RTE_PKTMBUF_HEADROOM + DPDK_ETH_LEN + mtu;
+	/* Rounded up to a KiB: af_packet wants a data room of its frame size (2048 by default,
+	 * 9216 for MTU 9000) less 32 bytes, whatever the MTU. */
+	uint32_t room = RTE_PKTMBUF_HEADROOM + RTE_ALIGN_CEIL(DPDK_ETH_LEN + mtu, 1024);
 	const uint64_t csum_tx = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 	const uint64_t csum_rx = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM;
+	char *args;
+	uint16_t taken;
+	int rc;
 
-	if (n == 0 || n >= sizeof(d->port_name))
+	if (n == 0 || n + 12 > sizeof(p->name))
 		return -EINVAL;
-	memcpy(d->port_name, devargs, n);
-	d->port_name[n] = '\0';
-	if (rte_dev_probe(devargs) < 0 ||
-	    rte_eth_dev_get_port_by_name(d->port_name, &d->port) < 0) {
+	memcpy(p->name, devargs, n);
+	p->name[n] = '\0';
+	/* The same name with other devargs (another interface) gets a name of its own: vdev
+	 * names are unique in a process, and a vdev driver takes any name its own begins. */
+	if (rte_eth_dev_get_port_by_name(p->name, &taken) == 0)
+		snprintf(p->name + n, sizeof(p->name) - n, "_%u", atomic_fetch_add(&seq, 1));
+	if (asprintf(&args, "%s%s", p->name, devargs + n) < 0)
+		return -ENOMEM;
+	rc = rte_dev_probe(args);
+	free(args);
+	if (rc < 0 || rte_eth_dev_get_port_by_name(p->name, &p->id) < 0) {
 		fprintf(stderr, "sw_dp dpdk: cannot probe port \"%s\"\n", devargs);
 		return -EIO;
 	}
-	d->hotplugged = true;
-	if (rte_eth_dev_info_get(d->port, &info) < 0)
+	p->probed = true;
+	if (rte_eth_dev_info_get(p->id, &info) < 0)
 		return -EIO;
+	p->kernel_if = on_kernel_if(&info);
 	snprintf(pool_name, sizeof(pool_name), "swdp%u", atomic_fetch_add(&seq, 1));
-	d->pool = rte_pktmbuf_pool_create(pool_name, 4 * RING_SIZE + 2 * WIN - 1, 0, 0,
+	p->pool = rte_pktmbuf_pool_create(pool_name, 4 * RING_SIZE + 2 * WIN - 1, 0, 0,
 	                                  (uint16_t)room, SOCKET_ID_ANY);
-	if (!d->pool) {
+	if (!p->pool) {
 		fprintf(stderr, "sw_dp dpdk: mbuf pool: %s\n", rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
-	d->tx_offload = (info.tx_offload_capa & csum_tx) == csum_tx;
-	d->rx_offload = (info.rx_offload_capa & csum_rx) == csum_rx;
-	d->csum = csum_needed(&info, d->tx_offload);
+	p->tx_offload = (info.tx_offload_capa & csum_tx) == csum_tx;
+	p->rx_offload = (info.rx_offload_capa & csum_rx) == csum_rx;
+	p->csum = csum_needed(&info, p->tx_offload);
 	conf.rxmode.mtu = mtu;
-	conf.txmode.offloads = d->tx_offload ? csum_tx : 0;
-	conf.rxmode.offloads = d->rx_offload ? csum_rx : 0;
-	if (rte_eth_dev_configure(d->port, 1, 1, &conf) < 0 ||
-	    rte_eth_rx_queue_setup(d->port, 0, RING_SIZE, SOCKET_ID_ANY, NULL, d->pool) < 0 ||
-	    rte_eth_tx_queue_setup(d->port, 0, RING_SIZE, SOCKET_ID_ANY, NULL) < 0 ||
-	    rte_eth_dev_start(d->port) < 0) {
-		fprintf(stderr, "sw_dp dpdk: cannot start port \"%s\" (MTU %u)\n", d->port_name,
-		        mtu);
+	conf.txmode.offloads = p->tx_offload ? csum_tx : 0;
+	conf.rxmode.offloads = p->rx_offload ? csum_rx : 0;
+	if (rte_eth_dev_configure(p->id, 1, 1, &conf) < 0 ||
+	    rte_eth_rx_queue_setup(p->id, 0, RING_SIZE, SOCKET_ID_ANY, NULL, p->pool) < 0 ||
+	    rte_eth_tx_queue_setup(p->id, 0, RING_SIZE, SOCKET_ID_ANY, NULL) < 0 ||
+	    rte_eth_dev_start(p->id) < 0) {
+		fprintf(stderr, "sw_dp dpdk: cannot start port \"%s\" (MTU %u)\n", p->name, mtu);
 		return -EIO;
 	}
-	d->port_started = true;
-	rte_eth_macaddr_get(d->port, &mac);
-	memcpy(d->mac, mac.addr_bytes, 6);
+	p->started = true;
+	rte_eth_macaddr_get(p->id, &mac);
+	memcpy(p->mac, mac.addr_bytes, 6);
 	return 0;
 }
 
+static pthread_mutex_t ports_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dport *ports; /* this process's ports */
+
+/* Puts d on the port of devargs, started by the first context that names it. */
+static int port_open(struct dpdk_ctx *d, const char *devargs, uint32_t mtu)
+{
+	static atomic_uint seq;
+	char ring_name[RTE_RING_NAMESIZE];
+	struct dport *p;
+	int rc = 0;
+
+	snprintf(ring_name, sizeof(ring_name), "swdpq%u", atomic_fetch_add(&seq, 1));
+	d->rxq = rte_ring_create(ring_name, RING_SIZE, SOCKET_ID_ANY, RING_F_SC_DEQ);
+	if (!d->rxq)
+		return -ENOMEM;
+	pthread_mutex_lock(&ports_lock);
+	for (p = ports; p && strcmp(p->devargs, devargs) != 0; p = p->next)
+		;
+	if (p && p->mtu != mtu) {
+		fprintf(stderr, "sw_dp dpdk: port \"%s\" is open with MTU %u, not %u\n", devargs,
+		        p->mtu, mtu);
+		rc = -EINVAL;
+	} else if (!p) {
+		p = calloc(1, sizeof(*p));
+		rc = !p || !(p->devargs = strdup(devargs)) ? -ENOMEM : 0;
+		if (p) {
+			pthread_mutex_init(&p->lock, NULL);
+			p->mtu = mtu;
+		}
+		if (rc == 0)
+			rc = port_start(p, devargs, mtu);
+		if (rc < 0 && p)
+			port_destroy(p);
+		if (rc == 0) {
+			p->next = ports;
+			ports = p;
+		}
+	}
+	if (rc == 0) {
+		p->refs++;
+		pthread_mutex_lock(&p->lock);
+		d->port_next = p->ctxs;
+		p->ctxs = d;
+		pthread_mutex_unlock(&p->lock);
+		d->p = p;
+	}
+	pthread_mutex_unlock(&ports_lock);
+	return rc;
+}
+
+/* Takes d off its port (and the frames handed over to it); the last one stops the port. */
 static void port_close(struct dpdk_ctx *d)
 {
-	if (d->port_started) {
-		rte_eth_dev_stop(d->port);
-		rte_eth_dev_close(d->port);
+	struct dport *p = d->p;
+	bool last = false;
+	void *m;
+
+	if (d->hold_fd >= 0)
+		close(d->hold_fd);
+	if (p) {
+		pthread_mutex_lock(&ports_lock);
+		pthread_mutex_lock(&p->lock);
+		for (struct dpdk_ctx **i = &p->ctxs; *i; i = &(*i)->port_next)
+			if (*i == d) {
+				*i = d->port_next;
+				break;
+			}
+		pthread_mutex_unlock(&p->lock);
+		last = --p->refs == 0;
+		if (last) {
+			for (struct dport **i = &ports; *i; i = &(*i)->next)
+				if (*i == p) {
+					*i = p->next;
+					break;
+				}
+		}
+		pthread_mutex_unlock(&ports_lock);
 	}
-	if (d->hotplugged)
-		rte_eal_hotplug_remove("vdev", d->port_name);
-	rte_mempool_free(d->pool);
+	while (d->rxq && rte_ring_sc_dequeue(d->rxq, &m) == 0)
+		rte_pktmbuf_free(m);
+	rte_ring_free(d->rxq);
+	if (last)
+		port_destroy(p);
+}
+
+/* The UDP port of the context a frame is for (a port unreachable: the one that sent the
+ * frame it quotes), or -1. */
+static int frame_port(const struct rte_mbuf *m)
+{
+	const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct dpdk_frame f;
+
+	if (sw_dp_dpdk_decode(b, rte_pktmbuf_data_len(m), &f, false) == 0)
+		return f.dst_port;
+	if (sw_dp_dpdk_decode_unreach(b, rte_pktmbuf_data_len(m), &f) == 0)
+		return f.src_port;
+	return -1;
+}
+
+/* Polls the port into rx. Frames for another context's UDP port go to its ring; the rest are
+ * this context's (those for no one's port too: it answers them). Returns how many the port
+ * gave, *mine how many of them are in rx. */
+static uint16_t port_rx(struct dpdk_ctx *d, struct rte_mbuf **rx, uint16_t *mine)
+{
+	struct dport *p = d->p;
+	uint16_t n;
+
+	pthread_mutex_lock(&p->lock);
+	n = rte_eth_rx_burst(p->id, 0, rx, BURST);
+	*mine = n;
+	if (p->ctxs->port_next) { /* not alone on the port */
+		*mine = 0;
+		for (uint16_t i = 0; i < n; i++) {
+			struct dpdk_ctx *o;
+			int port = frame_port(rx[i]);
+			for (o = p->ctxs; o && o->udp_port != port; o = o->port_next)
+				;
+			if (!o || o == d)
+				rx[(*mine)++] = rx[i];
+			else if (rte_ring_mp_enqueue(o->rxq, rx[i]) < 0)
+				rte_pktmbuf_free(rx[i]); /* it polls too rarely: lost, resent */
+		}
+	}
+	pthread_mutex_unlock(&p->lock);
+	return n;
+}
+
+/* Binds the kernel UDP socket that holds this context's UDP port (hold_fd) to ip:port, port 0
+ * for one the kernel picks. Returns the port, or a negative errno (-EADDRINUSE: taken). */
+static int port_hold(struct dpdk_ctx *d, uint32_t ip, uint16_t port)
+{
+	struct sock_filter drop = BPF_STMT(BPF_RET | BPF_K, 0);
+	struct sock_fprog prog = {.len = 1, .filter = &drop};
+	struct sockaddr_in sa = {
+	        .sin_family = AF_INET, .sin_addr.s_addr = ip, .sin_port = htons(port)};
+	socklen_t len = sizeof(sa);
+	int one = 1, rc;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	/* IP_FREEBIND: the context's address need not be one the kernel has. */
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) < 0 ||
+	    setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &one, sizeof(one)) < 0 ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	if (d->hold_fd >= 0)
+		close(d->hold_fd);
+	d->hold_fd = fd;
+	return ntohs(sa.sin_port);
 }
 
 /* memif crashes the process when it moves frames while its link is down (before the
@@ -343,43 +550,71 @@ static bool link_up(struct dpdk_ctx *d)
 {
 	struct rte_eth_link l;
 
-	d->link_up = rte_eth_link_get_nowait(d->port, &l) == 0 && l.link_status == RTE_ETH_LINK_UP;
+	d->link_up = rte_eth_link_get_nowait(d->p->id, &l) == 0 && l.link_status == RTE_ETH_LINK_UP;
 	return d->link_up;
 }
 
 static void dpdk_close(struct sw_dp_ctx *c);
 
+/* A config field, or where it is unset the environment's SW_DP_DPDK_* variable: so that a
+ * caller that only names the backend (the shuffle's server and client) can run over dpdk,
+ * as UCX_TLS does for ucx. */
+static const char *setting(const char *field, const char *env)
+{
+	return field ? field : getenv(env);
+}
+
 static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 {
 	struct dpdk_ctx *d = dctx(c);
-	uint32_t mtu = cfg->dpdk_mtu ? cfg->dpdk_mtu : 1500;
+	const char *port = setting(cfg->dpdk_port, "SW_DP_DPDK_PORT");
+	const char *ip = setting(cfg->dpdk_ip, "SW_DP_DPDK_IP");
+	const char *mtu_env = getenv("SW_DP_DPDK_MTU");
+	uint32_t mtu = cfg->dpdk_mtu ? cfg->dpdk_mtu : mtu_env ? (uint32_t)atoi(mtu_env) : 1500;
 	struct in_addr in;
 	int rc;
 
+	d->hold_fd = -1;
 	d->hz = rte_get_tsc_hz();
-	if (!cfg->dpdk_port || mtu < 576 || mtu > 9000) {
+	if (!port || mtu < 576 || mtu > 9000) {
 		fprintf(stderr, "sw_dp dpdk: %s\n",
-		        !cfg->dpdk_port ? "dpdk_port (the port's devargs) is required"
-		                        : "dpdk_mtu must be 576..9000");
+		        !port ? "dpdk_port (SW_DP_DPDK_PORT: the port's devargs) is required"
+		              : "dpdk_mtu (SW_DP_DPDK_MTU) must be 576..9000");
 		return -EINVAL;
 	}
-	if (cfg->dpdk_ip) {
-		if (inet_pton(AF_INET, cfg->dpdk_ip, &in) != 1)
+	if (ip) {
+		if (inet_pton(AF_INET, ip, &in) != 1) {
+			fprintf(stderr, "sw_dp dpdk: bad dpdk_ip (SW_DP_DPDK_IP) \"%s\"\n", ip);
 			return -EINVAL;
+		}
 		d->ip = in.s_addr;
 		d->ip_set = true;
 	}
 	d->mss = mtu - DPDK_IP_LEN - DPDK_UDP_LEN - DPDK_HDR_LEN;
 	d->max_accepted = cfg->dpdk_max_conns ? cfg->dpdk_max_conns : DEF_PEER_CONNS;
 	d->idle_tsc = d->hz / 1000 * (cfg->dpdk_idle_ms ? cfg->dpdk_idle_ms : DEF_IDLE_MS);
+	d->probe_tsc = d->idle_tsc / 4 < d->hz / 1000 * PROBE_MS ? d->idle_tsc / 4
+	                                                         : d->hz / 1000 * PROBE_MS;
 	d->drop_every = cfg->dpdk_drop_every;
 	d->dup_every = cfg->dpdk_dup_every;
 	d->reorder_every = cfg->dpdk_reorder_every;
 	d->rnd = 0x9e3779b97f4a7c15ull;
 	d->udp_port = (uint16_t)(49152 + (rte_rdtsc() ^ (uint64_t)getpid()) % 16384);
-	rc = parse_neigh(d, cfg->dpdk_neigh);
+	rc = parse_neigh(d, setting(cfg->dpdk_neigh, "SW_DP_DPDK_NEIGH"));
 	if (rc == 0)
-		rc = port_open(d, cfg->dpdk_port, mtu);
+		rc = port_open(d, port, mtu);
+	if (rc == 0 && d->p->kernel_if) {
+		rc = port_hold(d, d->ip, 0);
+		if (rc < 0) {
+			fprintf(stderr, "sw_dp dpdk: cannot hold a UDP port: %s\n", strerror(-rc));
+			rc = -EIO;
+		} else {
+			pthread_mutex_lock(&d->p->lock);
+			d->udp_port = (uint16_t)rc;
+			pthread_mutex_unlock(&d->p->lock);
+			rc = 0;
+		}
+	}
 	if (rc < 0)
 		dpdk_close(c);
 	return rc;
@@ -406,7 +641,7 @@ static void dpdk_close(struct sw_dp_ctx *c)
 	/* Like a socket's close: FINs of endpoints closed just before go out and are acked
 	 * (bounded, and only while the link is up), so peers see a clean close. */
 	d->closing = true;
-	while (d->port_started && fins_pending(d) && link_up(d) && rte_rdtsc() < end) {
+	while (d->p && fins_pending(d) && link_up(d) && rte_rdtsc() < end) {
 		struct timespec ts = {0, 20000};
 		dpdk_progress(c);
 		nanosleep(&ts, NULL);
@@ -425,13 +660,21 @@ static void dpdk_close(struct sw_dp_ctx *c)
 static int dpdk_listen(struct sw_dp_ctx *c)
 {
 	struct dpdk_ctx *d = dctx(c);
+	uint16_t port = c->laddr.port ? c->laddr.port : d->udp_port;
 
 	if (!d->ip_set) {
 		d->ip = c->laddr.ip;
 		d->ip_set = true;
 	}
-	if (c->laddr.port)
-		d->udp_port = c->laddr.port;
+	if (d->p->kernel_if) {
+		int rc = port_hold(d, d->ip, c->laddr.port);
+		if (rc < 0)
+			return rc == -EADDRINUSE ? rc : -EIO;
+		port = (uint16_t)rc;
+	}
+	pthread_mutex_lock(&d->p->lock); /* other contexts on the port sort frames by it */
+	d->udp_port = port;
+	pthread_mutex_unlock(&d->p->lock);
 	c->laddr.port = d->udp_port;
 	return 0;
 }
@@ -536,8 +779,11 @@ static void tx_flush(struct dpdk_ctx *d)
 {
 	uint16_t sent = 0;
 
-	if (d->ntx && link_up(d))
-		sent = rte_eth_tx_burst(d->port, 0, d->tx, (uint16_t)d->ntx);
+	if (d->ntx && link_up(d)) {
+		pthread_mutex_lock(&d->p->lock);
+		sent = rte_eth_tx_burst(d->p->id, 0, d->tx, (uint16_t)d->ntx);
+		pthread_mutex_unlock(&d->p->lock);
+	}
 	memmove(d->tx, d->tx + sent, (d->ntx - sent) * sizeof(d->tx[0]));
 	d->ntx -= sent;
 }
@@ -580,7 +826,7 @@ static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, c
 		tx_flush(d);
 	if (d->ntx == BURST)
 		return -EAGAIN;
-	m = rte_pktmbuf_alloc(d->pool);
+	m = rte_pktmbuf_alloc(d->p->pool);
 	if (!m)
 		return -ENOMEM;
 	p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(DPDK_HEADROOM + f->len));
@@ -589,7 +835,7 @@ static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, c
 		return -ENOMEM;
 	}
 	memcpy(f->dst_mac, k->peer_mac, 6);
-	memcpy(f->src_mac, d->mac, 6);
+	memcpy(f->src_mac, d->p->mac, 6);
 	f->src_ip = d->ip;
 	f->dst_ip = k->peer_ip;
 	f->src_port = d->udp_port;
@@ -600,8 +846,8 @@ static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, c
 	f->sack = sack_bits(k);
 	if (s && s->msg && f->len)
 		iov_copy(p + DPDK_HEADROOM, s->msg->iov, s->msg->iovcnt, s->off, f->len);
-	sw_dp_dpdk_encode(p, f, d->csum);
-	if (d->tx_offload) {
+	sw_dp_dpdk_encode(p, f, d->p->csum);
+	if (d->p->tx_offload) {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + DPDK_ETH_LEN);
 		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
 		m->l2_len = DPDK_ETH_LEN;
@@ -728,7 +974,7 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 		dconn_down(k, -ETIMEDOUT);
 		return;
 	}
-	if (now - k->rx_tsc > d->idle_tsc / 4 && now - k->probe_tsc > d->idle_tsc / 4) {
+	if (now - k->rx_tsc > d->probe_tsc && now - k->probe_tsc > d->probe_tsc) {
 		struct dpdk_frame f = {.type = DPDK_ACK, .kind = DPDK_ACK_PROBE};
 		if (tx_frame(d, k, &f, NULL) == 0)
 			k->probe_tsc = now;
@@ -975,23 +1221,56 @@ static void on_syn(struct dpdk_ctx *d, const struct dpdk_frame *f, uint64_t now)
 	tx_frame(d, k, &a, NULL);
 }
 
+/* The peer reset the connection, or its host says nothing holds its port any more. */
+static void conn_reset(struct dconn *k)
+{
+	if (k->state == DC_FIN_WAIT)
+		k->state = DC_DEAD;
+	else if (k->state != DC_DEAD)
+		dconn_down(k, k->state == DC_SYN_SENT ? -ECONNREFUSED : -ECONNRESET);
+}
+
+/* A kernel answered one of our frames with port unreachable: on a kernel interface that is how
+ * a peer whose process ended shows at once, rather than after DEAD_US without acks. The quote
+ * names both connection ids, so it is as hard to forge as an RST. */
+static void on_unreach(struct dpdk_ctx *d, const struct dpdk_frame *q)
+{
+	struct dconn *k = dconn_find(d, q->src_conn);
+
+	if (q->src_port == d->udp_port && k && k->peer_ip == q->dst_ip &&
+	    k->peer_port == q->dst_port && (k->state == DC_SYN_SENT || k->peer_id == q->dst_conn))
+		conn_reset(k);
+}
+
 static void on_frame(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
 {
 	struct dpdk_frame f;
 	struct dconn *k;
-	bool hw_ok = d->rx_offload &&
+	bool hw_ok = d->p->rx_offload &&
 	             (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
 	             (m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 
-	if (m->nb_segs != 1 || sw_dp_dpdk_decode(rte_pktmbuf_mtod(m, const uint8_t *),
-	                                         rte_pktmbuf_data_len(m), &f, !hw_ok) < 0)
+	if (m->nb_segs != 1)
+		return;
+	if (sw_dp_dpdk_decode(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m), &f,
+	                      !hw_ok) < 0) {
+		if (sw_dp_dpdk_decode_unreach(rte_pktmbuf_mtod(m, const uint8_t *),
+		                              rte_pktmbuf_data_len(m), &f) == 0)
+			on_unreach(d, &f);
 		return; /* not ours, or damaged: dropped like a bad checksum on any NIC */
+	}
 	if (d->ip_set && d->ip && f.dst_ip != d->ip)
 		return; /* someone else's */
-	if (f.dst_port != d->udp_port ||
-	    (f.type == DPDK_SYN && (!d->base.listening || d->closing))) {
-		if (f.type == DPDK_SYN) /* nobody listens there: refused */
+	if (f.dst_port != d->udp_port) {
+		/* Nobody listens there: refused. But on a kernel interface the address is the
+		 * host's, shared with other contexts and programs on their own ports: the kernel,
+		 * which knows them, answers for those (port unreachable). */
+		if (f.type == DPDK_SYN && !d->p->kernel_if)
 			tx_reply(d, &f, DPDK_RST);
+		return;
+	}
+	if (f.type == DPDK_SYN && (!d->base.listening || d->closing)) {
+		tx_reply(d, &f, DPDK_RST);
 		return;
 	}
 	if (f.type == DPDK_SYN) {
@@ -1005,10 +1284,7 @@ static void on_frame(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
 		return;
 	}
 	if (f.type == DPDK_RST) {
-		if (k->state == DC_FIN_WAIT)
-			k->state = DC_DEAD;
-		else
-			dconn_down(k, k->state == DC_SYN_SENT ? -ECONNREFUSED : -ECONNRESET);
+		conn_reset(k);
 		return;
 	}
 	if (k->state == DC_SYN_SENT) { /* SYNACK, or data that overtook it */
@@ -1073,12 +1349,20 @@ static int dpdk_progress(struct sw_dp_ctx *c)
 	int rounds = 0;
 
 	/* Timers run with the link down too: a peer that went away must time out. */
-	if (link_up(d))
-		do {
-			n = rte_eth_rx_burst(d->port, 0, rx, BURST);
+	if (link_up(d)) {
+		do { /* what other contexts on the port polled for this one */
+			n = (uint16_t)rte_ring_sc_dequeue_burst(d->rxq, (void **)rx, BURST, NULL);
 			for (uint16_t i = 0; i < n; i++)
 				rx_one(d, rx[i], now);
 		} while (n == BURST && ++rounds < 8);
+		rounds = 0;
+		do {
+			uint16_t mine;
+			n = port_rx(d, rx, &mine);
+			for (uint16_t i = 0; i < mine; i++)
+				rx_one(d, rx[i], now);
+		} while (n == BURST && ++rounds < 8);
+	}
 	for (uint32_t i = 0; i < d->nconns; i++) {
 		struct dconn *k = d->conns[i];
 		if (!k)
@@ -1247,7 +1531,7 @@ static void dpdk_describe(const struct sw_dp_ep *ep, FILE *out)
 	const struct dconn *k = ((const struct dpdk_ep *)ep)->c;
 
 	fprintf(out, "dpdk endpoint to %s on port %s (conn %u -> %u, %u unacked, rate %llu B/s)\n",
-	        ep->peer, d->port_name, k ? k->id : 0, k ? k->peer_id : 0,
+	        ep->peer, d->p->name, k ? k->id : 0, k ? k->peer_id : 0,
 	        k ? k->snd_nxt - k->snd_una : 0, k ? (unsigned long long)k->rate : 0ull);
 }
 

@@ -153,3 +153,45 @@ int sw_dp_dpdk_decode(const uint8_t *buf, size_t len, struct dpdk_frame *f, bool
 	}
 	return 0;
 }
+
+int sw_dp_dpdk_decode_unreach(const uint8_t *buf, size_t len, struct dpdk_frame *f)
+{
+	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)buf;
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(buf + DPDK_ETH_LEN);
+	const struct rte_ipv4_hdr *qip;
+	const struct rte_udp_hdr *qudp;
+	const uint8_t *icmp, *h;
+	size_t ihl, ip_len;
+
+	if (len < DPDK_ETH_LEN + DPDK_IP_LEN ||
+	    eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+		return -EPROTO;
+	ihl = (size_t)(ip->version_ihl & 0xf) * 4;
+	ip_len = rte_be_to_cpu_16(ip->total_length);
+	/* An unfragmented ICMP datagram holding the type, code, checksum, 4 unused bytes, then the
+	 * quoted IPv4 header (ours have no options), UDP header and our header up to src_conn. */
+	if (ip->version_ihl >> 4 != 4 || ihl < DPDK_IP_LEN || ip->next_proto_id != IPPROTO_ICMP ||
+	    (rte_be_to_cpu_16(ip->fragment_offset) &
+	     (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) ||
+	    ip_len > len - DPDK_ETH_LEN || ip_len < ihl + 8 + DPDK_IP_LEN + DPDK_UDP_LEN + 16 ||
+	    rte_raw_cksum(ip, ihl) != 0xffff)
+		return -EPROTO;
+	icmp = (const uint8_t *)ip + ihl;
+	if (icmp[0] != 3 || icmp[1] != 3 || rte_raw_cksum(icmp, ip_len - ihl) != 0xffff)
+		return -EPROTO; /* not "destination unreachable: port unreachable" (RFC 792) */
+	qip = (const struct rte_ipv4_hdr *)(icmp + 8);
+	qudp = (const struct rte_udp_hdr *)(qip + 1);
+	h = (const uint8_t *)(qudp + 1);
+	if (qip->version_ihl != RTE_IPV4_VHL_DEF || qip->next_proto_id != IPPROTO_UDP ||
+	    get16(h) != DPDK_MAGIC || h[2] != DPDK_VERSION || h[3] < DPDK_SYN || h[3] > DPDK_RST)
+		return -EPROTO;
+	memset(f, 0, sizeof(*f));
+	f->src_ip = qip->src_addr;
+	f->dst_ip = qip->dst_addr;
+	f->src_port = rte_be_to_cpu_16(qudp->src_port);
+	f->dst_port = rte_be_to_cpu_16(qudp->dst_port);
+	f->type = h[3];
+	f->dst_conn = get32(h + 8);
+	f->src_conn = get32(h + 12);
+	return 0;
+}

@@ -77,4 +77,10 @@ size_t sw_dp_dpdk_encode(uint8_t *buf, const struct dpdk_frame *f, enum dpdk_csu
  * that disagree). f->data points into buf. */
 int sw_dp_dpdk_decode(const uint8_t *buf, size_t len, struct dpdk_frame *f, bool csum);
 
+/* Decodes an ICMP port unreachable (checksums checked) that quotes one of our frames: what a
+ * kernel sends back when a frame reached a host where nothing holds its UDP port any more (the
+ * peer's process ended). Fills in the quoted frame's addresses, ports, type and connection ids
+ * (the rest zero). Returns 0 or -EPROTO. */
+int sw_dp_dpdk_decode_unreach(const uint8_t *buf, size_t len, struct dpdk_frame *f);
+
 #endif

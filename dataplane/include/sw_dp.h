@@ -130,11 +130,14 @@ struct sw_dp_config {
 	int one_sided;
 	/* dpdk only (dataplane/README.md, "Backend dpdk"). EAL arguments of the process's one
 	 * rte_eal_init(), which the first dpdk context runs; NULL: "--no-pci --no-huge -m 256
-	 * --no-telemetry --file-prefix swdp-PID" (no hugepages, no PCI device taken). */
+	 * --no-shconf --no-telemetry --file-prefix swdp-PID" (no hugepages, no PCI device taken,
+	 * nothing left in /var/run/dpdk). */
 	const char *dpdk_eal;
-	/* dpdk: this context's own port as EAL devargs, probed at open and removed at close,
-	 * e.g. "net_memif0,role=client,socket=/run/sw.sock" or "net_af_packet0,iface=veth0".
-	 * Required: one port per context (contexts are per thread). */
+	/* dpdk: the context's port as EAL devargs, e.g. "net_memif0,role=client,socket=/sw.sock"
+	 * or "net_af_packet0,iface=veth0"; the contexts of a process naming the same devargs
+	 * share the port (probed by the first, removed with the last), each on its own UDP port.
+	 * Required: NULL takes the environment's SW_DP_DPDK_PORT, as the dpdk_ip, dpdk_neigh and
+	 * dpdk_mtu below take SW_DP_DPDK_IP, _NEIGH and _MTU. */
 	const char *dpdk_port;
 	/* dpdk: this context's IPv4 address; NULL: the listen address's (0.0.0.0 takes frames
 	 * for any address). */

@@ -2,10 +2,10 @@
 /*
  * libFuzzer target for the dpdk backend's frame decoder (dataplane/dpdk_frame.c): every
  * byte a port receives goes through it before any connection state is touched. Each input
- * is decoded with and without checksum checks; a frame that decodes is encoded again from
- * the decoded fields and must decode to the same fields (the codec agrees with itself), and
- * a message segment must lie inside its message. A crash or sanitizer report fails.
- * Built by fuzz.sh (no EAL needed: the codec works on plain bytes).
+ * is decoded with and without checksum checks, and as an ICMP port unreachable; a frame that
+ * decodes is encoded again from the decoded fields and must decode to the same fields (the codec
+ * agrees with itself), and a message segment must lie inside its message. A crash or sanitizer
+ * report fails. Built by fuzz.sh (no EAL needed: the codec works on plain bytes).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	copy = malloc(size ? size : 1);
 	memcpy(copy, data, size);
 	sw_dp_dpdk_decode(copy, size, &f, true);
+	sw_dp_dpdk_decode_unreach(copy, size, &f);
 	if (sw_dp_dpdk_decode(copy, size, &f, false) == 0) {
 		if (f.type == DPDK_SEG && f.kind == DPDK_SEG_MSG &&
 		    ((uint64_t)f.off + f.len > f.msg_len))
