@@ -146,12 +146,23 @@ static void ep_free_if_unused(struct sw_dp_ep *ep)
 	}
 }
 
+/* Frees the endpoints closed since the last poll (sw_dp_ctx.closing). */
+static void free_closing(struct sw_dp_ctx *ctx)
+{
+	while (ctx->closing) {
+		struct sw_dp_ep *ep = ctx->closing;
+		ctx->closing = ep->next;
+		free(ep);
+	}
+}
+
 void sw_dp_close(struct sw_dp_ctx *ctx)
 {
 	if (!ctx)
 		return;
 	while (ctx->eps)
 		sw_dp_ep_close(ctx->eps);
+	free_closing(ctx);
 	/* Endpoints whose messages the caller never released; their buffers go with the pool. */
 	while (ctx->held) {
 		struct sw_dp_ep *ep = ctx->held;
@@ -354,7 +365,11 @@ void sw_dp_ep_close(struct sw_dp_ep *ep)
 	owe_clear(ep);
 	ep_unlink(&ctx->eps, ep);
 	if (ep->rx_held == 0) {
-		free(ep);
+		/* A SEND that failed can come just before its endpoint's CLOSED in one batch
+		 * (tcp, dpdk): a caller closing the endpoint at the first would meet freed
+		 * memory at the second (ASan, the shuffle fetcher over dpdk). */
+		ep->next = ctx->closing;
+		ctx->closing = ep;
 		return;
 	}
 	ep->next = ctx->held; /* until the caller releases what it holds */
@@ -532,6 +547,7 @@ int sw_dp_poll(struct sw_dp_ctx *ctx, struct sw_dp_event *ev, int max)
 	if (!ctx || max < 0 || (max && !ev))
 		return -EINVAL;
 	q = &ctx->evq;
+	free_closing(ctx); /* the caller is done with the last batch */
 	flush_grants(ctx);
 	sw_dp_pool_idle(&ctx->pool);
 	if (q->n < (size_t)max || max == 0) {

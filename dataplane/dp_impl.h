@@ -120,6 +120,10 @@ struct sw_dp_ctx {
 	/* Closed endpoints whose messages the caller still holds (rx_held > 0), doubly linked
 	 * like eps: each goes at its last sw_dp_release(), the rest at sw_dp_close(). */
 	struct sw_dp_ep *held;
+	/* Endpoints closed since the last poll, via next: freed by the next sw_dp_poll(), so that
+	 * events of the batch the caller is still handling may name them (user NULL once the
+	 * caller cleared it) rather than freed memory. */
+	struct sw_dp_ep *closing;
 	struct sw_dp_ep *owing;       /* endpoints with grant_pending > 0, via owe_next */
 	struct sw_dp_counters closed; /* summed counters of endpoints already closed */
 	bool credit_woke; /* credits came back to a stalled endpoint: wait must not sleep */
