@@ -18,6 +18,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -158,7 +159,8 @@ static void peer_key(struct peer_state *ps, struct sw_dp_mr *mr)
 	ps->reply_len = sizeof(addr) + klen;
 }
 
-/* Serves until its last connection closes. Exit status 0 when nothing went wrong. */
+/* Serves until its last connection closes, then says so on wfd (after the address). Exit
+ * status 0 when nothing went wrong. */
 static void peer_main(int wfd, int gofd)
 {
 	struct sw_dp_config c = config(0);
@@ -179,7 +181,6 @@ static void peer_main(int wfd, int gofd)
 	peer_key(&ps, mr);
 	if (write(wfd, addr, sizeof(addr)) != sizeof(addr))
 		_exit(2);
-	close(wfd);
 	/* Until every connection closed and every echo completed (a close fails them). */
 	while (!served || live || ps.echoing) {
 		struct sw_dp_event ev[16];
@@ -211,6 +212,9 @@ static void peer_main(int wfd, int gofd)
 			}
 		}
 	}
+	if (write(wfd, "d", 1) != 1)
+		_exit(2);
+	close(wfd);
 	for (int i = 0; i < ps.nheld; i++)
 		sw_dp_release(ctx, &ps.held[i]);
 	sw_dp_mem_dereg(ctx, mr);
@@ -229,7 +233,8 @@ static void peer_main(int wfd, int gofd)
 
 struct peer {
 	pid_t pid;
-	int go; /* dpdk: closed once this process closed its port: the peer may close its own */
+	int go;   /* dpdk: closed once this process closed its port: the peer may close its own */
+	int done; /* readable once the peer served its last connection */
 	char addr[SW_DP_ADDRSTRLEN];
 };
 
@@ -270,28 +275,47 @@ static void peer_start(struct peer *p)
 	p->go = go[1];
 	close(fds[1]);
 	assert_int_equal(read(fds[0], p->addr, sizeof(p->addr)), sizeof(p->addr));
-	close(fds[0]);
+	p->done = fds[0];
+}
+
+/* dpdk: keeps ctx answering until the peer served its last connection, so that it no longer
+ * sends when ctx closes its port: DPDK 22.11's memif crashes a process sending on a link whose
+ * other end closes (peer_main() in rte_eth_tx_burst, once under ASan). A connection this side
+ * already dropped (timed out) ends at the peer's next frame, which gets a RST. */
+static void peer_drain(struct peer *p, struct sw_dp_ctx *ctx)
+{
+	int64_t end = now_ms() + WAIT_MS;
+	struct pollfd done = {.fd = p->done, .events = POLLIN};
+	struct sw_dp_event ev[16];
+
+	if (strcmp(backend, "dpdk") != 0)
+		return; /* kernel sockets and UCX let a peer go on sending into a closed port */
+	while (poll(&done, 1, 0) == 0) {
+		assert_true(now_ms() < end);
+		assert_true(sw_dp_poll(ctx, ev, 16) >= 0);
+		sw_dp_wait(ctx, 10);
+	}
 }
 
 /* Waits (bounded) for the peer to exit and returns its exit status, or -signal. */
 static int peer_join(struct peer *p)
 {
 	int64_t end = now_ms() + WAIT_MS;
+	pid_t r;
 	int st;
 
 	if (p->go >= 0)
 		close(p->go);
 	p->go = -1;
 
-	while (waitpid(p->pid, &st, WNOHANG) == 0) {
-		if (now_ms() > end) {
-			kill(p->pid, SIGKILL);
-			waitpid(p->pid, &st, 0);
-			return -1000;
-		}
+	while ((r = waitpid(p->pid, &st, WNOHANG)) == 0 && now_ms() <= end)
 		usleep(1000);
+	if (r == 0) {
+		kill(p->pid, SIGKILL);
+		waitpid(p->pid, &st, 0);
 	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+	close(p->done); /* after its last write */
+	return r == 0 ? -1000 : WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
 }
 
 /* ---- helpers for the test side ---- */
@@ -358,6 +382,7 @@ static void conn_open(struct conn *c, uint32_t credits)
 static void conn_close(struct conn *c)
 {
 	sw_dp_ep_close(c->ep);
+	peer_drain(&c->peer, c->ctx);
 	sw_dp_close(c->ctx);
 	assert_int_equal(peer_join(&c->peer), 0);
 }
@@ -1378,6 +1403,7 @@ static void a_dpdk_listener_refuses_peers_beyond_its_connection_cap_until_one_le
 	for (int i = 0; i < CAP_CONNS + 2; i++)
 		if (outcome[i] == 1 && i != left)
 			sw_dp_ep_close(ep[i]);
+	peer_drain(&p, ctx);
 	sw_dp_close(ctx);
 	assert_int_equal(peer_join(&p), 0);
 }

@@ -33,11 +33,15 @@
 #include "shuffle_int.h"
 #include "sw_shuffle.h"
 
-#define KiB     1024u
-#define MiB     (1024u * 1024u)
-#define JOB     42
-#define SECRET  "s3cret-of-job-42"
-#define TIMEOUT 5000
+#define KiB    1024u
+#define MiB    (1024u * 1024u)
+#define JOB    42
+#define SECRET "s3cret-of-job-42"
+/* A fetch's deadline here: long enough for a loaded 2-core machine under ASan (a new reducer's
+ * first 4 KiB fetch over UCX sm,tcp in the kill test below took over 5 s in 3 of about 70 runs
+ * at load 10+, while the server's loop, instrumented, never paused for more than 0.5 s), short
+ * enough that a hung server fails the test. */
+#define TIMEOUT 20000
 
 static const char *backend = "tcp";
 static const char *ucx_tls; /* argv[2]: UCX_TLS for ucx ("tcp", "sm,tcp") */
