@@ -8,19 +8,22 @@
 
 #include "workload_priv.h"
 
-struct sw_job_desc *sw_sim_wl_jobs_push(struct wl_jobs *a)
+void *sw_sim_wl_push(void *v, size_t *n, size_t *cap, size_t size)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 256;
-		struct sw_job_desc *v = realloc(a->v, cap * sizeof(*v));
+	unsigned char *a;
 
-		if (!v)
+	memcpy(&a, v, sizeof(a)); /* v points at the array's typed pointer */
+	if (*n == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 16;
+
+		a = realloc(a, ncap * size);
+		if (!a)
 			return NULL;
-		a->v = v;
-		a->cap = cap;
+		memcpy(v, &a, sizeof(a));
+		*cap = ncap;
 	}
-	memset(&a->v[a->n], 0, sizeof(a->v[0]));
-	return &a->v[a->n++];
+	memset(a + *n * size, 0, size);
+	return a + (*n)++ * size;
 }
 
 static int by_arrival(const void *pa, const void *pb)

@@ -311,7 +311,7 @@ static int parse_job_links(struct loader *ld, json_t *obj, struct sw_job_desc *j
 		return fail(at, "after", "needs the job's \"workflow\"");
 	if (!json_is_array(after) || json_array_size(after) > SW_WORKLOAD_MAX_AFTER)
 		return fail(at, "after", "must be an array of at most 8 job ids");
-	k = sw_sim_wl_links_push(&ld->links);
+	k = WL_PUSH(&ld->links);
 	if (!k)
 		return -ENOMEM;
 	*k = (struct wl_link){.job = j->id, .line = at->line};
@@ -372,7 +372,7 @@ static int parse_job(struct loader *ld, json_t *obj)
 		ld->lines = lines;
 		ld->lines_cap = cap;
 	}
-	j = sw_sim_wl_jobs_push(&ld->jobs);
+	j = WL_PUSH(&ld->jobs);
 	if (!j)
 		return -ENOMEM;
 	ld->lines[ld->jobs.n - 1] = at->line;

@@ -112,7 +112,7 @@ int sw_sim_workload_paper(struct sw_workload *w, const struct sw_paper_opts *o)
 	rng_init(&r, o->seed, WL_STREAM_DRAW);
 	for (double t = rng_exponential(&r, o->mean_interarrival); t < o->duration;
 	     t += rng_exponential(&r, o->mean_interarrival)) {
-		struct sw_job_desc *j = sw_sim_wl_jobs_push(&jobs);
+		struct sw_job_desc *j = WL_PUSH(&jobs);
 		enum sw_job_class cls;
 
 		if (!j) {

@@ -18,8 +18,11 @@ struct wl_jobs {
 	size_t n, cap;
 };
 
-/* Appends a zeroed job and returns it, or NULL when memory runs out. */
-struct sw_job_desc *sw_sim_wl_jobs_push(struct wl_jobs *a);
+/* Appends a zeroed element of @p size bytes to the array *@p v (a typed pointer's address) of
+ * *@p n elements, room for *@p cap, and returns it; NULL when memory runs out. WL_PUSH(&a) for
+ * a struct with members v, n and cap (struct wl_jobs, struct wl_links). */
+void *sw_sim_wl_push(void *v, size_t *n, size_t *cap, size_t size);
+#define WL_PUSH(a) sw_sim_wl_push(&(a)->v, &(a)->n, &(a)->cap, sizeof(*(a)->v))
 
 /* Hands the jobs to @p w, sorted by arrival (ties by id) as sw_workload promises. */
 void sw_sim_wl_jobs_give(struct wl_jobs *a, struct sw_workload *w);
@@ -37,9 +40,6 @@ struct wl_links {
 	struct wl_link *v;
 	size_t n, cap;
 };
-
-/* Appends a link record and returns it, or NULL when memory runs out. */
-struct wl_link *sw_sim_wl_links_push(struct wl_links *a);
 
 /* Once @p w's jobs are sorted: each link's ids to indexes into w->jobs, every one a job of the
  * same workflow sorted before the job; the mix's workflow numbers (1 + number in

@@ -199,7 +199,7 @@ static int read_jobs(FILE *f, const char *path, const struct sw_swim_opts *o, st
 			buf[--len] = '\0';
 		if (!len)
 			continue;
-		j = sw_sim_wl_jobs_push(jobs);
+		j = WL_PUSH(jobs);
 		if (!j) {
 			sw_sim_wl_error(err, path, l.line, NULL, "out of memory");
 			rc = -ENOMEM;

@@ -10,20 +10,6 @@
 
 #include "workload_priv.h"
 
-struct wl_link *sw_sim_wl_links_push(struct wl_links *a)
-{
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 16;
-		struct wl_link *v = realloc(a->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		a->v = v;
-		a->cap = cap;
-	}
-	return &a->v[a->n++];
-}
-
 /* (key, index) pairs, sorted by key then index. */
 static int by_key(const void *pa, const void *pb)
 {
