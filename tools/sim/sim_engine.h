@@ -42,10 +42,10 @@ struct sim_src {
 	uint32_t queued;  /* in the reducer's queue of sources to fetch from */
 };
 
-/** A running reducer's shuffle: allocated at launch, freed when the reduce finishes. */
+/** A running reducer's shuffle: allocated at launch, freed when the reduce finishes. Its
+ *  struct sim_src per node is in its job's fetch matrix. */
 struct sim_shuffle {
-	struct sim_src *src; /* n_nodes */
-	uint32_t *queue;     /* ring of source nodes waiting for a free xfer */
+	uint32_t *queue; /* ring of source nodes waiting for a free xfer */
 	uint32_t q_head, q_len;
 	uint32_t active; /* xfers with a flow */
 	uint32_t n_xfers;
@@ -89,7 +89,12 @@ struct sim_job {
 	uint32_t n_maps, n_reduces, maps_done, reduces_done;
 	uint32_t *outputs, n_outputs; /* maps in the order their outputs registered */
 	uint32_t *running, n_running; /* reduces in SIM_SHUFFLE */
-	uint8_t *map_rack;            /* SAMP's PreferredMapRacks, NULL without SAMP */
+	/* Reducer r's struct sim_src for node n at [n * n_reduces + r], allocated at the first
+	 * reduce launch: node-major, so the output a map registers on a node reaches every running
+	 * reducer through one row, not through a cache miss in each reducer's own array (which
+	 * was 89% of the time a map's output took to reach 5,600 reducers on 3,000 nodes). */
+	struct sim_src *fetch;
+	uint8_t *map_rack; /* SAMP's PreferredMapRacks, NULL without SAMP */
 };
 
 struct sim_node {

@@ -66,7 +66,6 @@ static void shuffle_free(struct sim_task *t)
 {
 	if (!t->shf)
 		return;
-	free(t->shf->src);
 	free(t->shf->queue);
 	free(t->shf);
 	t->shf = NULL;
@@ -84,6 +83,7 @@ void sw_sim_job_free(struct sim_job *j)
 	free(j->tasks);
 	free(j->outputs);
 	free(j->running);
+	free(j->fetch);
 	free(j->map_rack);
 	free(j);
 }
@@ -263,20 +263,33 @@ static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rat
 
 /* ---- reduce: shuffle ---- */
 
+/* What reducer @p t still has to fetch from node @p node. */
+static struct sim_src *src_of(const struct sim_task *t, uint32_t node)
+{
+	return &t->job->fetch[(size_t)node * t->job->n_reduces + t->idx];
+}
+
 static int shuffle_create(struct sim *s, struct sim_task *t)
 {
+	struct sim_job *j = t->job;
 	uint32_t n = s->cluster.n_nodes;
 	uint32_t nx = s->c->parallel_copies, i;
 	struct sim_shuffle *shf = calloc(1, sizeof(*shf) + nx * sizeof(shf->xfers[0]));
 
 	if (!shf)
 		return -ENOMEM;
-	shf->src = calloc(n, sizeof(*shf->src));
 	shf->queue = calloc(n, sizeof(*shf->queue));
 	shf->n_xfers = nx;
 	t->shf = shf;
-	if (!shf->src || !shf->queue)
+	if (!shf->queue)
 		return -ENOMEM; /* freed with the job */
+	if (!j->fetch) {
+		j->fetch = calloc((size_t)n * j->n_reduces, sizeof(*j->fetch));
+		if (!j->fetch)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) /* an earlier attempt's state, if any */
+		*src_of(t, i) = (struct sim_src){0};
 	for (i = 0; i < nx; i++) {
 		shf->xfers[i].task = t;
 		shf->xfers[i].flow = SIM_FLOW_NONE;
@@ -292,7 +305,7 @@ static int shuffle_pump(struct sim *s, struct sim_task *t)
 
 	while (shf->q_len && shf->active < s->c->parallel_copies) {
 		uint32_t src = shf->queue[shf->q_head];
-		struct sim_src *sp = &shf->src[src];
+		struct sim_src *sp = src_of(t, src);
 		int rc;
 
 		shf->q_head = (shf->q_head + 1) % n;
@@ -317,7 +330,7 @@ static void shuffle_take(struct sim *s, struct sim_task *t, uint32_t m)
 	uint32_t src = j->tasks[m].node;
 	uint64_t bytes = share(j->maps[m].output_bytes, t->idx, j->n_reduces);
 	struct sim_shuffle *shf = t->shf;
-	struct sim_src *sp = &shf->src[src];
+	struct sim_src *sp = src_of(t, src);
 
 	if (!bytes)
 		return;
@@ -542,7 +555,7 @@ int sw_sim_flow_done(struct sim *s, struct sim_xfer *x)
 		return compute(s, t, t->job->maps[t->idx].input_bytes, t->job->bench->map_rate);
 	if (t->phase == SIM_WRITE)
 		return --t->waits ? 0 : written(s, t);
-	shf->src[x->src].slot = 0;
+	src_of(t, x->src)->slot = 0;
 	shf->active--;
 	return shuffle_feed(s, t, t->job->n_outputs);
 }
@@ -697,7 +710,7 @@ int sw_sim_shuffle_forget(struct sim *s, struct sim_task *t, uint32_t src)
 {
 	struct sim_job *j = t->job;
 	struct sim_shuffle *shf = t->shf;
-	struct sim_src *sp = &shf->src[src];
+	struct sim_src *sp = src_of(t, src);
 
 	for (uint32_t i = 0; i < j->n_outputs; i++) {
 		uint32_t m = j->outputs[i];
