@@ -18,6 +18,9 @@
 #define SW_AGENT_CREDITS 8
 /* Events a dp context's handler takes per turn of the loop. */
 #define SW_AGENT_DP_BATCH 32
+/* With a poll-mode context (dpdk) the loop goes round at least this often, to progress it:
+ * 1000 wakeups a second, against a core spent spinning (agent/README.md). */
+#define SW_AGENT_POLL_MS 1
 /* Replica chunks a put has unacknowledged at once (below the credits: see put_pump). */
 #define SW_AGENT_PUT_WINDOW 4
 /* A fetch whose server shows no sign of life for this long fails and the reduce waits for a
@@ -67,6 +70,7 @@ struct sw_agent {
 		struct sw_dp_ctx *dp;
 	} dps[SW_AGENT_DP_MAX]; /* dp contexts in the loop */
 	int n_dps;
+	int n_polled;         /* of them, poll-mode ones (no fd) */
 	struct sw_dp_ctx *dp; /* replica puts both ways; the controller link */
 	struct sw_shuffle_store *store;
 	struct sw_dp_ctx *srv_dp; /* the shuffle server's alone (its max_recv, its listener) */

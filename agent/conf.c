@@ -63,8 +63,8 @@ static const char *set_field(struct sw_agent_conf *c, const struct field *f, con
 			*(uint64_t *)dst = n;
 		return NULL;
 	case K_TRANSPORT:
-		if (strcmp(v, "tcp") && strcmp(v, "ucx"))
-			return "unknown transport (tcp or ucx)";
+		if (strcmp(v, "tcp") && strcmp(v, "ucx") && strcmp(v, "dpdk"))
+			return "unknown transport (tcp, ucx or dpdk)";
 		break;
 	case K_ADDR:
 		if ((bad = sw_kv_addr(v)))

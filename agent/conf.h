@@ -22,7 +22,7 @@ struct sw_agent_conf {
 	char shuffle_listen[SW_DP_ADDRSTRLEN]; /* the shuffle server's address */
 	char replica_listen[SW_DP_ADDRSTRLEN]; /* where other agents put output replicas */
 	char metrics_listen[SW_DP_ADDRSTRLEN]; /* "IP:port" of /metrics; "" = off */
-	char transport[8];                     /* shuffle transport: "tcp" or "ucx" */
+	char transport[8];                     /* shuffle transport: "tcp", "ucx" or "dpdk" */
 	char key_file[PATH_MAX];               /* the cluster key (swctl keygen) */
 	char store_dir[PATH_MAX];              /* spill files of the map-output store */
 	uint64_t store_mem;                    /* bytes of the store's memory arena */

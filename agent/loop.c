@@ -38,11 +38,18 @@ int sw_agent_dp_watch(struct sw_agent *ag, struct sw_agent_watch *w, struct sw_d
 	if (ag->n_dps == SW_AGENT_DP_MAX)
 		return -ENOSPC;
 	w->fd = sw_dp_fd(dp);
-	if (w->fd < 0)
-		return w->fd; /* a poll-mode backend: not for this loop */
-	int rc = sw_agent_watch_add(ag, w);
-	if (rc)
-		return rc;
+	if (w->fd == -ENOTSUP) {
+		/* A poll-mode backend (dpdk): no fd, progressed every round, rounds at least
+		 * every SW_AGENT_POLL_MS (sw_agent_run_once). */
+		w->fd = -1;
+		ag->n_polled++;
+	} else if (w->fd < 0) {
+		return w->fd;
+	} else {
+		int rc = sw_agent_watch_add(ag, w);
+		if (rc)
+			return rc;
+	}
 	ag->dps[ag->n_dps].w = w;
 	ag->dps[ag->n_dps].dp = dp;
 	ag->n_dps++;
@@ -53,6 +60,8 @@ void sw_agent_dp_unwatch(struct sw_agent *ag, struct sw_agent_watch *w)
 {
 	for (int i = 0; i < ag->n_dps; i++)
 		if (ag->dps[i].w == w) {
+			if (w->fd < 0)
+				ag->n_polled--;
 			sw_agent_watch_del(ag, w);
 			ag->dps[i] = ag->dps[--ag->n_dps];
 			w->fd = -1; /* the context closes its own fd */
@@ -101,6 +110,8 @@ int sw_agent_run_once(struct sw_agent *ag, int timeout_ms)
 	for (int i = 0; i < ag->n_dps; i++)
 		if (sw_dp_wait(ag->dps[i].dp, 0) == 0)
 			timeout_ms = 0;
+	if (ag->n_polled && (timeout_ms < 0 || timeout_ms > SW_AGENT_POLL_MS))
+		timeout_ms = SW_AGENT_POLL_MS;
 	int n = epoll_wait(ag->epfd, evs, 32, timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;

@@ -131,6 +131,7 @@ struct dport {
 	struct rte_mempool *pool;
 	pthread_mutex_t lock;  /* a queue serves one thread at a time; guards ctxs */
 	struct dpdk_ctx *ctxs; /* the contexts on the port, via port_next */
+	atomic_uint nctxs;     /* how many */
 };
 
 struct dpdk_ctx {
@@ -430,6 +431,7 @@ static int port_open(struct dpdk_ctx *d, const char *devargs, uint32_t mtu)
 		pthread_mutex_lock(&p->lock);
 		d->port_next = p->ctxs;
 		p->ctxs = d;
+		atomic_fetch_add(&p->nctxs, 1);
 		pthread_mutex_unlock(&p->lock);
 		d->p = p;
 	}
@@ -452,6 +454,7 @@ static void port_close(struct dpdk_ctx *d)
 		for (struct dpdk_ctx **i = &p->ctxs; *i; i = &(*i)->port_next)
 			if (*i == d) {
 				*i = d->port_next;
+				atomic_fetch_sub(&p->nctxs, 1);
 				break;
 			}
 		pthread_mutex_unlock(&p->lock);
@@ -816,6 +819,33 @@ static uint64_t sack_bits(const struct dconn *k)
 	return b;
 }
 
+/* Hands a frame for a context on d's port (d included) to its ring, as a kernel loops back
+ * what a host sends itself: a port never hears its own frames (af_packet does not give a
+ * socket what it sent), so an agent fetching from its own server would wait for ever.
+ * Returns whether the frame was for one of them. */
+static bool port_loop(struct dpdk_ctx *d, const struct dpdk_frame *f, struct rte_mbuf *m)
+{
+	struct dport *p = d->p;
+	struct dpdk_ctx *o = NULL;
+
+	/* Only on a kernel interface are UDP ports unique on the host (held, port_hold): over
+	 * memif the peer process may use the same port number as a context here. */
+	if (!p->kernel_if || (atomic_load(&p->nctxs) == 1 && f->dst_port != d->udp_port))
+		return false;
+	pthread_mutex_lock(&p->lock);
+	for (o = p->ctxs; o; o = o->port_next)
+		if (o->udp_port == f->dst_port && (!o->ip || o->ip == f->dst_ip))
+			break;
+	if (o) {
+		/* never on a wire: checked as a port that verified the checksums would */
+		m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+		if (rte_ring_mp_enqueue(o->rxq, m) < 0)
+			rte_pktmbuf_free(m); /* lost like a frame on a full queue: resent */
+	}
+	pthread_mutex_unlock(&p->lock);
+	return o != NULL;
+}
+
 /* Queues one frame to k's peer; f's addresses and ack fields are filled in here. */
 static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, const struct dseg *s)
 {
@@ -857,7 +887,8 @@ static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, c
 		udp->dgram_cksum = rte_ipv4_phdr_cksum(ip, m->ol_flags);
 	}
 	k->ack_due = false;
-	d->tx[d->ntx++] = m;
+	if (!port_loop(d, f, m))
+		d->tx[d->ntx++] = m;
 	return 0;
 }
 
@@ -1246,8 +1277,7 @@ static void on_frame(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
 {
 	struct dpdk_frame f;
 	struct dconn *k;
-	bool hw_ok = d->p->rx_offload &&
-	             (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+	bool hw_ok = (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
 	             (m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 
 	if (m->nb_segs != 1)

@@ -99,7 +99,7 @@ static void test_every_bad_line_names_file_line_and_field(void **state)
 	expect_error("metrics_listen = 127.0.0.1\n", 11,
 	             "metrics_listen: expected IPv4:port: '127.0.0.1'");
 	expect_error("transport = carrier-pigeon\n", 11,
-	             "transport: unknown transport (tcp or ucx): 'carrier-pigeon'");
+	             "transport: unknown transport (tcp, ucx or dpdk): 'carrier-pigeon'");
 	expect_error("heartbeat_ms = 0\n", 11, "heartbeat_ms: out of range (100..600000): '0'");
 	expect_error("\n\nkey_file =\n", 13, "key_file: set twice (first on line 7)");
 }

@@ -16,7 +16,7 @@
 
 static const char cluster_usage[] =
         "usage: swctl cluster up [--racks R] [--nodes-per-rack N] [--nic RATE] [--uplink RATE]\n"
-        "                        [--transport tcp|ucx] [--policy P] [--name NAME] [--dir DIR]\n"
+        "                        [--transport tcp|ucx|dpdk] [--policy P] [--name NAME] [--dir DIR]\n"
         "                        [--lost-after SECONDS] [--timeout SECONDS]\n"
         "       swctl cluster status (--dir DIR | --name NAME)\n"
         "       swctl cluster down (--dir DIR | --name NAME)\n\n"
@@ -33,7 +33,8 @@ static const char cluster_usage[] =
         "  --nic RATE           node links, default 1gbit (RATE: a number with kbit, mbit or\n"
         "                       gbit; 1mbit..100gbit)\n"
         "  --uplink RATE        each ToR uplink, each direction, default 200mbit\n"
-        "  --transport T        the agents' shuffle transport, tcp (default) or ucx\n"
+        "  --transport T        the agents' shuffle transport, tcp (default), ucx or dpdk\n"
+        "                       (dpdk: af_packet on each node's eth0, static neighbours)\n"
         "  --policy P           the controller's scheduler, default sw-fair\n"
         "  --name NAME          1..16 of [a-z0-9], starting with a letter; default swXXXXXX,\n"
         "                       new for every run\n"
@@ -161,8 +162,8 @@ static int up(int argc, char **argv)
 				return usage_error("bad rate '%s' (e.g. 1gbit, 200mbit)", optarg);
 			break;
 		case 't':
-			if (strcmp(optarg, "tcp") && strcmp(optarg, "ucx"))
-				return usage_error("--transport: tcp or ucx, not '%s'", optarg);
+			if (strcmp(optarg, "tcp") && strcmp(optarg, "ucx") && strcmp(optarg, "dpdk"))
+				return usage_error("--transport: tcp, ucx or dpdk, not '%s'", optarg);
 			snprintf(c.transport, sizeof(c.transport), "%s", optarg);
 			break;
 		case 'p':

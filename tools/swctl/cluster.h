@@ -69,6 +69,8 @@ int cluster_net_count(const char *name);
 int cluster_enter(const char *ns);
 /* A node's address: 10.(rack+1).0.(node+11). */
 void cluster_node_ip(int rack, int node, char *buf, size_t len);
+/* The fixed MAC of node @p node's eth0 in rack @p rack, or (node -1) of the rack's ToR bridge. */
+void cluster_node_mac(int rack, int node, char *buf, size_t len);
 
 /* ---- cluster_proc.c: config files, daemons, registration, clean-up of processes ---- */
 

@@ -4,9 +4,10 @@
  * per step, so each failure names the exact command, and what is made is exactly what
  * platform.md and oversub-example.sh describe. Addresses live only inside the namespaces:
  *
- *   node rRnN: eth0 10.(R+1).0.(N+11)/24, default via its ToR; eth0 and the ToR's port nN
- *              both shaped at --nic (tbf)
- *   ToR  torR: bridge br0 10.(R+1).0.1/24 over ports n0..; uplink 10.0.R.1/30 to the spine,
+ *   node rRnN: eth0 10.(R+1).0.(N+11)/24, MAC 02:53:57:RR:NN:01, default via its ToR; eth0
+ *              and the ToR's port nN both shaped at --nic (tbf)
+ *   ToR  torR: bridge br0 10.(R+1).0.1/24, MAC 02:53:57:RR:ff:01 (fixed MACs: a dpdk agent
+ *              has no ARP and is given them), over ports n0..; uplink 10.0.R.1/30 to the spine,
  *              shaped at --uplink (tbf), default route via the spine
  *   spine:     rackR 10.0.R.2/30 (shaped at --uplink, the rack's downlink), a route to each
  *              rack, and the controller's address on lo
@@ -38,6 +39,11 @@ void cluster_ns_name(const struct cluster *c, int rack, int node, char *buf, siz
 void cluster_node_ip(int rack, int node, char *buf, size_t len)
 {
 	snprintf(buf, len, "10.%d.0.%d", rack + 1, node + 11);
+}
+
+void cluster_node_mac(int rack, int node, char *buf, size_t len)
+{
+	snprintf(buf, len, "02:53:57:%02x:%02x:01", rack, node < 0 ? 0xff : node);
 }
 
 int cluster_ns_is_ours(const char *name, const char *ns)
@@ -97,8 +103,9 @@ static int add_ns(const char *ns, int forward)
 
 static int node_up(const struct cluster *c, int r, int n, const char *tor)
 {
-	char ns[64], port[16], ip[32], addr[40], gw[32];
+	char ns[64], port[16], ip[32], addr[40], gw[32], mac[32];
 	cluster_ns_name(c, r, n, ns, sizeof(ns));
+	cluster_node_mac(r, n, mac, sizeof(mac));
 	snprintf(port, sizeof(port), "n%d", n);
 	cluster_node_ip(r, n, ip, sizeof(ip));
 	snprintf(addr, sizeof(addr), "%s/24", ip);
@@ -106,6 +113,7 @@ static int node_up(const struct cluster *c, int r, int n, const char *tor)
 	if (add_ns(ns, 0) ||
 	    RUN("ip", "link", "add", "eth0", "netns", ns, "type", "veth", "peer", "name", port,
 	        "netns", tor) ||
+	    RUN("ip", "-n", ns, "link", "set", "eth0", "address", mac) ||
 	    RUN("ip", "-n", ns, "addr", "add", addr, "dev", "eth0") ||
 	    RUN("ip", "-n", ns, "link", "set", "eth0", "up") ||
 	    RUN("ip", "-n", tor, "link", "set", port, "master", "br0", "up") ||
@@ -117,7 +125,9 @@ static int node_up(const struct cluster *c, int r, int n, const char *tor)
 static int rack_up(const struct cluster *c, int r, const char *spine)
 {
 	char tor[64], down[16], br[32], tor_ip[32], tor_net[40], sp_ip[32], sp_net[40], net[32];
+	char mac[32];
 	cluster_ns_name(c, r, -1, tor, sizeof(tor));
+	cluster_node_mac(r, -1, mac, sizeof(mac));
 	snprintf(down, sizeof(down), "rack%d", r);
 	snprintf(br, sizeof(br), "10.%d.0.1/24", r + 1);
 	snprintf(tor_ip, sizeof(tor_ip), "10.0.%d.1", r);
@@ -126,6 +136,7 @@ static int rack_up(const struct cluster *c, int r, const char *spine)
 	snprintf(sp_net, sizeof(sp_net), "%s/30", sp_ip);
 	snprintf(net, sizeof(net), "10.%d.0.0/24", r + 1);
 	if (add_ns(tor, 1) || RUN("ip", "-n", tor, "link", "add", "br0", "type", "bridge") ||
+	    RUN("ip", "-n", tor, "link", "set", "br0", "address", mac) ||
 	    RUN("ip", "-n", tor, "addr", "add", br, "dev", "br0") ||
 	    RUN("ip", "-n", tor, "link", "set", "br0", "up") ||
 	    RUN("ip", "link", "add", "uplink", "netns", tor, "type", "veth", "peer", "name", down,

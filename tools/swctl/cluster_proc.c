@@ -141,6 +141,29 @@ static int write_configs(const struct cluster *c)
 	return 0;
 }
 
+/* A dpdk agent's port and neighbours (SW_DP_DPDK_*, dataplane/README.md): af_packet on the
+ * node's eth0 through its qdisc (the --nic shaping; qdisc_bypass would skip it), and every
+ * other node's MAC, or its ToR's for nodes of other racks (there is no ARP). */
+static int dpdk_env(const struct cluster *c, const char *ns)
+{
+	static char neigh[CLUSTER_MAX_RACKS * CLUSTER_MAX_NODES * 36];
+	char ip[32], mac[32];
+	int rack, node;
+	size_t len = 0;
+	if (sscanf(ns + strlen(c->name), "-r%dn%d", &rack, &node) != 2)
+		return -1;
+	for (int r = 0; r < c->racks; r++)
+		for (int n = 0; n < c->nodes; n++) {
+			cluster_node_ip(r, n, ip, sizeof(ip));
+			cluster_node_mac(rack, r == rack ? n : -1, mac, sizeof(mac));
+			len += (size_t)snprintf(neigh + len, sizeof(neigh) - len, "%s%s=%s",
+			                        len ? "," : "", ip, mac);
+		}
+	cluster_node_ip(rack, node, ip, sizeof(ip));
+	return setenv("SW_DP_DPDK_PORT", "net_af_packet0,iface=eth0,qdisc_bypass=0", 1) ||
+	       setenv("SW_DP_DPDK_IP", ip, 1) || setenv("SW_DP_DPDK_NEIGH", neigh, 1);
+}
+
 /* Starts @p bin with config @p conf_opt @p conf in namespace @p ns, in a session of its own
  * with stdout and stderr to @p log; records it in the state file. */
 static pid_t spawn(const struct cluster *c, const char *ns, const char *role, const char *bin,
@@ -156,7 +179,8 @@ static pid_t spawn(const struct cluster *c, const char *ns, const char *role, co
 		/* UCX between namespaces of one machine would take shared memory and bypass the
 		 * emulated links: the agents' ucx runs over its tcp transport on the node's link */
 		if (!strcmp(role, "swagent") &&
-		    (setenv("UCX_TLS", "tcp", 1) || setenv("UCX_NET_DEVICES", "eth0", 1)))
+		    (setenv("UCX_TLS", "tcp", 1) || setenv("UCX_NET_DEVICES", "eth0", 1) ||
+		     (!strcmp(c->transport, "dpdk") && dpdk_env(c, ns))))
 			_exit(126);
 		if (cluster_enter(ns) == 0) {
 			close_range(3, ~0u, 0);
