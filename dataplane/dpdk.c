@@ -30,8 +30,12 @@
 #include "dp_impl.h"
 #include "dpdk_frame.h"
 
-#define WIN            2048u /* segments in flight per connection; also the receiver's reorder window */
-#define BURST          32
+#define WIN   2048u /* segments in flight per connection; also the receiver's reorder window */
+#define BURST 32
+/* Congestion window in segments (TCP NewReno's rules, cwnd_loss): a connection starts at
+ * CWND_INIT and never goes below CWND_MIN (about 11 KiB). */
+#define CWND_INIT      64u
+#define CWND_MIN       8u
 #define RING_SIZE      1024
 #define RTO_MIN_US     5000
 #define RTO_MAX_US     200000
@@ -84,7 +88,10 @@ struct dconn {
 	struct dseg seg[WIN];
 	uint64_t rto_tsc; /* current timeout, backed off */
 	uint64_t srtt_tsc;
-	uint64_t progress_tsc; /* last ack that advanced snd_una (or the first send) */
+	uint64_t progress_tsc;   /* last ack that advanced snd_una (or the first send) */
+	uint32_t cwnd, ssthresh; /* congestion window and slow-start threshold, segments */
+	uint32_t cwnd_acc;       /* segments acked towards the next +1 above ssthresh */
+	uint32_t recover;        /* snd_nxt at the last cut: no other cut until it is acked */
 	unsigned syn_tries;
 	bool accepted;      /* opened by the peer: counts against dpdk_max_conns */
 	uint64_t rx_tsc;    /* last frame heard from the peer */
@@ -712,6 +719,8 @@ static struct dconn *dconn_new(struct dpdk_ctx *d)
 	 * an earlier connection in the same slot finds no match. */
 	k->id = i | (uint32_t)(++d->gen & 0xfff) << 20;
 	k->rto_tsc = d->hz * RTO_MIN_US / 1000000;
+	k->cwnd = CWND_INIT;
+	k->ssthresh = WIN;
 	d->conns[i] = k;
 	return k;
 }
@@ -975,6 +984,43 @@ static bool paced_ok(struct dpdk_ctx *d, struct dconn *k, uint64_t now, uint32_t
 	return true;
 }
 
+/* A loss was found (three segments sacked above a hole, or a timeout). Loss is taken as
+ * congestion, since a queue that overflows is what drops here (a shaped uplink's tbf; memif
+ * drops nothing but frames its full ring refuses): without this a connection kept WIN
+ * segments (2.9 MB) in flight into a 100 Mbit/s uplink whose queue holds 0.6 MB, and the
+ * uplinks carried 1.8 times what the agents received. The window halves once per window of
+ * losses (not again until what was in flight at the cut is acked); a timeout outside such a
+ * recovery restarts from CWND_MIN and slow-starts back to half the old window. */
+static void cwnd_loss(struct dconn *k, bool timeout)
+{
+	uint32_t flight = k->snd_nxt - k->snd_una;
+
+	if (before(k->snd_una, k->recover))
+		return;
+	k->ssthresh = (flight < k->cwnd ? flight : k->cwnd) / 2;
+	if (k->ssthresh < CWND_MIN)
+		k->ssthresh = CWND_MIN;
+	k->cwnd = timeout ? CWND_MIN : k->ssthresh;
+	k->cwnd_acc = 0;
+	k->recover = k->snd_nxt;
+}
+
+/* @p acked segments left the window: slow start below ssthresh (one more per segment
+ * acked), then one more per window; not while a recovery is under way. */
+static void cwnd_grow(struct dconn *k, uint32_t acked)
+{
+	if (before(k->snd_una, k->recover))
+		return;
+	if (k->cwnd < k->ssthresh) {
+		k->cwnd += acked;
+	} else if ((k->cwnd_acc += acked) >= k->cwnd) {
+		k->cwnd_acc -= k->cwnd;
+		k->cwnd++;
+	}
+	if (k->cwnd > WIN)
+		k->cwnd = WIN;
+}
+
 /* Retransmits on timeout (up to a burst of what is neither acked nor sacked, with the
  * timeout doubled), sends new segments within the window and the pacing rate. */
 static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
@@ -1017,13 +1063,19 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 			return;
 		}
 		if (now - old->sent >= k->rto_tsc) {
-			/* Everything in flight that is neither sacked nor resent within the
-			 * timeout: beyond the sack bitmap's reach, a timeout is how holes show. */
-			for (uint32_t s = k->snd_una; before(s, k->snd_nxt); s++) {
+			/* What is in flight and neither sacked nor resent within the timeout, up
+			 * to a window: beyond the sack bitmap's reach, a timeout is how holes show,
+			 * and each ack that fills one brings the next hole's turn at once. */
+			uint32_t budget;
+			cwnd_loss(k, true);
+			budget = k->cwnd;
+			for (uint32_t s = k->snd_una; budget && before(s, k->snd_nxt); s++) {
 				struct dseg *g = &k->seg[s % WIN];
-				if (!g->sacked && now - g->sent >= k->rto_tsc &&
-				    tx_seg(d, k, s, now) < 0)
+				if (g->sacked || now - g->sent < k->rto_tsc)
+					continue;
+				if (tx_seg(d, k, s, now) < 0)
 					break;
+				budget--;
 			}
 			if (k->rto_tsc < d->hz * RTO_MAX_US / 1000000)
 				k->rto_tsc *= 2;
@@ -1031,7 +1083,7 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 	}
 	for (;;) {
 		struct dseg *s;
-		if (k->snd_nxt - k->snd_una >= WIN)
+		if (k->snd_nxt - k->snd_una >= (k->cwnd < WIN ? k->cwnd : WIN))
 			break;
 		if (k->snd_nxt == k->snd_end && !seg_assign(d, k))
 			break;
@@ -1054,7 +1106,7 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 
 static void on_ack(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *f, uint64_t now)
 {
-	uint32_t high = 0;
+	uint32_t high = 0, una = k->snd_una;
 	unsigned above = 0;
 	uint64_t guard = 2 * k->srtt_tsc + d->hz / 10000;
 
@@ -1089,6 +1141,7 @@ static void on_ack(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame 
 		if (k->rto_tsc > d->hz / 1000000 * RTO_MAX_US)
 			k->rto_tsc = d->hz / 1000000 * RTO_MAX_US;
 	}
+	cwnd_grow(k, k->snd_una - una);
 	/* Selective acks: a hole with three or more sacked segments above it is lost; resend
 	 * it now rather than at the timeout, and again if it is still a hole two round trips
 	 * later (the resent copy was lost too). */
@@ -1106,8 +1159,10 @@ static void on_ack(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame 
 		above = 0;
 		for (unsigned j = i; j < high; j++)
 			above += (f->sack >> j) & 1;
-		if (!s->sacked && above >= 3 && now - s->sent > guard)
+		if (!s->sacked && above >= 3 && now - s->sent > guard) {
+			cwnd_loss(k, false);
 			tx_seg(d, k, f->ack + i, now);
+		}
 	}
 }
 

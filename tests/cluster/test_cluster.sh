@@ -206,9 +206,9 @@ check "cluster down after up was killed with SIGKILL halfway leaves nothing behi
 # The agents' shuffle over ucx (UCP on its tcp transport over the emulated links) and over
 # dpdk (af_packet on each node's eth0): a cluster of its own each (the one above is down), the
 # same job, the same counts, no checksum failure. dpdk's frames carry 90 bytes of headers per
-# 1424 of payload (6.3%), and an ack (90 bytes) goes back per receive burst, often one frame
-# on af_packet (up to 6% more): its uplinks carried 17% more than the agents counted (28.1 MB
-# for 24.0), where ucx stays within 5%.
+# 1424 of payload, none merged as veth merges TCP's, and acks go back per receive burst: its
+# uplinks carried 4.2-4.4% more than the agents counted in 3 runs (ucx 1%). Retransmissions
+# show here: before the backend had a congestion window they made it 1.2-1.8 times.
 transport_checks() { # TRANSPORT MAX_RATIO
 	"$swctl" cluster up --racks 2 --nodes-per-rack 2 --nic 1gbit --uplink 100mbit \
 		--transport "$1" --name "$cl" --dir "$dir" >"$tmp/u.out" 2>&1 &&
@@ -231,7 +231,7 @@ transport() { # TRANSPORT MAX_RATIO
 	return $rc
 }
 check "cluster up --transport ucx: a job's cross-rack bytes on the uplinks are within 5% above the agents' count" transport ucx 1.05
-check "cluster up --transport dpdk: a job's cross-rack bytes on the uplinks are within 25% above the agents' count" transport dpdk 1.25
+check "cluster up --transport dpdk: a job's cross-rack bytes on the uplinks are within 10% above the agents' count" transport dpdk 1.10
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
