@@ -26,7 +26,8 @@
 	X("adaptive", sw_sched_order_adaptive, sw_sched_pick_affinity, 0)                   \
 	X("sw-adaptive", sw_sched_order_adaptive, sw_sched_pick_nass, SW_FULL)              \
 	X("ras", sw_sched_order_ras, sw_sched_pick_locality, 0)                             \
-	X("sw-ras", sw_sched_order_ras, sw_sched_pick_nass, SW_FULL)
+	X("sw-ras", sw_sched_order_ras, sw_sched_pick_nass, SW_FULL)                        \
+	X("reverse-adaptive", sw_sched_order_reverse, sw_sched_pick_locality, 0)
 
 #define AS_POLICY(name, order, pick, mech) {name, &order, &pick, mech},
 #define AS_NAME(name, order, pick, mech)   name,

@@ -77,7 +77,8 @@ struct sched_policy {
 };
 
 extern const struct sched_order_ops sw_sched_order_fifo, sw_sched_order_fair, sw_sched_order_drf,
-        sw_sched_order_capacity, sw_sched_order_edf, sw_sched_order_adaptive, sw_sched_order_ras;
+        sw_sched_order_capacity, sw_sched_order_edf, sw_sched_order_adaptive, sw_sched_order_ras,
+        sw_sched_order_reverse;
 
 /*
  * The deadline orders (sw_sched_order_edf.c, sw_sched_order_adaptive.c) give each job a pool of its

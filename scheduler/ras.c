@@ -25,6 +25,8 @@
 
 struct ras_job {
 	uint32_t target[SW_KINDS]; /* slots the last plan placed */
+	bool reverse;              /* Reverse-Adaptive: utility by Eq. 14 around s_fit */
+	uint32_t s_fit;            /* maps that must run in the next cycle, by the last plan */
 };
 
 double sw_sched_ras_utility_map(double s_alloc, double s_req, uint32_t s_pend)
@@ -45,6 +47,15 @@ double sw_sched_ras_utility_reduce(uint32_t r_alloc, uint32_t r_pend)
 	if (r_alloc == 0)
 		return -1;
 	return log(r_alloc) / log(r_pend) - 1; /* 1 <= r_alloc < r_pend */
+}
+
+double sw_sched_ras_utility(const struct ras_need *need, double maps, uint32_t reduces)
+{
+	double um = need->reverse
+	                    ? sw_sched_ras_utility_fit(maps, need->s_fit, need->s_req, need->s_pend)
+	                    : sw_sched_ras_utility_map(maps, need->s_req, need->s_pend);
+
+	return um + sw_sched_ras_utility_reduce(reduces, need->r_pend);
 }
 
 /* ---- Placement ------------------------------------------------------------------------ */
@@ -100,10 +111,8 @@ static void put(struct place_state *st, uint32_t n, uint32_t j, enum sw_task_kin
 
 static double job_util(const struct place_state *st, uint32_t j)
 {
-	const struct ras_need *need = &st->jobs[j].need;
-
-	return sw_sched_ras_utility_map(st->alloc[j][SW_MAP], need->s_req, need->s_pend) +
-	       sw_sched_ras_utility_reduce(st->alloc[j][SW_REDUCE], need->r_pend);
+	return sw_sched_ras_utility(&st->jobs[j].need, st->alloc[j][SW_MAP],
+	                            st->alloc[j][SW_REDUCE]);
 }
 
 /*
@@ -250,39 +259,6 @@ double sw_sched_ras_place(const struct ras_node_in *nodes, uint32_t n_nodes,
  * capacity) at 1/2. Pure functions, as the RAS placement (ras.h).
  */
 
-/* Index of the last breakpoint at or before @p t, or -1 before the first. */
-static int64_t piece_at(const struct ras_avail *f, double t)
-{
-	int64_t lo = 0, hi = (int64_t)f->n; /* first breakpoint after t */
-
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo) / 2;
-
-		if (f->t[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo - 1;
-}
-
-double sw_sched_ras_avail(const struct ras_avail *f, double slots, double a, double b)
-{
-	double sum = 0;
-
-	if (!(b > a))
-		return 0;
-	if (!f || !f->n)
-		return slots * (b - a);
-	for (int64_t i = piece_at(f, a); a < b; i++) {
-		double end = i + 1 < (int64_t)f->n ? fmin(b, f->t[i + 1]) : b;
-
-		sum += (end - a) * (1 - (i >= 0 ? f->share[i] : 0));
-		a = end;
-	}
-	return slots * sum;
-}
-
 /* The jobs' order: deadline, the latest first, ties by index. */
 static int by_deadline_desc(const void *pa, const void *pb)
 {
@@ -344,30 +320,47 @@ double sw_sched_ras_utility_fit(double s_alloc, double s_fit, double s_req, uint
 	return (s_alloc - s_req) / (2 * (s_pend - s_req)) + 0.5;
 }
 
-/* ---- The ras ORDER ------------------------------------------------------------------- */
+/* ---- The ras and reverse-adaptive ORDERs --------------------------------------------- */
+
+/*
+ * A job's mean map length: its finished maps' mean, as Polo estimates online; Reverse-Adaptive
+ * (@p profile) falls back on the profile's mean before the first map finishes, as the
+ * thesis's simulator knows each job's task length (Gamma_j) from the start. 0: unknown.
+ */
+static double map_mu(const struct sched_job *j, bool profile)
+{
+	if (j->done[SW_MAP])
+		return j->duration_sum[SW_MAP] / j->done[SW_MAP];
+	return profile && j->has_profile && j->profile.map_avg > 0 ? j->profile.map_avg : 0;
+}
 
 /*
  * What job @p j needs now. s_req is Eq. 1 without its "- |R|": the placement counts the
  * slots of running tasks too (the notes' 3.3), running tasks taken as half done as in
- * order_adaptive.c. A job without a deadline, past its map goal, or with no map finished
+ * order_adaptive.c. A job without a deadline, past its map goal, or with no map length known
  * yet (no mean to estimate from) needs every map left: the thesis never says how RAS seeds
  * s_req before the first completion, and its J7 shows a new job at a very low utility.
+ * Reverse-Adaptive keeps the last plan's s_fit (capped at the maps left); a job without a
+ * deadline has none (0): it takes what the jobs with goals leave.
  */
 static struct ras_need need_of(const struct sched_job *j, double now)
 {
 	struct ras_need n = {
 	        .s_pend = j->n_tasks[SW_MAP] - j->done[SW_MAP],
 	        .r_pend = j->n_tasks[SW_REDUCE] - j->done[SW_REDUCE],
+	        .reverse = j->ras->reverse,
 	};
-	double goal, mu;
+	double goal, mu = map_mu(j, n.reverse);
 
 	n.s_req = n.s_pend;
-	if (j->deadline <= 0 || j->done[SW_MAP] == 0)
+	if (n.reverse)
+		n.s_fit =
+		        j->deadline > 0 ? (j->ras->s_fit < n.s_pend ? j->ras->s_fit : n.s_pend) : 0;
+	if (j->deadline <= 0 || !(mu > 0))
 		return n;
 	goal = sw_sched_adaptive_phase_goal(j, SW_MAP);
 	if (now >= goal)
 		return n;
-	mu = j->duration_sum[SW_MAP] / j->done[SW_MAP];
 	n.s_req = fmin(n.s_pend, sw_sched_adaptive_slots(mu, j->running[SW_MAP] * mu / 2, 0,
 	                                                 j->pending[SW_MAP], goal - now));
 	return n;
@@ -381,7 +374,77 @@ static int by_seq(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-static int ras_plan(struct sw_sched *s, double now)
+/*
+ * Reverse-Adaptive's s_fit of every live job with a deadline and a known map length
+ * (Algorithm 2 over the map slots of the nodes up, the forecast's f(t) taken off them): what
+ * of its maps no period before its map goal can hold must run in the next cycle. A job with a
+ * deadline whose map length is unknown keeps s_fit = s_pend: everything is needed now.
+ */
+static int reverse_fit(struct sw_sched *s, struct sched_job **live, struct ras_job_in *in,
+                       uint32_t n_jobs, double now)
+{
+	struct ras_rfit_job *jobs = malloc(n_jobs * sizeof(*jobs) + 1);
+	struct ras_rfit_order *order = malloc(n_jobs * sizeof(*order) + 1);
+	uint32_t *s_fit = malloc(n_jobs * sizeof(*s_fit) + 1),
+	         *idx = malloc(n_jobs * sizeof(*idx) + 1);
+	struct ras_avail f = {s->tx_t, s->tx_share, s->tx_n};
+	uint32_t n = 0;
+	double slots = 0;
+	int rc = -ENOMEM;
+
+	if (!jobs || !order || !s_fit || !idx)
+		goto out;
+	for (uint32_t i = 0; i < s->n_nodes; i++)
+		slots += s->nodes[i].down ? 0 : s->nodes[i].slots[SW_MAP];
+	for (uint32_t i = 0; i < n_jobs; i++) {
+		double mu = map_mu(live[i], true);
+
+		live[i]->ras->s_fit = in[i].need.s_pend;
+		if (live[i]->deadline > 0 && mu > 0) {
+			jobs[n] =
+			        (struct ras_rfit_job){sw_sched_adaptive_phase_goal(live[i], SW_MAP),
+			                              mu, in[i].need.s_pend};
+			idx[n++] = i;
+		}
+	}
+	sw_sched_ras_reverse_fit(jobs, n, &f, slots, now, s->cfg.plan_period, order, s_fit);
+	for (uint32_t k = 0; k < n; k++)
+		live[idx[k]]->ras->s_fit = s_fit[k];
+	for (uint32_t i = 0; i < n_jobs; i++)
+		in[i].need = need_of(live[i], now);
+	rc = 0;
+out:
+	free(jobs);
+	free(order);
+	free(s_fit);
+	free(idx);
+	return rc;
+}
+
+/*
+ * The slots job slots may use on the nodes up: all of them for RAS; for Reverse-Adaptive,
+ * those the transactional load leaves at the plan's instant, spread over the nodes as the
+ * driver takes them (sw_sched_transactional_held).
+ */
+static void plan_nodes(const struct sw_sched *s, bool reverse, double now,
+                       struct ras_node_in *nodes)
+{
+	double share = reverse ? sw_sched_transactional_share(s, now) : 0;
+
+	for (uint32_t n = 0; n < s->n_nodes; n++) {
+		const struct sched_node *sn = &s->nodes[n];
+
+		nodes[n].capacity = sn->capacity;
+		for (int k = 0; k < SW_KINDS; k++) {
+			uint32_t held =
+			        sw_sched_transactional_held(share, n, s->n_nodes, sn->slots[k]);
+
+			nodes[n].slots[k] = sn->down ? 0 : (uint16_t)(sn->slots[k] - held);
+		}
+	}
+}
+
+static int plan(struct sw_sched *s, double now, bool reverse)
 {
 	uint32_t n_jobs = s->jobs.count, i = 0;
 	struct sched_job **live = malloc(n_jobs * sizeof(*live) + 1);
@@ -403,15 +466,9 @@ static int ras_plan(struct sw_sched *s, double now)
 		        .need = need_of(live[i], now),
 		        .demand = {live[i]->demand[SW_MAP], live[i]->demand[SW_REDUCE]},
 		};
-	for (uint32_t n = 0; n < s->n_nodes; n++) {
-		const struct sched_node *sn = &s->nodes[n];
-
-		nodes[n] = (struct ras_node_in){
-		        .capacity = sn->capacity,
-		        .slots = {sn->down ? 0 : sn->slots[SW_MAP],
-		                  sn->down ? 0 : sn->slots[SW_REDUCE]},
-		};
-	}
+	if (reverse && (rc = reverse_fit(s, live, in, n_jobs, now)) < 0)
+		goto out;
+	plan_nodes(s, reverse, now, nodes);
 	sw_sched_ras_place(nodes, s->n_nodes, in, n_jobs, alloc, NULL, scratch);
 	for (i = 0; i < n_jobs; i++)
 		for (int k = 0; k < SW_KINDS; k++)
@@ -426,6 +483,16 @@ out:
 	return rc;
 }
 
+static int ras_plan(struct sw_sched *s, double now)
+{
+	return plan(s, now, false);
+}
+
+static int reverse_plan(struct sw_sched *s, double now)
+{
+	return plan(s, now, true);
+}
+
 static void ras_update_keys(const struct sw_sched *s, struct sched_pool *p, double now)
 {
 	const struct sched_job *j =
@@ -437,18 +504,34 @@ static void ras_update_keys(const struct sw_sched *s, struct sched_pool *p, doub
 	if (!j)
 		return; /* nothing runnable: the pool is in no heap */
 	need = need_of(j, now);
-	u = sw_sched_ras_utility_map(j->running[SW_MAP], need.s_req, need.s_pend) +
-	    sw_sched_ras_utility_reduce(j->running[SW_REDUCE], need.r_pend);
+	u = sw_sched_ras_utility(&need, j->running[SW_MAP], j->running[SW_REDUCE]);
 	for (int k = 0; k < SW_KINDS; k++)
 		p->key[k] = (j->running[k] < j->ras->target[k] ? 0 : RAS_TIER) + u - RAS_KEY_FLOOR;
+}
+
+static int job_added(struct sched_job *j, bool reverse)
+{
+	j->ras = calloc(1, sizeof(*j->ras));
+	if (!j->ras)
+		return -ENOMEM;
+	/* Until the next plan fits it, a newcomer with a deadline needs every map now. */
+	j->ras->reverse = reverse;
+	j->ras->s_fit = j->n_tasks[SW_MAP];
+	return 0;
 }
 
 static int ras_job_added(struct sw_sched *s, struct sched_job *j, double now)
 {
 	(void)s;
 	(void)now;
-	j->ras = calloc(1, sizeof(*j->ras));
-	return j->ras ? 0 : -ENOMEM;
+	return job_added(j, false);
+}
+
+static int reverse_job_added(struct sw_sched *s, struct sched_job *j, double now)
+{
+	(void)s;
+	(void)now;
+	return job_added(j, true);
 }
 
 const struct sched_order_ops sw_sched_order_ras = {
@@ -457,4 +540,14 @@ const struct sched_order_ops sw_sched_order_ras = {
         .update_keys = ras_update_keys,
         .plan = ras_plan,
         .job_added = ras_job_added,
+};
+
+/* Reverse-Adaptive (thesis 5.3): RAS's placement with s_fit and Eq. 14, on the slots the
+ * transactional load leaves. */
+const struct sched_order_ops sw_sched_order_reverse = {
+        .pool_of = sw_sched_order_pool_per_job,
+        .admit = sw_sched_order_admit_soft,
+        .update_keys = ras_update_keys,
+        .plan = reverse_plan,
+        .job_added = reverse_job_added,
 };

@@ -10,6 +10,7 @@
 #ifndef SW_RAS_H
 #define SW_RAS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "sw_sched.h"
@@ -22,12 +23,20 @@ struct ras_need {
 	double s_req;    /* map slots to run in parallel to meet the goal, at most s_pend */
 	uint32_t s_pend; /* maps not completed (running ones included) */
 	uint32_t r_pend; /* reduces not completed */
+	/* Reverse-Adaptive: u^M is Eq. 14 around s_fit, the maps that must run in the next
+	 * cycle; false: RAS's Eq. 6. */
+	bool reverse;
+	uint32_t s_fit;
 };
 
 /* u^M (Eq. 6): log from RAS_UTIL_NONE at 0 slots to 0 at s_req, linear to 1 at s_pend. */
 double sw_sched_ras_utility_map(double s_alloc, double s_req, uint32_t s_pend);
 /* u^R (Eq. 7): log(r_alloc) / log(r_pend) - 1, in [-1, 0]; 0 once every reduce is placed. */
 double sw_sched_ras_utility_reduce(uint32_t r_alloc, uint32_t r_pend);
+
+/* u = u^M + u^R of a job holding @p maps map and @p reduces reduce slots: Eq. 6 or, for a
+ * reverse need, Eq. 14, plus Eq. 7. */
+double sw_sched_ras_utility(const struct ras_need *need, double maps, uint32_t reduces);
 
 /* One job of a placement problem. */
 struct ras_job_in {
@@ -64,6 +73,9 @@ struct ras_avail {
 	const double *t, *share;
 	uint32_t n;
 };
+
+/* f(@p t): 0 for f NULL, empty, or before its first breakpoint (transactional.c). */
+double sw_sched_ras_share(const struct ras_avail *f, double t);
 
 /* Slot-seconds @p slots slots leave to MapReduce in [a, b]: the integral of slots (1 - f);
  * f NULL or empty: no transactional load. 0 when b <= a. */

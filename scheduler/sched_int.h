@@ -183,6 +183,11 @@ struct sw_sched {
 	 * or after a job add or a node change (plan_due). */
 	double plan_next;
 	bool plan_due;
+
+	/* The transactional load's forecast (transactional.c, sw_sched_transactional): f(t),
+	 * tx_n breakpoints, owned. */
+	double *tx_t, *tx_share;
+	uint32_t tx_n;
 };
 
 /* job.c: building jobs and finding their runnable tasks. */

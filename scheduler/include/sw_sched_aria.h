@@ -145,6 +145,31 @@ int sw_sched_user_slots(struct sw_sched *s, uint32_t user, const uint32_t slots[
 double sw_sched_adaptive_slots(double mu, double running_left, uint32_t running, uint32_t pending,
                                double time_left);
 
+/**
+ * The forecast of a transactional load that shares the nodes (Polo's Reverse-Adaptive, thesis
+ * 5.3): the share of every node's slots it holds over time, f(t), piecewise constant:
+ * @p share[i] from @p t[i] to t[i + 1], share[n - 1] from t[n - 1] on, nothing before t[0].
+ * Copied; n = 0 clears it. The reverse-adaptive policy plans with it (every other policy ignores
+ * it); what the load holds now reaches every policy as fewer free slots in the driver's
+ * heartbeats (sw_sched_transactional_held).
+ * @return 0, -EINVAL (NULL s, NULL arrays with n > 0, times not finite or not ascending, a
+ *         share outside [0, 1]), -ENOMEM (the previous forecast holds).
+ */
+int sw_sched_transactional(struct sw_sched *s, const double *t, const double *share, uint32_t n);
+
+/** f(@p now) of the forecast sw_sched_transactional gave: 0 without one or before t[0]. */
+double sw_sched_transactional_share(const struct sw_sched *s, double now);
+
+/**
+ * Slots of one kind the transactional load holds on node @p node of @p n_nodes nodes of
+ * @p slots slots of the kind when it holds @p share of them: the cluster's
+ * floor(share x n_nodes x slots) dealt one per node in node order, round after round (every
+ * node's first slot, then every node's second, ...). A node holds floor or ceil of
+ * share x slots, and what a node holds only grows with the share: no slot moves from one node
+ * to another when the share changes, so a drop frees slots and a rise takes free ones.
+ */
+uint32_t sw_sched_transactional_held(double share, uint32_t node, uint32_t n_nodes, uint32_t slots);
+
 /** Longest job name the profile store keeps, without the NUL. */
 #define SW_PROFILE_NAME_MAX 255
 

@@ -360,7 +360,7 @@ static void run_policy(const char *policy, uint64_t seed)
 	w->delay = strcmp(policy, "delay") == 0;
 	w->model = strncmp(policy, "sw-", 3) != 0 && strcmp(policy, "minedf") != 0 &&
 	           strcmp(policy, "aria") != 0 && strcmp(policy, "adaptive") != 0 &&
-	           strcmp(policy, "ras") != 0;
+	           strcmp(policy, "ras") != 0 && strcmp(policy, "reverse-adaptive") != 0;
 	w->last_heartbeat = -1;
 	fx_cluster_init(&w->c, 3, 4);
 	n_nodes = w->c.spec.n_nodes;

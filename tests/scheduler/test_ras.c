@@ -11,6 +11,7 @@
 
 #include "fixture.h"
 #include "ras.h"
+#include "sw_sched_aria.h"
 
 static void map_utility_follows_figure_4_2(void **state)
 {
@@ -466,6 +467,119 @@ static void reverse_fit_leaves_for_now_what_no_later_period_holds(void **state)
 	assert_int_equal(s_fit[2], 7);
 }
 
+/*
+ * The policy on one node of 4 map slots, 10 s maps known from the jobs' profiles, a 30 s
+ * cycle: A (8 maps, deadline 1,000) and B (8 maps, deadline 50), both at 0. Without a
+ * transactional load every map of both fits before its deadline (s_fit 0), and the slots go by
+ * Eq. 14 from s_fit = 0: B (s_req 1.6) 3, A (s_req 0.08) 1. With the load holding half the
+ * slots on [30, 50), [30, 50] holds only 4 of B's maps: B must run the other 4 now, and below
+ * its s_fit its utility is under A's 0, so it gets all 4 slots.
+ */
+static void reverse_adaptive_gives_what_cannot_wait_to_the_job_that_needs_it(void **state)
+{
+	static const struct sw_job_profile ten_s = {.map_min = 10, .map_avg = 10, .map_max = 10};
+	static const double t[] = {30, 50}, share[] = {0.5, 0};
+
+	(void)state;
+	for (int peak = 0; peak < 2; peak++) {
+		struct fx_cluster c;
+		struct fx_job a, b;
+		struct sw_sched *s = one_node(&c, "reverse-adaptive");
+		int got[3];
+
+		if (peak)
+			assert_int_equal(sw_sched_transactional(s, t, share, 2), 0);
+		fx_job_init(&a, 1, 0, 0, 8, 0, 1);
+		a.spec.deadline = 1000;
+		a.spec.profile = &ten_s;
+		fx_job_init(&b, 2, 0, 0, 8, 0, 1);
+		b.spec.deadline = 50;
+		b.spec.profile = &ten_s;
+		assert_int_equal(sw_sched_job_add(s, &a.spec, 0), 0);
+		assert_int_equal(sw_sched_job_add(s, &b.spec, 0), 0);
+		offer_maps(s, 4, 0, got);
+		assert_int_equal(got[1], peak ? 0 : 1);
+		assert_int_equal(got[2], peak ? 4 : 3);
+		sw_sched_destroy(s);
+	}
+}
+
+/* The plan places maps only on the slots the load leaves at its instant: at f = 0.5, 2 of
+ * the node's 4; a job without a deadline then runs beyond its target only on slots the plan
+ * did not foresee, after a job below its target. */
+static void reverse_adaptive_plans_on_the_slots_the_load_leaves(void **state)
+{
+	static const double t[] = {0}, share[] = {0.5};
+	struct fx_cluster c;
+	struct fx_job a, b;
+	struct sw_sched *s = one_node(&c, "reverse-adaptive");
+	struct sw_job_status st;
+	int got[3];
+
+	(void)state;
+	assert_int_equal(sw_sched_transactional(s, t, share, 1), 0);
+	assert_float_equal(sw_sched_transactional_share(s, -1), 0, 0);
+	assert_float_equal(sw_sched_transactional_share(s, 5), 0.5, 0);
+	/* a and b need all 8 maps each (no deadline): the plan splits the 2 slots 1 + 1, and
+	 * a driver that offers only those 2 gets one task of each. */
+	fx_job_init(&a, 1, 0, 0, 8, 0, 1);
+	fx_job_init(&b, 2, 0, 0, 8, 0, 1);
+	assert_int_equal(sw_sched_job_add(s, &a.spec, 0), 0);
+	assert_int_equal(sw_sched_job_add(s, &b.spec, 0), 0);
+	offer_maps(s, 2, 0, got);
+	assert_int_equal(got[1], 1);
+	assert_int_equal(got[2], 1);
+	assert_int_equal(sw_sched_job_status(s, 1, &st), 0);
+	assert_int_equal(st.running[SW_MAP], 1);
+	sw_sched_destroy(s);
+}
+
+/* The cluster's share of slots is dealt over the nodes round after round, each holding floor
+ * or ceil of its own share, and a node's hold only grows with the share. */
+static void transactional_slots_are_dealt_over_the_nodes_and_nest(void **state)
+{
+	uint32_t sum = 0;
+
+	(void)state;
+	/* 0.3 of ten one-slot nodes: exactly 3 (0.3 x 10 is not rounded down to 2), 0-2. */
+	for (uint32_t n = 0; n < 10; n++) {
+		sum += sw_sched_transactional_held(0.3, n, 10, 1);
+		assert_int_equal(sw_sched_transactional_held(0.3, n, 10, 1), n < 3);
+	}
+	assert_int_equal(sum, 3);
+	/* 0.625 of four 2-slot nodes: 5 slots, every node's first, then node 0's second. */
+	assert_int_equal(sw_sched_transactional_held(0.625, 0, 4, 2), 2);
+	for (uint32_t n = 1; n < 4; n++)
+		assert_int_equal(sw_sched_transactional_held(0.625, n, 4, 2), 1);
+	assert_int_equal(sw_sched_transactional_held(0, 3, 4, 2), 0);
+	assert_int_equal(sw_sched_transactional_held(1, 3, 4, 2), 2);
+	assert_int_equal(sw_sched_transactional_held(0.5, 4, 4, 2), 0); /* no such node */
+	/* Nested: raising the share never frees a slot of any node. */
+	for (int a = 0; a <= 20; a++)
+		for (uint32_t n = 0; n < 7; n++)
+			assert_true(sw_sched_transactional_held(a / 20.0, n, 7, 3) <=
+			            sw_sched_transactional_held((a + 1) / 20.0, n, 7, 3));
+}
+
+static void a_bad_forecast_is_refused_and_the_old_one_kept(void **state)
+{
+	static const double t[] = {0, 10}, share[] = {0.2, 0.4}, back[] = {10, 0},
+	                    over[] = {0.2, 1.5};
+	struct fx_cluster c;
+	struct sw_sched *s = one_node(&c, "reverse-adaptive");
+
+	(void)state;
+	assert_int_equal(sw_sched_transactional(s, t, share, 2), 0);
+	assert_int_equal(sw_sched_transactional(s, back, share, 2), -EINVAL);
+	assert_int_equal(sw_sched_transactional(s, t, over, 2), -EINVAL);
+	assert_int_equal(sw_sched_transactional(s, NULL, share, 2), -EINVAL);
+	assert_int_equal(sw_sched_transactional(NULL, t, share, 2), -EINVAL);
+	assert_float_equal(sw_sched_transactional_share(s, 20), 0.4, 0);
+	assert_int_equal(sw_sched_transactional(s, NULL, NULL, 0), 0);
+	assert_float_equal(sw_sched_transactional_share(s, 20), 0, 0);
+	sw_sched_destroy(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +596,10 @@ int main(void)
 	        cmocka_unit_test(fit_utility_follows_figure_5_17),
 	        cmocka_unit_test(available_slot_seconds_integrate_the_transactional_load),
 	        cmocka_unit_test(reverse_fit_leaves_for_now_what_no_later_period_holds),
+	        cmocka_unit_test(reverse_adaptive_gives_what_cannot_wait_to_the_job_that_needs_it),
+	        cmocka_unit_test(reverse_adaptive_plans_on_the_slots_the_load_leaves),
+	        cmocka_unit_test(transactional_slots_are_dealt_over_the_nodes_and_nest),
+	        cmocka_unit_test(a_bad_forecast_is_refused_and_the_old_one_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
