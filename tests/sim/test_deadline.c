@@ -3,7 +3,8 @@
  * Deadlines in the simulator: the paper mixes get ARIA's U[1, 3] x T rule, a job whose
  * deadline the cluster cannot meet is refused and recorded as such, and MinEDF lets a small
  * job with a deadline through a large one that FIFO makes it wait behind; ShuffleWatcher
- * combined with a deadline policy holds a heavy job's reduces back only while its maps wait.
+ * combined with a deadline policy holds a heavy job's reduces back only while its maps wait;
+ * a transactional load's f(t) (read from a file) takes its share of every node's slots.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "sw_sched_aria.h"
@@ -363,6 +365,142 @@ static void combined_policy_decides_as_deadline_policy_when_no_map_waits_at_slow
 	compare_pairs(&m, same_decisions);
 }
 
+/* One map-only job of @p maps grep maps (64 MiB, 2.2 s each) at 0 on the 8 nodes x 2 map
+ * slots of make_mix, reading nothing over the network; @p t, @p share: its f(t). */
+static void run_with_load(struct mix *m, uint32_t maps, const double *t, const double *share,
+                          uint32_t n, const char *policy, struct sw_sim_result *r)
+{
+	struct sw_sim_config c;
+	struct sw_input_error err;
+	int rc;
+
+	make_mix(m);
+	m->w.n_jobs = 1;
+	m->jobs[0].input_bytes = maps * 64 * MB;
+	m->jobs[0].shuffle_bytes = m->jobs[0].output_bytes = 0;
+	m->jobs[0].n_reduces = 0;
+	m->jobs[0].deadline = 0;
+	m->w.tx_t = (double *)t;
+	m->w.tx_share = (double *)share;
+	m->w.tx_n = n;
+	sw_sim_config_default(&c);
+	c.sched.policy = policy;
+	c.map_input_live = 1;
+	rc = sw_sim_run(&m->w, &c, r, &err);
+	if (rc)
+		fail_msg("policy %s: sw_sim_run: %d: %s", policy, rc, err.msg);
+}
+
+/*
+ * A transactional load holding half of every node's slots leaves 8 of the 16: 64 maps take 8
+ * waves instead of 4, under any policy (the nodes report only the slots it leaves).
+ */
+static void transactional_load_takes_its_share_of_every_nodes_slots(void **state)
+{
+	static const double t[] = {0}, half[] = {0.5};
+	static const char *const policies[] = {"fifo", "adaptive", "reverse-adaptive"};
+	double map = 64.0 * MB / 30e6;
+
+	(void)state;
+	for (int p = 0; p < 3; p++) {
+		struct mix m;
+		struct sw_sim_result none, tx;
+		double t_none, t_tx;
+
+		run_with_load(&m, 64, NULL, NULL, 0, policies[p], &none);
+		run_with_load(&m, 64, t, half, 1, policies[p], &tx);
+		t_none = none.jobs[0].finish - none.jobs[0].started;
+		t_tx = tx.jobs[0].finish - tx.jobs[0].started;
+		/* the nodes' first heartbeats are spread over one 3 s interval */
+		assert_true(t_none >= 4 * map && t_none < 4 * map + 3);
+		assert_true(t_tx >= 8 * map && t_tx < 8 * map + 3);
+		sw_sim_result_free(&none);
+		sw_sim_result_free(&tx);
+	}
+}
+
+/* Every slot held for the first 100 s: nothing starts before, and the nodes, which had nothing
+ * to offer, are woken when the load gives the slots back. */
+static void nodes_get_work_again_when_the_load_gives_slots_back(void **state)
+{
+	static const double t[] = {0, 100}, share[] = {1, 0};
+	struct mix m;
+	struct sw_sim_result r;
+
+	(void)state;
+	run_with_load(&m, 16, t, share, 2, "fifo", &r);
+	/* the first heartbeat of a node's grid at or after 100 s */
+	assert_true(r.jobs[0].started >= 100 && r.jobs[0].started < 103);
+	assert_true(r.jobs[0].finish < 103 + 64.0 * MB / 30e6); /* one wave on the 16 slots */
+	sw_sim_result_free(&r);
+}
+
+/* Writes @p text to a new file named in @p path (a mkstemp template). */
+static void write_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void transactional_file_is_read_and_its_errors_name_the_line(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+	        {"0,0.5\n10,1.5\n", ":2: field 'share': must be in [0, 1]"},
+	        {"10,0.5\n5,0.2\n", ":2: field 'seconds': must be after the previous line's 10"},
+	        {"-1,0.5\n", ":1: field 'seconds': must be in [0, 1e+09]"},
+	        {"# f\n0;0.5\n", ":2: expected 'seconds,share'"},
+	        {"0,0.5x\n", ":1: expected 'seconds,share'"},
+	        {"0,0.5", ":1: truncated line (no newline at the end)"},
+	        {"# nothing\n\n", ": no 'seconds,share' line"},
+	};
+	struct sw_workload w = {0};
+	struct sw_input_error err;
+	char path[] = "/tmp/sw-tx-XXXXXX";
+
+	(void)state;
+	write_file(path, "# seconds,share\n0,0.25\n\n3600,0\r\n");
+	assert_int_equal(sw_sim_workload_transactional(&w, path, &err), 0);
+	assert_int_equal(w.tx_n, 2);
+	assert_float_equal(w.tx_t[1], 3600, 0);
+	assert_float_equal(w.tx_share[0], 0.25, 0);
+	unlink(path);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char p[] = "/tmp/sw-tx-XXXXXX";
+
+		write_file(p, bad[i].text);
+		assert_int_equal(sw_sim_workload_transactional(&w, p, &err), -EINVAL);
+		if (!strstr(err.msg, bad[i].msg) || strncmp(err.msg, p, strlen(p)))
+			fail_msg("'%s': got '%s', want '%s%s'", bad[i].text, err.msg, p,
+			         bad[i].msg);
+		unlink(p);
+	}
+	assert_int_equal(w.tx_n, 2); /* a bad file keeps the load read before */
+	assert_int_equal(sw_sim_workload_transactional(&w, "/nonexistent/tx.csv", &err), -ENOENT);
+	sw_sim_workload_free(&w);
+}
+
+/* --deadline-factor's draw: arrival + U[lo, hi] x the job's time alone on the cluster. */
+static void deadlines_drawn_again_lie_in_the_factor_range(void **state)
+{
+	struct mix m;
+
+	(void)state;
+	make_mix(&m);
+	sw_sim_workload_draw_deadlines(&m.w, 1.5, 4);
+	for (int i = 0; i < 2; i++) {
+		double t = t_whole_cluster(&m.w, &m.jobs[i]);
+
+		assert_true(m.jobs[i].deadline >= m.jobs[i].arrival + 1.5 * t);
+		assert_true(m.jobs[i].deadline <= m.jobs[i].arrival + 4 * t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +515,10 @@ int main(void)
 	                combined_policy_holds_back_a_heavy_jobs_reduces_while_its_maps_wait),
 	        cmocka_unit_test(
 	                combined_policy_decides_as_deadline_policy_when_no_map_waits_at_slow_start),
+	        cmocka_unit_test(transactional_load_takes_its_share_of_every_nodes_slots),
+	        cmocka_unit_test(nodes_get_work_again_when_the_load_gives_slots_back),
+	        cmocka_unit_test(transactional_file_is_read_and_its_errors_name_the_line),
+	        cmocka_unit_test(deadlines_drawn_again_lie_in_the_factor_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -218,6 +218,47 @@ static void compare_shows_the_papers_measures_and_reads_older_results(void **sta
 	assert_non_null(strstr(cli_out, "jobs_per_hour"));
 }
 
+/* --time-scale stretches a .jsonl mix's arrivals, --deadline-factor draws deadlines from each
+ * job's time alone, --transactional takes a share of every node's slots; bad values are
+ * refused naming the option or the file's line. */
+static void deadline_and_transactional_options_reach_the_replay(void **state)
+{
+	const char *mix = cli_write_file("tx.jsonl", cli_small_mix), *res = cli_path("tx");
+	const char *half = cli_write_file("half.csv", "0,0.5\n");
+	const char *bad = cli_write_file("bad.csv", "0,0.5\n10,2\n");
+	char csv[600];
+	double grep_s, at, deadline;
+
+	(void)state;
+	snprintf(csv, sizeof(csv), "%s/jobs.csv", res);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--schedulers", "fifo", "--baseline",
+	                         "fifo", "--warmup", "0", "--out", res, "--no-plot", "--quiet",
+	                         NULL),
+	                 0);
+	grep_s = csv_value(csv, "fifo,2", "turnaround_s");
+	assert_float_equal(csv_value(csv, "fifo,2", "deadline_s"), 0, 0);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--schedulers", "fifo", "--baseline",
+	                         "fifo", "--warmup", "0", "--time-scale", "2", "--deadline-factor",
+	                         "2:2", "--out", res, "--no-plot", "--quiet", NULL),
+	                 0);
+	at = csv_value(csv, "fifo,2", "arrival_s");
+	deadline = csv_value(csv, "fifo,2", "deadline_s");
+	assert_float_equal(at, 60, 0);
+	assert_true(deadline > at);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--schedulers", "fifo,reverse-adaptive",
+	                         "--baseline", "fifo", "--warmup", "0", "--transactional", half,
+	                         "--out", res, "--no-plot", "--quiet", NULL),
+	                 0);
+	/* grep's maps ran on half the slots */
+	assert_true(csv_value(csv, "fifo,2", "turnaround_s") > 1.5 * grep_s);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--transactional", bad, "--out", res,
+	                         "--quiet", NULL),
+	                 1);
+	assert_non_null(strstr(cli_out, ":2: field 'share': must be in [0, 1]"));
+	assert_int_equal(cli_run("replay", "--deadline-factor", "3:2", NULL), 2);
+	assert_non_null(strstr(cli_out, "--deadline-factor 3:2: expected LO:HI"));
+}
+
 static void bad_mix_names_file_line_and_field_exits_1_and_writes_nothing(void **state)
 {
 	const char *mix = cli_write_file(
@@ -475,6 +516,7 @@ int main(void)
 	        cmocka_unit_test(replay_writes_every_result_file_and_no_temporary_one),
 	        cmocka_unit_test(results_give_the_papers_traffic_and_a_work_weighted_throughput),
 	        cmocka_unit_test(model_options_reach_every_job),
+	        cmocka_unit_test(deadline_and_transactional_options_reach_the_replay),
 	        cmocka_unit_test(starvation_window_as_a_multiple_of_the_baselines_mean_completion),
 	        cmocka_unit_test(calibrate_brackets_the_load_where_delay_stops_keeping_up),
 	        cmocka_unit_test(two_replays_of_one_mix_write_identical_results),

@@ -46,6 +46,11 @@ void sw_sim_workload_redraw_deadlines(struct sw_workload *w)
 	sw_sim_wl_deadlines(w, WL_DEADLINE_LO, WL_DEADLINE_HI);
 }
 
+void sw_sim_workload_draw_deadlines(struct sw_workload *w, double lo, double hi)
+{
+	sw_sim_wl_deadlines(w, lo, hi);
+}
+
 void sw_sim_wl_deadlines(struct sw_workload *w, double lo, double hi)
 {
 	const struct sw_topology *t = &w->topo;

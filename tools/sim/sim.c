@@ -16,7 +16,7 @@
 
 #include "sim_engine.h"
 
-enum { EV_ARRIVAL, EV_COMPUTE, EV_SAMPLE, EV_NETSAT, EV_NODE_DOWN, EV_NODE_UP, EV_SUBMIT };
+enum { EV_ARRIVAL, EV_COMPUTE, EV_SAMPLE, EV_NETSAT, EV_NODE_DOWN, EV_NODE_UP, EV_SUBMIT, EV_TX };
 
 /* With tasks pending but none running, the scheduler must launch something within its
  * locality waits; an hour of simulated time without any is a scheduler that never will. */
@@ -177,8 +177,9 @@ static int heartbeat(struct sim *s, uint32_t node)
 		s->idle_parked++;
 		return 0;
 	}
-	if (!n->free[SW_MAP] && !n->free[SW_REDUCE])
-		return 0;
+	sw_sim_tx_free_slots(s, node, hb.free_slots);
+	if (!hb.free_slots[SW_MAP] && !hb.free_slots[SW_REDUCE])
+		return 0; /* a freed slot or a drop of the transactional load wakes it */
 	got = sw_sched_heartbeat(s->sched, &hb, s->now, s->assign, s->assign_max);
 	if (got < 0)
 		return sw_sim_fail(
@@ -575,6 +576,10 @@ static int event(struct sim *s, uint32_t id)
 		return node_up(s, e.arg);
 	case EV_SUBMIT:
 		return submit(s, e.arg);
+	case EV_TX: /* the transactional load gave slots back */
+		for (uint32_t i = 0; sw_sched_jobs_live(s->sched) && i < s->cluster.n_nodes; i++)
+			hb_wake(s, i);
+		return 0;
 	default:
 		rc = sample_tick(s);
 		progress(s);
@@ -779,6 +784,22 @@ static int rack_index(struct sim *s)
 	return 0;
 }
 
+/* The scheduler's forecast of the transactional load is the load itself (the thesis's f(t) is
+ * known in advance); every drop of it wakes the nodes it held. */
+static int tx_setup(struct sim *s)
+{
+	const struct sw_workload *w = s->w;
+	int rc = sw_sched_transactional(s->sched, w->tx_t, w->tx_share, w->tx_n);
+
+	if (rc)
+		return sw_sim_fail(s, rc, "workload %s: transactional load: %s", w->name,
+		                   strerror(-rc));
+	for (uint32_t i = 1; !rc && i < w->tx_n; i++)
+		if (w->tx_share[i] < w->tx_share[i - 1])
+			rc = post(s, w->tx_t[i], EV_TX, 0);
+	return rc;
+}
+
 static int setup(struct sim *s)
 {
 	const struct sw_workload *w = s->w;
@@ -859,6 +880,9 @@ static int setup(struct sim *s)
 		s->samples_max = 2;
 	/* Samples and NetSat start with the first arrival (and stop while the cluster is idle). */
 	s->sample_parked = s->netsat_parked = 1;
+	rc = tx_setup(s);
+	if (rc)
+		return rc;
 	for (i = 0; i < s->c->n_faults; i++) {
 		rc = fault_check(s, i);
 		if (!rc)

@@ -166,6 +166,9 @@ int sw_sim_schedule_compute(struct sim *s, struct sim_task *task, double t);
 void sw_sim_cancel_compute(struct sim *s, struct sim_task *task);
 /** A task on @p node finished at s->now: its slot is free; heartbeats follow. */
 void sw_sim_slot_freed(struct sim *s, uint32_t node, enum sw_task_kind kind);
+/** transactional.c: lowers a heartbeat's free slots of @p node to what the transactional load
+ * (sw_workload.tx_*) leaves it now: its slots less those the load holds and the running tasks. */
+void sw_sim_tx_free_slots(const struct sim *s, uint32_t node, uint16_t free[SW_KINDS]);
 
 int sw_sim_job_arrive(struct sim *s, size_t idx);
 int sw_sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment *a);

@@ -122,6 +122,10 @@ const char *sw_sim_wl_basename(const char *path)
 void sw_sim_workload_free(struct sw_workload *w)
 {
 	free(w->jobs);
+	free(w->tx_t);
+	free(w->tx_share);
 	w->jobs = NULL;
+	w->tx_t = w->tx_share = NULL;
 	w->n_jobs = 0;
+	w->tx_n = 0;
 }

@@ -70,7 +70,10 @@ int load_opts_equal(const struct load_opts *a, const struct load_opts *b)
 	       a->interarrival == b->interarrival && a->time_scale == b->time_scale &&
 	       a->size_scale == b->size_scale && a->reduces == b->reduces &&
 	       a->placement == b->placement && a->compute_scale == b->compute_scale &&
-	       !strcmp(a->topology ? a->topology : "", b->topology ? b->topology : "");
+	       a->deadline_lo == b->deadline_lo && a->deadline_hi == b->deadline_hi &&
+	       !strcmp(a->topology ? a->topology : "", b->topology ? b->topology : "") &&
+	       !strcmp(a->transactional ? a->transactional : "",
+	               b->transactional ? b->transactional : "");
 }
 
 int load_is_paper_mix(const char *mix)
@@ -117,9 +120,24 @@ int load_mix_kind(const char *mix, char *msg, size_t len)
 	return -EINVAL;
 }
 
+/* A JSON mix at --time-scale: arrivals scaled, each deadline as far from its arrival (SWIM
+ * traces scale at load; paper mixes have --interarrival). Order and workflows are kept. */
+static void scale_arrivals(struct sw_workload *w, double x)
+{
+	for (size_t i = 0; i < w->n_jobs; i++) {
+		struct sw_job_desc *j = &w->jobs[i];
+
+		if (j->deadline > 0)
+			j->deadline += j->arrival * (x - 1);
+		j->arrival *= x;
+	}
+}
+
 /* The model options that apply to every kind of mix, once it is loaded. */
 static void shape(const struct load_opts *o, int kind, struct sw_workload *w)
 {
+	if (kind == LOAD_JSONL && o->time_scale != 1)
+		scale_arrivals(w, o->time_scale);
 	w->placement = o->placement;
 	if (o->compute_scale > 0)
 		w->compute_scale = o->compute_scale;
@@ -127,7 +145,9 @@ static void shape(const struct load_opts *o, int kind, struct sw_workload *w)
 		sw_sim_workload_set_reduces(w, o->reduces);
 	/* Deadlines drawn at load follow the job's reducers and compute; a JSON mix's are the
 	 * file's. */
-	if (kind != LOAD_JSONL && (o->reduces || o->compute_scale > 0))
+	if (o->deadline_lo > 0)
+		sw_sim_workload_draw_deadlines(w, o->deadline_lo, o->deadline_hi);
+	else if (kind != LOAD_JSONL && (o->reduces || o->compute_scale > 0))
 		sw_sim_workload_redraw_deadlines(w);
 }
 
@@ -178,5 +198,12 @@ int load_workload(const struct load_opts *o, struct sw_workload *w, struct sw_in
 		}
 	}
 	shape(o, kind, w);
+	if (o->transactional) {
+		rc = sw_sim_workload_transactional(w, o->transactional, err);
+		if (rc < 0) {
+			sw_sim_workload_free(w);
+			return rc;
+		}
+	}
 	return 0;
 }

@@ -12,12 +12,15 @@ struct load_opts {
 	uint32_t users;       /* 0: keep the source's default */
 	double oversub;       /* 0: keep the topology's */
 	double interarrival;  /* paper mixes: mean seconds between jobs, 0: default */
-	double time_scale;    /* SWIM traces: multiplies submit times */
+	double time_scale;    /* SWIM traces and JSON mixes: multiplies arrival times */
 	double size_scale;    /* SWIM traces and paper mixes: multiplies byte counts */
 	const char *topology; /* a topology JSON file replacing the mix's cluster, or NULL */
 	uint32_t reduces;     /* every shuffling job's reducers, 0: the mix's or the rule's */
 	enum sw_placement placement; /* of every job's input blocks */
 	double compute_scale;        /* multiplies compute times, 0: 1 */
+	/* --deadline-factor: deadlines drawn again, U[lo, hi] x the time alone; 0: the mix's */
+	double deadline_lo, deadline_hi;
+	const char *transactional; /* a transactional load's f(t) file, or NULL */
 };
 
 void load_opts_default(struct load_opts *o);

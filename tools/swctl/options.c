@@ -34,7 +34,8 @@ const char options_help[] =
         "  --topology FILE     a JSON file with the cluster (the fields of a .jsonl mix's\n"
         "                      topology line) replacing the mix's cluster, from anywhere\n"
         "  --oversub RATIO     rack uplink oversubscription, overriding the mix's topology\n"
-        "  --time-scale X      SWIM: multiply submit times by X (default 1)\n"
+        "  --time-scale X      SWIM and .jsonl mixes: multiply arrival times by X (default\n"
+        "                      1; a .jsonl job's deadline keeps its distance to its arrival)\n"
         "  --size-scale X      multiply byte counts by X (default 1; paper mixes start\n"
         "                      from a tenth of Table 2's sizes, see tools/sim/README.md)\n"
         "  --heartbeat SEC     node heartbeat interval (default 3)\n"
@@ -47,7 +48,17 @@ const char options_help[] =
         "  --affinity-delays N adaptive: times in a row a job ahead of its goal may pass a\n"
         "                      slot on a node without its input to the next job (Polo's\n"
         "                      data affinity; default 1, 0 = his basic scheduler)\n"
-        "  --plan-period SEC   ras, sw-ras: seconds between two placements (default 30)\n"
+        "  --plan-period SEC   ras, sw-ras, reverse-adaptive: seconds between two\n"
+        "                      placements (default 30)\n"
+        "  --deadline-factor LO:HI\n"
+        "                      every job's deadline drawn again: its arrival + U[LO, HI] x\n"
+        "                      its time alone on the whole cluster (default: the mix's; paper\n"
+        "                      mixes and SWIM traces draw U[1, 3], ARIA's rule)\n"
+        "  --transactional FILE\n"
+        "                      a transactional load on every node: \"seconds,share\" lines,\n"
+        "                      the share of each node's slots it holds from then on; the\n"
+        "                      nodes report only the slots it leaves, and reverse-adaptive\n"
+        "                      plans with it as its forecast (tools/sim/README.md)\n"
         "  --starvation-window SEC|Kx\n"
         "                      sw-*: a user's jobs of an earlier window of this many\n"
         "                      seconds go first (default 600; 0 turns it off); Kx is K\n"
@@ -153,6 +164,8 @@ static const struct option longopts[] = {
         {"reduces", required_argument, NULL, 'D'},
         {"placement", required_argument, NULL, 'L'},
         {"compute-scale", required_argument, NULL, 'C'},
+        {"deadline-factor", required_argument, NULL, 'E'},
+        {"transactional", required_argument, NULL, 'f'},
         {"out", required_argument, NULL, 'o'},
         {"jobs", required_argument, NULL, 'j'},
         {"no-plot", no_argument, NULL, 'P'},
@@ -274,6 +287,22 @@ static int parse_window(const struct options_ctx *ctx, const char *arg, struct r
 	memcpy(num, arg, n - 1);
 	num[n - 1] = '\0';
 	return parse_double(ctx, "--starvation-window", num, 1e-3, &o->starvation_multiple);
+}
+
+/* --deadline-factor LO:HI, 0 < LO <= HI */
+static int parse_factor(const struct options_ctx *ctx, const char *arg, struct load_opts *o)
+{
+	char *end;
+	double lo = strtod(arg, &end), hi = *end == ':' ? strtod(end + 1, &end) : NAN;
+
+	if (*end || !(lo > 0) || !(hi >= lo) || !(hi <= 1e6)) {
+		fprintf(stderr, "%s: --deadline-factor %s: expected LO:HI, 0 < LO <= HI <= 1e6\n",
+		        ctx->prefix, arg);
+		return -EINVAL;
+	}
+	o->deadline_lo = lo;
+	o->deadline_hi = hi;
+	return 0;
 }
 
 /* --reduces auto|N */
@@ -463,6 +492,11 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		break;
 	case 'C':
 		return parse_double(ctx, "--compute-scale", arg, 1e-3, &o->load.compute_scale);
+	case 'E':
+		return parse_factor(ctx, arg, &o->load);
+	case 'f':
+		o->load.transactional = arg;
+		break;
 	case 'o':
 		o->out = arg;
 		break;

@@ -91,6 +91,9 @@ struct sw_topology {
 /** HDFS block size of Hadoop 1.0 and of the paper: one map task per block. */
 #define SW_BLOCK_BYTES_DEFAULT (64ULL << 20)
 
+/** Breakpoints of a transactional load's f(t) (a year of minutes fits). */
+#define SW_WORKLOAD_MAX_TX (1U << 20)
+
 /** Jobs a workflow job may read (its "after" list in a mix). */
 #define SW_WORKLOAD_MAX_AFTER 8
 /** Largest workflow number of a mix. */
@@ -137,6 +140,11 @@ struct sw_workload {
 	size_t n_jobs;
 	struct sw_job_desc *jobs; /**< sorted by arrival */
 	uint32_t n_workflows;     /**< workflows of the jobs (sw_job_desc.workflow) */
+	/** A transactional load sharing the nodes (README.md, "Transactional load"): the share
+	 *  of every node's slots it holds, tx_share[i] from tx_t[i] on, none before tx_t[0];
+	 *  tx_n 0: none. Owned (sw_sim_workload_transactional). */
+	double *tx_t, *tx_share;
+	uint32_t tx_n;
 };
 
 /** The compute time factor of @p w: compute_scale, 1 when unset. */
@@ -162,6 +170,23 @@ void sw_sim_workload_set_reduces(struct sw_workload *w, uint32_t n);
  * draw them once, from the workload as loaded.
  */
 void sw_sim_workload_redraw_deadlines(struct sw_workload *w);
+
+/**
+ * Draws every job's deadline again: its arrival + U[@p lo, @p hi] x its ARIA average time on
+ * every slot of the cluster (its time alone on the idle cluster: Polo's "isolation time"),
+ * from a stream of its own. 0 < lo <= hi.
+ */
+void sw_sim_workload_draw_deadlines(struct sw_workload *w, double lo, double hi);
+
+/**
+ * Reads a transactional load's f(t) into @p w from @p path: one "seconds,share" line per
+ * breakpoint, seconds ascending in [0, SW_WORKLOAD_MAX_TIME], share in [0, 1]; blank lines and
+ * lines starting with '#' are skipped (README.md, "Transactional load").
+ * @return 0, -ENOENT (no such file), -EINVAL (with @p err naming file, line and field),
+ *         -ENOMEM, -EIO.
+ */
+int sw_sim_workload_transactional(struct sw_workload *w, const char *path,
+                                  struct sw_input_error *err);
 
 /** The paper's mixes: class shares of light/medium/heavy jobs. */
 enum sw_paper_mix { SW_MIX1 = 1, SW_MIX2 = 2, SW_MIX3 = 3 };
