@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Shuffle fetch benchmark over loopback: a forked map side (store + server) holds one
- * partition of SIZE bytes per stream; this process fetches them with one client thread per
- * stream, each through its own connection, again and again.
+ * partition of SIZE bytes per stream; this process fetches them with one thread per stream,
+ * each through its own connection, again and again. Throughput runs a fetcher with DEPTH
+ * fetches queued on the connection at once, as a reducer asks one host for the outputs of
+ * many maps; latency times one fetch at a time through the blocking client.
  *   bench_shuffle tput BACKEND SIZE STREAMS MIB [get]  -> "Gbit/s GB-per-CPU-second"
  *   bench_shuffle lat BACKEND SIZE COUNT [get]         -> "median-us p99-us"
  *   bench_shuffle memcpy SIZE MIB                      -> "Gbit/s" of one thread's memcpy
@@ -33,6 +35,7 @@
 
 #define JOB    1
 #define SECRET "bench-secret-of-job-1"
+#define DEPTH  4 /* fetches a throughput stream keeps queued, each into a buffer of its own */
 
 struct stream {
 	const char *addr;
@@ -42,6 +45,15 @@ struct stream {
 	uint32_t part;
 	size_t count; /* latency mode: fetches to time */
 	double *lat_us;
+	/* throughput mode */
+	struct sw_shuffle_fetcher *fc;
+	uint64_t asked, done;
+	unsigned running;
+};
+
+struct slot {
+	struct stream *s;
+	uint8_t *buf;
 };
 
 static struct sw_shuffle_server *srv;
@@ -115,30 +127,96 @@ static pid_t map_side(const char *backend, uint64_t size, uint32_t parts, char *
 	exit(err < 0);
 }
 
-static void *stream_main(void *arg)
+static struct sw_shuffle_fetch bench_fetch(uint32_t part)
+{
+	return (struct sw_shuffle_fetch){.job = JOB,
+	                                 .secret = SECRET,
+	                                 .secret_len = strlen(SECRET),
+	                                 .part = part,
+	                                 .length = SW_SHUFFLE_TO_END};
+}
+
+static void tput_done(void *arg, struct sw_shuffle_fetch_op *op, int status, uint8_t *data,
+                      uint64_t len);
+
+/* Queues the next fetch of t's stream into t's buffer, while bytes remain to be asked for. */
+static void tput_add(struct slot *t)
+{
+	struct stream *s = t->s;
+	if (s->asked >= s->bytes)
+		return;
+	struct sw_shuffle_fetch f = bench_fetch(s->part);
+	int err = sw_shuffle_fetcher_add(s->fc, s->addr, &f, t->buf, s->size, tput_done, t, NULL);
+	if (err < 0)
+		die("fetch", err);
+	s->asked += s->size;
+	s->running++;
+}
+
+static void tput_done(void *arg, struct sw_shuffle_fetch_op *op, int status, uint8_t *data,
+                      uint64_t len)
+{
+	(void)op;
+	(void)data;
+	struct slot *t = arg;
+	if (status < 0)
+		die("fetch", status);
+	t->s->done += len;
+	t->s->running--;
+	tput_add(t);
+}
+
+static void *tput_main(void *arg)
+{
+	struct stream *s = arg;
+	struct sw_dp_config dc;
+	sw_dp_config_init(&dc);
+	dc.backend = s->backend;
+	dc.one_sided = s->get;
+	sw_shuffle_fetcher_dp_config(&dc);
+	struct sw_shuffle_fetcher_conf fconf = {.one_sided = s->get};
+	struct sw_dp_ctx *ctx;
+	int err = sw_dp_open(&dc, &ctx);
+	if (err < 0 || (err = sw_shuffle_fetcher_attach(ctx, &fconf, &s->fc)) < 0)
+		die("fetcher", err);
+	struct slot t[DEPTH];
+	for (int i = 0; i < DEPTH; i++) {
+		t[i] = (struct slot){.s = s, .buf = malloc(s->size)}; /* reused, as merge buffers */
+		tput_add(&t[i]);
+	}
+	struct sw_dp_event ev[32];
+	while (s->running > 0) {
+		int n = sw_dp_poll(ctx, ev, 32);
+		for (int i = 0; i < n; i++)
+			sw_shuffle_fetcher_event(s->fc, &ev[i]);
+		int wait = sw_shuffle_fetcher_progress(s->fc);
+		if (n == 0 && s->running > 0)
+			sw_dp_wait(ctx, wait);
+	}
+	sw_shuffle_fetcher_destroy(s->fc);
+	sw_dp_close(ctx);
+	for (int i = 0; i < DEPTH; i++)
+		free(t[i].buf);
+	return NULL;
+}
+
+static void *lat_main(void *arg)
 {
 	struct stream *s = arg;
 	struct sw_shuffle_client_conf cc = {
 	        .backend = s->backend, .server_addr = s->addr, .one_sided = s->get};
 	struct sw_shuffle_client *cl;
-	struct sw_shuffle_fetch f = {.job = JOB,
-	                             .secret = SECRET,
-	                             .secret_len = strlen(SECRET),
-	                             .part = s->part,
-	                             .length = SW_SHUFFLE_TO_END};
+	struct sw_shuffle_fetch f = bench_fetch(s->part);
 	int err = sw_shuffle_client_create(&cc, &cl);
 	if (err < 0)
 		die("client", err);
-	uint64_t done = 0;
 	uint8_t *buf = malloc(s->size); /* reused, as a reducer's merge buffer would be */
-	for (size_t i = 0; done < s->bytes || i < s->count; i++) {
+	for (size_t i = 0; i < s->count; i++) {
 		uint64_t n;
 		double t0 = now_s();
 		if ((err = sw_shuffle_client_fetch_into(cl, &f, buf, s->size, &n)) < 0)
 			die("fetch", err);
-		if (i < s->count)
-			s->lat_us[i] = (now_s() - t0) * 1e6;
-		done += n;
+		s->lat_us[i] = (now_s() - t0) * 1e6;
 	}
 	free(buf);
 	sw_shuffle_client_destroy(cl);
@@ -185,7 +263,7 @@ static int run(const char *backend, uint64_t size, uint32_t streams, uint64_t by
 		                       .part = i,
 		                       .count = count,
 		                       .lat_us = lat};
-		pthread_create(&t[i], NULL, stream_main, &s[i]);
+		pthread_create(&t[i], NULL, count > 0 ? lat_main : tput_main, &s[i]);
 	}
 	for (uint32_t i = 0; i < streams; i++)
 		pthread_join(t[i], NULL);
