@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fetcher: many fetches from many servers on one sw_dp context, driven by events, never
- * blocking. One connection per server; a connection runs its fetches one after the other
- * (the server answers a connection's requests in order) and at most `parallel` connections
- * have a fetch running, as Hadoop's reducer copies from `parallelcopies` hosts at once.
+ * blocking. One connection per server, and at most `parallel` connections have fetches
+ * running, as Hadoop's reducer copies from `parallelcopies` hosts at once. A connection keeps
+ * up to AHEAD requests unanswered (pipelining): the server answers a connection's requests in
+ * order, so the next answer streams right behind the current one instead of after a round trip
+ * to the reducer, and each frame belongs to the oldest request still unanswered.
  *
  * A fetch is one request answered by a stream of chunks (or by a lease to read with one-sided
  * gets). Chunks whose CRC32C does not match, or that do not decompress, are remembered and
@@ -24,14 +26,17 @@
 #include "shuffle_int.h"
 
 #define REQ_SLOTS 4
+/* Requests a connection keeps unanswered. Two would hide the round trip between answers; four
+ * also cover a re-fetch or a fetch of a few bytes queued among them. */
+#define AHEAD 4
 /* Chunks that arrived ahead of their turn (a transport may let a small message overtake a
  * large one), kept unreleased until their turn; bounded by the server's chunks in flight. */
 #define MAX_HELD 32
 
 enum op_state {
-	OP_QUEUED,  /* waits for its connection (or a connection slot) */
+	OP_QUEUED,  /* waits for its connection, a connection slot or room in the pipeline */
 	OP_REQUEST, /* its current request waits for a request slot or a credit */
-	OP_ANSWER,  /* reads the answer's frames */
+	OP_ANSWER,  /* its request is sent: waits for (or reads) the answer's frames */
 	OP_GETS,    /* one-sided gets of a lease are in flight */
 	OP_RELEASE, /* the lease's RELEASE waits for a slot or a credit */
 	OP_DONE,    /* on the done list */
@@ -95,7 +100,10 @@ struct fconn {
 	unsigned gets;
 	uint8_t *orphan;  /* a dropped fetch's buffer that gets in flight may still write */
 	uint64_t last_ms; /* the last sign of life: no progress for timeout_ms fails the fetch */
-	struct sw_shuffle_fetch_op *head, *tail; /* head runs */
+	struct sw_shuffle_fetch_op *head, *tail; /* in the order they were added */
+	/* fetches whose requests are unanswered, oldest first: the next frame is the first's */
+	struct sw_shuffle_fetch_op *await[AHEAD];
+	unsigned nawait;
 	struct sw_dp_event held[MAX_HELD];
 	struct proto_chunk held_h[MAX_HELD];
 	unsigned nheld;
@@ -163,6 +171,7 @@ static void conn_close(struct fconn *c)
 {
 	struct sw_shuffle_fetcher *fc = c->fc;
 	held_release(c);
+	c->nawait = 0;
 	if (c->ep != NULL) {
 		if (fc->conf.conn_closed != NULL) {
 			struct sw_dp_counters k;
@@ -228,10 +237,8 @@ static void op_finish(struct sw_shuffle_fetch_op *op, int err)
 {
 	struct sw_shuffle_fetcher *fc = op->fc;
 	struct fconn *c = op->c;
-	if (c != NULL) {
+	if (c != NULL)
 		op_unlink(&c->head, &c->tail, op);
-		held_release(c);
-	}
 	op->c = NULL;
 	free(op->lease);
 	op->lease = NULL;
@@ -280,16 +287,29 @@ static void conn_requeue(struct fconn *c)
 	}
 }
 
-/* The connection broke (err): its running fetch fails, unless the connection had served before
- * and the fetch got nothing yet (a server closing an idle connection just as it was reused):
- * that fetch and those queued behind it go to a new connection. Otherwise every fetch queued
- * on it fails too: their server is the one that went away. */
+/* Whether c's fetches may all go again on a new connection: the first has asked, and none
+ * got a frame of an answer yet or was sent again before. */
+static bool conn_fresh(const struct fconn *c)
+{
+	if (c->head == NULL || (c->head->st != OP_REQUEST && c->head->st != OP_ANSWER))
+		return false;
+	for (const struct sw_shuffle_fetch_op *o = c->head; o != NULL; o = o->next)
+		if (o->st != OP_QUEUED && (o->retried || o->seq > 0 || o->sub ||
+		                           (o->st != OP_REQUEST && o->st != OP_ANSWER)))
+			return false;
+	return true;
+}
+
+/* The connection broke (err): its running fetches fail, unless the connection had served
+ * before and none of them got anything yet (a server closing an idle connection just as it was
+ * reused): they and those queued behind them go to a new connection. Otherwise every fetch
+ * queued on it fails too: their server is the one that went away. */
 static void conn_fail(struct fconn *c, int err)
 {
-	struct sw_shuffle_fetch_op *op = c->head;
-	if (c->used && op != NULL && !op->retried && op->seq == 0 && !op->sub &&
-	    err == -ECONNRESET && (op->st == OP_REQUEST || op->st == OP_ANSWER)) {
-		op->retried = true;
+	if (c->used && err == -ECONNRESET && conn_fresh(c)) {
+		for (struct sw_shuffle_fetch_op *o = c->head; o != NULL; o = o->next)
+			if (o->st != OP_QUEUED)
+				o->retried = true;
 		conn_requeue(c);
 		return;
 	}
@@ -308,8 +328,9 @@ static int send_req(struct fconn *c, struct sw_shuffle_fetch_op *op, uint8_t typ
 	int i = 0;
 	while (i < REQ_SLOTS && c->slots[i].busy)
 		i++;
-	if (i == REQ_SLOTS)
-		return -EAGAIN; /* a slot frees with its send's completion */
+	if (i == REQ_SLOTS || (type == PROTO_FETCH && c->nawait == AHEAD))
+		return -EAGAIN; /* a slot frees with its send's completion, the pipeline with an
+		                 * answer's end */
 	struct proto_req r = {.version = SW_SHUFFLE_VERSION,
 	                      .type = type,
 	                      .flags = flags,
@@ -335,6 +356,8 @@ static int send_req(struct fconn *c, struct sw_shuffle_fetch_op *op, uint8_t typ
 	s->busy = true;
 	c->nonce++;
 	op->nonce = c->nonce;
+	if (type == PROTO_FETCH)
+		c->await[c->nawait++] = op;
 	return 0;
 }
 
@@ -465,6 +488,29 @@ static void lease_check(struct fconn *c, struct sw_shuffle_fetch_op *op)
 	op->st = OP_RELEASE;
 }
 
+/* The oldest unanswered request got its whole answer. */
+static void await_pop(struct fconn *c)
+{
+	memmove(c->await, c->await + 1, --c->nawait * sizeof(c->await[0]));
+}
+
+/* op's answer frame h failed (err). At the answer's end that is op's result; before it, the
+ * rest of the answer would be taken for the next one's, so the connection goes: the fetches
+ * behind op fail with it when the server broke the protocol, else go to a new connection. */
+static void frame_failed(struct fconn *c, struct sw_shuffle_fetch_op *op,
+                         const struct proto_chunk *h, int err)
+{
+	if (h->flags & PROTO_LAST) {
+		await_pop(c);
+		answer_done(c, op, err);
+	} else if (conn_fatal(err)) {
+		conn_fail(c, err);
+	} else {
+		op_finish(op, err);
+		conn_requeue(c);
+	}
+}
+
 /* Handles one frame of the current answer (h decoded, in seq order or an error status). */
 static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_dp_event *ev,
                      const struct proto_chunk *h)
@@ -500,7 +546,8 @@ static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_
 		}
 	}
 	if (err == 0 && (h->flags & PROTO_RKEY)) {
-		if (!authentic || sw_shuffle_proto_crc32c(payload, h->len) != h->data_crc ||
+		if (!authentic || !(h->flags & PROTO_LAST) ||
+		    sw_shuffle_proto_crc32c(payload, h->len) != h->data_crc ||
 		    (op->lease = malloc(h->len ? h->len : 1)) == NULL) {
 			err = -EBADMSG;
 		} else {
@@ -511,9 +558,10 @@ static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_
 		}
 		sw_dp_release(fc->ctx, ev);
 		if (err < 0) {
-			answer_done(c, op, err);
+			frame_failed(c, op, h, err);
 			return;
 		}
+		await_pop(c);
 		op->lease_i = 0;
 		op->tries = 0;
 		if (op->drain == 0 && op->k.nchunks > 0)
@@ -536,13 +584,15 @@ static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_
 	}
 	sw_dp_release(fc->ctx, ev);
 	if (err < 0) {
-		answer_done(c, op, err);
+		frame_failed(c, op, h, err);
 		return;
 	}
 	op->got += h->raw_len;
 	op->seq++;
-	if (h->flags & PROTO_LAST)
+	if (h->flags & PROTO_LAST) {
+		await_pop(c);
 		answer_done(c, op, op->got == op->atotal ? op->drain : -EBADMSG);
+	}
 }
 
 /* Decodes a received frame; delivers it when it is the next of the answer, else holds it. */
@@ -559,7 +609,7 @@ static void on_recv(struct fconn *c, struct sw_dp_event *ev)
 		c->greeted = true;
 		return;
 	}
-	struct sw_shuffle_fetch_op *op = c->head;
+	struct sw_shuffle_fetch_op *op = c->nawait > 0 ? c->await[0] : NULL;
 	struct proto_chunk h;
 	int err = ev->len < PROTO_CHUNK_LEN
 	                  ? -EBADMSG
@@ -581,7 +631,8 @@ static void on_recv(struct fconn *c, struct sw_dp_event *ev)
 	}
 	on_frame(c, op, ev, &h);
 	/* frames held for the next turns */
-	for (unsigned i = 0; i < c->nheld && c->head == op && op->st == OP_ANSWER;)
+	for (unsigned i = 0;
+	     i < c->nheld && c->nawait > 0 && c->await[0] == op && op->st == OP_ANSWER;)
 		if (c->held_h[i].seq == op->seq) {
 			struct sw_dp_event e = c->held[i];
 			struct proto_chunk hh = c->held_h[i];
@@ -594,20 +645,26 @@ static void on_recv(struct fconn *c, struct sw_dp_event *ev)
 		}
 }
 
-/* Moves c's head fetch forward as far as it goes without waiting for the peer. */
+/* Moves c's fetches forward, in order, as far as they go without waiting for the peer: starts
+ * them while the pipeline has room and sends what waits to be sent. A fetcher that reads leases
+ * runs one fetch at a time (its gets and RELEASE are the connection's only running fetch's). */
 static void op_step(struct fconn *c)
 {
 	struct sw_shuffle_fetcher *fc = c->fc;
-	while (c->ep != NULL && c->greeted && c->head != NULL) {
-		struct sw_shuffle_fetch_op *op = c->head;
+	struct sw_shuffle_fetch_op *op = c->head;
+	while (c->ep != NULL && c->greeted && op != NULL) {
+		struct sw_shuffle_fetch_op *next = op->next;
 		int err = 0;
 		switch (op->st) {
 		case OP_QUEUED:
+			if (c->nawait == AHEAD || (fc->conf.one_sided && op != c->head))
+				return;
 			op->deadline = fc->now + (uint64_t)fc->conf.deadline_ms;
 			c->last_ms = fc->now;
 			if (sw_shuffle_proto_answer_key(op->f.secret, op->f.secret_len,
 			                                c->challenge, op->akey) < 0) {
 				op_finish(op, -EIO);
+				op = next;
 				continue;
 			}
 			op->off = op->f.offset;
@@ -627,6 +684,7 @@ static void op_step(struct fconn *c)
 			if (err < 0)
 				break;
 			op->st = OP_ANSWER;
+			op = next;
 			continue;
 		}
 		case OP_RELEASE:
@@ -636,17 +694,21 @@ static void op_step(struct fconn *c)
 			if (err < 0)
 				break;
 			answer_done(c, op, op->drain);
+			if (op->st == OP_DONE)
+				op = next;
 			continue;
 		case OP_ANSWER:
 		case OP_GETS:
 		case OP_DONE:
-			return;
+			op = next;
+			continue;
 		}
 		if (conn_fatal(err)) {
 			conn_fail(c, err);
 			return;
 		}
 		op_finish(op, err);
+		op = next;
 	}
 }
 
@@ -787,12 +849,14 @@ void sw_shuffle_fetcher_event(struct sw_shuffle_fetcher *fc, struct sw_dp_event 
 	flush_done(fc);
 }
 
-/* When c's running fetch times out: no sign of life for timeout_ms, or its deadline. */
+/* When c's running fetches time out: no sign of life for timeout_ms, or the first deadline. */
 static uint64_t conn_due(const struct fconn *c)
 {
-	uint64_t idle_at = c->last_ms + (uint64_t)c->fc->conf.timeout_ms;
-	uint64_t dl = c->head->st == OP_QUEUED ? UINT64_MAX : c->head->deadline;
-	return idle_at < dl ? idle_at : dl;
+	uint64_t due = c->last_ms + (uint64_t)c->fc->conf.timeout_ms;
+	for (const struct sw_shuffle_fetch_op *o = c->head; o != NULL; o = o->next)
+		if (o->st != OP_QUEUED && o->deadline < due)
+			due = o->deadline;
+	return due;
 }
 
 int sw_shuffle_fetcher_progress(struct sw_shuffle_fetcher *fc)
@@ -869,7 +933,7 @@ void sw_shuffle_fetch_cancel(struct sw_shuffle_fetch_op *op)
 	} else if (c == NULL) {
 		op_unlink(&fc->wait_head, &fc->wait_tail, op);
 	} else {
-		bool running = c->head == op && op->st != OP_QUEUED;
+		bool running = op->st != OP_QUEUED;
 		op_unlink(&c->head, &c->tail, op);
 		if (running) { /* the rest of its answer would arrive: the others go anew */
 			op_drop_buf(op, c);

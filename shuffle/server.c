@@ -5,8 +5,10 @@
  * through sw_shuffle_server_event and sw_shuffle_server_progress).
  *
  * Each connection handles its requests in order. A fetch becomes a stream that pins its
- * partition and queues chunks while it has credits and fewer than `inflight` chunks unsent:
- * that bounds the server's memory per connection to inflight x chunk. Raw chunks of in-memory
+ * partition and queues chunks while it has credits and its connection fewer than `inflight`
+ * chunks unsent: that bounds the server's memory per connection to inflight x chunk, also
+ * when a client pipelines its requests (the next stream starts once the current one queued
+ * its last chunk, and its chunks count against the same bound). Raw chunks of in-memory
  * partitions go out straight from the registered arena (no copy); spilled, compressed or
  * test-corrupted chunks go through a buffer freed when the send completes. With one-sided
  * reads, the answer is the arena's rkey plus per-chunk CRCs, and the partition stays pinned
@@ -81,6 +83,7 @@ struct conn {
 	unsigned nqueued, nleases;
 	struct lease *leases;
 	struct sendbuf *sends; /* sends not completed yet */
+	unsigned inflight;     /* of them, chunks of streams */
 	bool dead;             /* to close once the current batch of events is handled */
 	bool lost;             /* counted in peers_lost */
 	uint64_t last_ms;      /* when a message last went either way */
@@ -228,8 +231,10 @@ static int queue_send(struct conn *c, struct stream *s, struct sendbuf *b, size_
 	if (c->sends != NULL)
 		c->sends->prev = b;
 	c->sends = b;
-	if (s != NULL)
+	if (s != NULL) {
 		s->inflight++;
+		c->inflight++;
+	}
 	return 0;
 }
 
@@ -289,6 +294,8 @@ static void send_done(struct sw_shuffle_server *srv, struct sendbuf *b, int stat
 		peer_log(srv, "server: send to %s failed: %s", c->peer, sw_dp_strerror(status));
 	free(b->payload);
 	free(b);
+	if (s != NULL)
+		c->inflight--;
 	if (s != NULL && --s->inflight == 0 && s->queued_all)
 		stream_free(c, s);
 	if (c->ep == NULL && c->sends == NULL)
@@ -555,7 +562,7 @@ static void conn_progress(struct sw_shuffle_server *srv, struct conn *c)
 	while (c->ep != NULL) {
 		struct stream *s = c->active;
 		if (s != NULL) {
-			while (!s->queued_all && s->inflight < srv->inflight) {
+			while (!s->queued_all && c->inflight < srv->inflight) {
 				int err = stream_chunk(srv, c, s);
 				if (err == -EAGAIN)
 					return;

@@ -1046,6 +1046,7 @@ struct ends {
 	unsigned n, bad, failed;
 	struct sw_shuffle_fetch_op *op[16];
 	struct sw_shuffle_fetch f[16];
+	size_t (*size)(uint32_t map, uint32_t part); /* NULL: size_mixed */
 };
 
 static void on_end(void *arg, struct sw_shuffle_fetch_op *op, int status, uint8_t *data,
@@ -1059,7 +1060,7 @@ static void on_end(void *arg, struct sw_shuffle_fetch_op *op, int status, uint8_
 	e->n++;
 	if (status < 0)
 		e->failed++;
-	else if (len != size_mixed(f->map, f->part) ||
+	else if (len != (e->size != NULL ? e->size : size_mixed)(f->map, f->part) ||
 	         pattern_check(data, JOB, f->map, f->part, 0, len) != -1)
 		e->bad++;
 	free(data);
@@ -1080,6 +1081,22 @@ static void drive(struct sw_dp_ctx *ctx, struct sw_shuffle_fetcher *fc, const un
 	}
 }
 
+/* A fetcher on a context of its own (`parallel` 0: the default), as a daemon's loop has one. */
+static struct sw_shuffle_fetcher *fetcher_open(uint32_t parallel, struct sw_dp_ctx **ctx)
+{
+	struct sw_dp_config dc;
+	sw_dp_config_init(&dc);
+	dc.backend = backend;
+	dc.ucx_tls = ucx_tls;
+	sw_shuffle_fetcher_dp_config(&dc);
+	struct sw_shuffle_fetcher *fc;
+	assert_int_equal(sw_dp_open(&dc, ctx), 0);
+	struct sw_shuffle_fetcher_conf conf = {
+	        .parallel = parallel, .timeout_ms = TIMEOUT, .log = tlog};
+	assert_int_equal(sw_shuffle_fetcher_attach(*ctx, &conf, &fc), 0);
+	return fc;
+}
+
 static void one_fetcher_fetches_from_several_servers_at_once_in_the_callers_loop(void **state)
 {
 	(void)state;
@@ -1088,16 +1105,8 @@ static void one_fetcher_fetches_from_several_servers_at_once_in_the_callers_loop
 	struct map_report r;
 	for (int i = 0; i < 3; i++)
 		map_start(&mc, &ms[i]);
-	struct sw_dp_config dc;
-	sw_dp_config_init(&dc);
-	dc.backend = backend;
-	dc.ucx_tls = ucx_tls;
-	sw_shuffle_fetcher_dp_config(&dc);
 	struct sw_dp_ctx *ctx;
-	struct sw_shuffle_fetcher *fc;
-	assert_int_equal(sw_dp_open(&dc, &ctx), 0);
-	struct sw_shuffle_fetcher_conf conf = {.parallel = 2, .timeout_ms = TIMEOUT, .log = tlog};
-	assert_int_equal(sw_shuffle_fetcher_attach(ctx, &conf, &fc), 0);
+	struct sw_shuffle_fetcher *fc = fetcher_open(2, &ctx);
 	struct ends e = {0};
 	unsigned k = 0;
 	for (int i = 0; i < 3; i++)
@@ -1127,11 +1136,28 @@ static void one_fetcher_fetches_from_several_servers_at_once_in_the_callers_loop
 	assert_int_equal(served, 11); /* the dropped fetch was never asked for */
 }
 
-/* A server played by the test, answering every request with authentic chunks (pattern bytes
- * of the requested map and partition). With `held` 0 it trickles a 1 MiB answer one byte at a
- * time, a byte every 100 ms: alive all along, never done. Otherwise it sends a 40-chunk
- * answer of 4 KiB chunks out of order: seq 1..held, then 0, then the rest. */
-static void scripted_child(int wr, uint32_t held)
+/* How a server played by the test answers: every answer is `nchunks` authentic chunks of
+ * `clen` bytes (pattern bytes of the requested map and partition), seq 1..held first, then 0,
+ * then the rest, a chunk every `pace_ms`; and no answer goes out before `ahead` requests
+ * arrived, then each in turn. */
+struct script {
+	uint32_t clen, nchunks, held, ahead, pace_ms;
+};
+
+/* Alive all along, never done: a 1 MiB answer one byte at a time, a byte every 100 ms. */
+static const struct script trickle = {1, MiB, 0, 1, 100};
+/* Answers only once it holds two requests: a client that waits for an answer before it asks
+ * again never gets one. */
+static const struct script two_asked = {4 * KiB, 40, 0, 2, 0};
+
+static size_t size_scripted(uint32_t map, uint32_t part)
+{
+	(void)map;
+	(void)part;
+	return 40 * 4 * KiB;
+}
+
+static void scripted_child(int wr, const struct script *sc)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	struct sw_dp_config dc;
@@ -1147,11 +1173,12 @@ static void scripted_child(int wr, uint32_t held)
 	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
 	uint8_t challenge[PROTO_CHALLENGE_LEN] = {7}, hello[PROTO_HELLO_LEN], akey[PROTO_KEY_LEN];
 	static uint8_t frame[PROTO_CHUNK_LEN + 4 * KiB];
-	uint32_t clen = held ? 4 * KiB : 1, nchunks = held ? 40 : MiB;
 	sw_shuffle_proto_hello_encode(challenge, hello);
+	sw_shuffle_proto_answer_key((const uint8_t *)SECRET, 16, challenge, akey);
 	struct sw_dp_ep *ep = NULL;
-	struct proto_req q = {0};
-	bool asked = false, in_flight = false; /* frame is reused: only once its send is done */
+	struct proto_req q[8];
+	uint32_t nq = 0, cur = 0; /* requests received; the one being answered */
+	bool in_flight = false;   /* frame is reused: only once its send is done */
 	uint64_t next_ms = 0;
 	for (uint32_t i = 0;;) {
 		struct sw_dp_event ev;
@@ -1161,32 +1188,37 @@ static void scripted_child(int wr, uint32_t held)
 				ep = ev.ep;
 				struct iovec iov = {hello, sizeof(hello)};
 				sw_dp_send(ep, 0, &iov, 1, NULL);
-			} else if (ev.type == SW_DP_EV_RECV) {
-				asked = sw_shuffle_proto_req_decode(ev.data, ev.len, &q) == 0;
-				sw_shuffle_proto_answer_key((const uint8_t *)SECRET, 16, challenge,
-				                            akey);
+			} else if (ev.type == SW_DP_EV_RECV && nq < 8 &&
+			           sw_shuffle_proto_req_decode(ev.data, ev.len, &q[nq]) == 0) {
+				nq++;
 			} else if (ev.type == SW_DP_EV_SEND && ev.user == frame) {
 				in_flight = false;
 			}
 			sw_dp_release(ctx, &ev);
 		}
-		if (!asked || in_flight || i == nchunks || sw_shuffle_mono_ms() < next_ms)
+		if (i == sc->nchunks && cur + 1 < nq) { /* the next answer */
+			cur++;
+			i = 0;
+		}
+		if (nq < sc->ahead || cur >= nq || in_flight || i == sc->nchunks ||
+		    sw_shuffle_mono_ms() < next_ms)
 			continue;
-		next_ms = held ? 0 : sw_shuffle_mono_ms() + 100;
-		uint32_t seq = i < held ? i + 1 : i == held ? 0 : i;
+		next_ms = sw_shuffle_mono_ms() + sc->pace_ms;
+		uint32_t seq = i < sc->held ? i + 1 : i == sc->held ? 0 : i;
 		uint8_t *payload = frame + PROTO_CHUNK_LEN;
-		pattern_fill(payload, JOB, q.map, q.part, (uint64_t)seq * clen, clen);
+		pattern_fill(payload, JOB, q[cur].map, q[cur].part, (uint64_t)seq * sc->clen,
+		             sc->clen);
 		struct proto_chunk h = {.version = SW_SHUFFLE_VERSION,
-		                        .flags = seq == nchunks - 1 ? PROTO_LAST : 0,
+		                        .flags = seq == sc->nchunks - 1 ? PROTO_LAST : 0,
 		                        .seq = seq,
-		                        .offset = (uint64_t)seq * clen,
-		                        .total = (uint64_t)nchunks * clen,
-		                        .raw_len = clen,
-		                        .len = clen,
-		                        .data_crc = sw_shuffle_proto_crc32c(payload, clen)};
-		sw_shuffle_proto_chunk_seal(g, akey, q.nonce, &h, payload, clen);
+		                        .offset = (uint64_t)seq * sc->clen,
+		                        .total = (uint64_t)sc->nchunks * sc->clen,
+		                        .raw_len = sc->clen,
+		                        .len = sc->clen,
+		                        .data_crc = sw_shuffle_proto_crc32c(payload, sc->clen)};
+		sw_shuffle_proto_chunk_seal(g, akey, q[cur].nonce, &h, payload, sc->clen);
 		sw_shuffle_proto_chunk_encode(&h, frame);
-		struct iovec iov = {frame, PROTO_CHUNK_LEN + clen};
+		struct iovec iov = {frame, PROTO_CHUNK_LEN + sc->clen};
 		if (sw_dp_send(ep, 0, &iov, 1, frame) == 0) {
 			in_flight = true;
 			i++;
@@ -1194,13 +1226,13 @@ static void scripted_child(int wr, uint32_t held)
 	}
 }
 
-static void scripted_start(struct map_side *ms, int fds[2], uint32_t held)
+static void scripted_start(struct map_side *ms, int fds[2], const struct script *sc)
 {
 	assert_int_equal(pipe(fds), 0);
 	ms->pid = fork();
 	assert_true(ms->pid >= 0);
 	if (ms->pid == 0)
-		scripted_child(fds[1], held);
+		scripted_child(fds[1], sc);
 	read_all(fds[0], ms->addr, sizeof(ms->addr));
 }
 
@@ -1221,8 +1253,9 @@ static void chunks_out_of_order_are_put_back_in_order_up_to_32_held(void **state
 	(void)state;
 	int fds[2][2];
 	struct map_side ms[2] = {0};
-	for (uint32_t held = 32; held <= 33; held++) /* both before this process opens a context */
-		scripted_start(&ms[held - 32], fds[held - 32], held);
+	struct script sc[2] = {{4 * KiB, 40, 32, 1, 0}, {4 * KiB, 40, 33, 1, 0}};
+	for (int i = 0; i < 2; i++) /* both before this process opens a context */
+		scripted_start(&ms[i], fds[i], &sc[i]);
 	for (uint32_t held = 32; held <= 33; held++) {
 		struct sw_shuffle_client_conf cc = {.backend = backend,
 		                                    .ucx_tls = ucx_tls,
@@ -1253,7 +1286,7 @@ static void a_fetch_past_its_deadline_fails_though_the_server_keeps_sending(void
 	(void)state;
 	int fds[2];
 	struct map_side ms = {0};
-	scripted_start(&ms, fds, 0);
+	scripted_start(&ms, fds, &trickle);
 	struct sw_shuffle_client_conf cc = {.backend = backend,
 	                                    .ucx_tls = ucx_tls,
 	                                    .server_addr = ms.addr,
@@ -1268,6 +1301,31 @@ static void a_fetch_past_its_deadline_fails_though_the_server_keeps_sending(void
 	assert_int_equal(sw_shuffle_client_fetch(cl, &f, &d, &n), -ETIMEDOUT);
 	assert_null(d);
 	sw_shuffle_client_destroy(cl);
+	scripted_stop(&ms, fds);
+}
+
+/* Pipelining: a connection's next request goes out before the current answer ends, so that
+ * a server streams answers back to back instead of waiting a round trip for each request. */
+static void a_connections_next_request_goes_out_before_the_current_answer_ends(void **state)
+{
+	(void)state;
+	int fds[2];
+	struct map_side ms = {0};
+	scripted_start(&ms, fds, &two_asked);
+	struct sw_dp_ctx *ctx;
+	struct sw_shuffle_fetcher *fc = fetcher_open(0, &ctx);
+	struct ends e = {.size = size_scripted};
+	for (uint32_t k = 0; k < 2; k++) {
+		e.f[k] = whole(k, k + 1);
+		assert_int_equal(
+		        sw_shuffle_fetcher_add(fc, ms.addr, &e.f[k], NULL, 0, on_end, &e, &e.op[k]),
+		        0);
+	}
+	drive(ctx, fc, &e.n, 2);
+	assert_int_equal(e.failed, 0); /* a fetcher asking in turn times out here */
+	assert_int_equal(e.bad, 0);    /* and each answer reached its own fetch */
+	sw_shuffle_fetcher_destroy(fc);
+	sw_dp_close(ctx);
 	scripted_stop(&ms, fds);
 }
 
@@ -1377,6 +1435,8 @@ int main(int argc, char **argv)
 	                one_fetcher_fetches_from_several_servers_at_once_in_the_callers_loop),
 	        cmocka_unit_test(a_fetch_past_its_deadline_fails_though_the_server_keeps_sending),
 	        cmocka_unit_test(chunks_out_of_order_are_put_back_in_order_up_to_32_held),
+	        cmocka_unit_test(
+	                a_connections_next_request_goes_out_before_the_current_answer_ends),
 	        cmocka_unit_test(a_client_that_shut_its_write_side_still_gets_its_answer),
 	};
 	if (strcmp(backend, "dpdk") == 0) {
