@@ -6,7 +6,9 @@
  * recorded on a connection is refused on any other (and on its own: nonces only grow).
  * Answers carry an AES-GMAC tag under a key derived from the job's secret and the challenge:
  * GMAC, not HMAC, because it runs at several GB/s (GHASH on carry-less multiply) where SHA-256
- * would halve a fetch's speed.
+ * would halve a fetch's speed. The tag covers the payload through digests of its 64 KiB pieces
+ * (a keyed universal hash: GMAC under a per-job key with a fixed IV, never sent), so that a
+ * map side can take them once at put time instead of passing over every byte it serves.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,7 +22,8 @@
 #include "proto.h"
 
 struct proto_gmac {
-	EVP_CIPHER_CTX *x;
+	EVP_CIPHER_CTX *x; /* the tag */
+	EVP_CIPHER_CTX *p; /* the pieces' digests */
 };
 
 /* OpenSSL 3.0's one-shot HMAC() looks the algorithms up in the provider tables, under locks,
@@ -89,19 +92,34 @@ int sw_shuffle_proto_mac_verify(const uint8_t *key, size_t key_len,
 	return CRYPTO_memcmp(mac, req + PROTO_REQ_MACED, PROTO_MAC_LEN) == 0 ? 0 : -EACCES;
 }
 
+/* HMAC-SHA256(secret, label || data) cut to len bytes: a key for one purpose (the labels keep
+ * these HMAC inputs apart from each other's and from any request's). 0 or -EIO. */
+static int derive(const uint8_t *secret, size_t secret_len, const char label[8],
+                  const uint8_t *data, size_t data_len, uint8_t *key, size_t len)
+{
+	uint8_t out[PROTO_MAC_LEN];
+	if (hmac_sha256(secret, secret_len, (const uint8_t *)label, 8, data, data_len, out) < 0)
+		return -EIO;
+	memcpy(key, out, len);
+	OPENSSL_cleanse(out, sizeof(out));
+	return 0;
+}
+
+int sw_shuffle_proto_piece_key(const uint8_t *secret, size_t secret_len,
+                               uint8_t key[PROTO_PIECE_KEY_LEN])
+{
+	return derive(secret, secret_len, "SWFB key", NULL, 0, key, PROTO_PIECE_KEY_LEN);
+}
+
 int sw_shuffle_proto_answer_key(const uint8_t *secret, size_t secret_len,
                                 const uint8_t challenge[PROTO_CHALLENGE_LEN],
                                 uint8_t key[PROTO_KEY_LEN])
 {
-	/* a label keeps this HMAC input apart from any request's */
-	static const uint8_t label[8] = "SWFA key";
-	uint8_t out[PROTO_MAC_LEN];
-	if (hmac_sha256(secret, secret_len, label, sizeof(label), challenge, PROTO_CHALLENGE_LEN,
-	                out) < 0)
+	if (derive(secret, secret_len, "SWFA key", challenge, PROTO_CHALLENGE_LEN, key,
+	           PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN) < 0)
 		return -EIO;
-	memcpy(key, out, PROTO_KEY_LEN);
-	OPENSSL_cleanse(out, sizeof(out));
-	return 0;
+	return sw_shuffle_proto_piece_key(secret, secret_len,
+	                                  key + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN);
 }
 
 struct proto_gmac *sw_shuffle_proto_gmac_new(void)
@@ -109,8 +127,9 @@ struct proto_gmac *sw_shuffle_proto_gmac_new(void)
 	struct proto_gmac *g = OPENSSL_zalloc(sizeof(*g));
 	if (g == NULL)
 		return NULL;
-	if ((g->x = EVP_CIPHER_CTX_new()) == NULL ||
-	    EVP_EncryptInit_ex(g->x, EVP_aes_128_gcm(), NULL, NULL, NULL) != 1) {
+	if ((g->x = EVP_CIPHER_CTX_new()) == NULL || (g->p = EVP_CIPHER_CTX_new()) == NULL ||
+	    EVP_EncryptInit_ex(g->x, EVP_aes_128_gcm(), NULL, NULL, NULL) != 1 ||
+	    EVP_EncryptInit_ex(g->p, EVP_aes_128_gcm(), NULL, NULL, NULL) != 1) {
 		sw_shuffle_proto_gmac_free(g);
 		return NULL;
 	}
@@ -122,42 +141,111 @@ void sw_shuffle_proto_gmac_free(struct proto_gmac *g)
 	if (g == NULL)
 		return;
 	EVP_CIPHER_CTX_free(g->x);
+	EVP_CIPHER_CTX_free(g->p);
 	OPENSSL_free(g);
 }
 
-/* The tag of the encoded header's bytes [0, PROTO_CHUNK_TAGGED) and the payload; IV is the
- * request's nonce and the chunk's seq. */
+/* AES-128-GMAC of len bytes of data (under x's key and IV) into tag. */
+static int gmac_update(EVP_CIPHER_CTX *x, const uint8_t *data, size_t len)
+{
+	int n;
+	while (len > 0) { /* EVP takes int lengths */
+		int piece = len > (1u << 30) ? (1 << 30) : (int)len;
+		if (EVP_EncryptUpdate(x, NULL, &n, data, piece) != 1)
+			return -EIO;
+		data += piece;
+		len -= (size_t)piece;
+	}
+	return 0;
+}
+
+static int gmac_final(EVP_CIPHER_CTX *x, uint8_t tag[PROTO_TAG_LEN])
+{
+	int n;
+	if (EVP_EncryptFinal_ex(x, NULL, &n) != 1 ||
+	    EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_GET_TAG, PROTO_TAG_LEN, tag) != 1)
+		return -EIO;
+	return 0;
+}
+
+/* The digest of one piece, under the piece key g->p was keyed with. A fixed IV is safe here
+ * only because digests never leave the process: they are the tag's input, and the tag's own
+ * fresh IV masks them (README.md, "Answer tag"). */
+static int digest(struct proto_gmac *g, const uint8_t *piece, size_t len,
+                  uint8_t out[PROTO_DIGEST_LEN])
+{
+	static const uint8_t iv[12];
+	if (EVP_EncryptInit_ex(g->p, NULL, NULL, NULL, iv) != 1 ||
+	    gmac_update(g->p, piece, len) < 0)
+		return -EIO;
+	return gmac_final(g->p, out);
+}
+
+static size_t pieces(size_t len)
+{
+	return (len + PROTO_PIECE - 1) / PROTO_PIECE;
+}
+
+int sw_shuffle_proto_digests(struct proto_gmac *g, const uint8_t key[PROTO_PIECE_KEY_LEN],
+                             const void *data, size_t len, uint8_t *out)
+{
+	const uint8_t *d = data;
+	if (len > 0 && EVP_EncryptInit_ex(g->p, NULL, NULL, key, NULL) != 1)
+		return -EIO;
+	for (size_t i = 0; i < pieces(len); i++) {
+		size_t off = i * PROTO_PIECE;
+		size_t n = len - off < PROTO_PIECE ? len - off : PROTO_PIECE;
+		if (digest(g, d + off, n, out + i * PROTO_DIGEST_LEN) < 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+/* The tag of the encoded header's bytes [0, PROTO_CHUNK_TAGGED) and the payload's digests:
+ * those given (n of them), or else taken from the payload's len bytes. IV: the request's
+ * nonce and the chunk's seq. */
 static int gmac(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN], uint64_t nonce,
                 const struct proto_chunk *c, const uint8_t *payload, size_t len,
-                uint8_t tag[PROTO_TAG_LEN])
+                const uint8_t *digests, size_t n, uint8_t tag[PROTO_TAG_LEN])
 {
-	uint8_t hdr[PROTO_CHUNK_LEN], iv[12];
-	int n;
+	uint8_t hdr[PROTO_CHUNK_LEN], iv[12], d[PROTO_DIGEST_LEN];
+	int k;
 	sw_shuffle_proto_chunk_encode(c, hdr);
 	for (int i = 0; i < 8; i++)
 		iv[i] = (uint8_t)(nonce >> (8 * i));
 	memcpy(iv + 8, hdr + 8, 4); /* seq as on the wire */
 	if (EVP_EncryptInit_ex(g->x, NULL, NULL, key, iv) != 1 ||
-	    EVP_EncryptUpdate(g->x, NULL, &n, hdr, PROTO_CHUNK_TAGGED) != 1)
+	    EVP_EncryptUpdate(g->x, NULL, &k, hdr, PROTO_CHUNK_TAGGED) != 1)
 		return -EIO;
-	while (len > 0) { /* EVP takes int lengths */
-		int piece = len > (1u << 30) ? (1 << 30) : (int)len;
-		if (EVP_EncryptUpdate(g->x, NULL, &n, payload, piece) != 1)
+	if (digests != NULL)
+		return gmac_update(g->x, digests, n * PROTO_DIGEST_LEN) < 0 ? -EIO
+		                                                            : gmac_final(g->x, tag);
+	if (len > 0 && EVP_EncryptInit_ex(g->p, NULL, NULL,
+	                                  key + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN, NULL) != 1)
+		return -EIO;
+	for (size_t i = 0; i < pieces(len); i++) {
+		size_t off = i * PROTO_PIECE;
+		if (digest(g, payload + off, len - off < PROTO_PIECE ? len - off : PROTO_PIECE, d) <
+		            0 ||
+		    EVP_EncryptUpdate(g->x, NULL, &k, d, PROTO_DIGEST_LEN) != 1)
 			return -EIO;
-		payload += piece;
-		len -= (size_t)piece;
 	}
-	if (EVP_EncryptFinal_ex(g->x, NULL, &n) != 1 ||
-	    EVP_CIPHER_CTX_ctrl(g->x, EVP_CTRL_GCM_GET_TAG, PROTO_TAG_LEN, tag) != 1)
-		return -EIO;
-	return 0;
+	return gmac_final(g->x, tag);
 }
 
 int sw_shuffle_proto_chunk_seal(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
                                 uint64_t nonce, struct proto_chunk *c, const void *payload,
                                 size_t len)
 {
-	return gmac(g, key, nonce, c, payload, len, c->tag);
+	return gmac(g, key, nonce, c, payload, len, NULL, 0, c->tag);
+}
+
+int sw_shuffle_proto_chunk_seal_digests(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
+                                        uint64_t nonce, struct proto_chunk *c,
+                                        const uint8_t *digests, size_t n)
+{
+	static const uint8_t none[1];
+	return gmac(g, key, nonce, c, NULL, 0, n > 0 ? digests : none, n, c->tag);
 }
 
 int sw_shuffle_proto_chunk_check(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
@@ -165,7 +253,7 @@ int sw_shuffle_proto_chunk_check(struct proto_gmac *g, const uint8_t key[PROTO_K
                                  size_t len)
 {
 	uint8_t tag[PROTO_TAG_LEN];
-	if (gmac(g, key, nonce, c, payload, len, tag) < 0)
+	if (gmac(g, key, nonce, c, payload, len, NULL, 0, tag) < 0)
 		return -EBADMSG;
 	return CRYPTO_memcmp(tag, c->tag, PROTO_TAG_LEN) == 0 ? 0 : -EBADMSG;
 }

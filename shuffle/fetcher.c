@@ -532,7 +532,7 @@ static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_
 		op->atotal = h->total;
 		if (!op->sub)
 			op->total = h->total;
-		if (!authentic) {
+		if (!authentic && !op->sub) { /* a re-fetch's length is known: a bad chunk */
 			chunk_failed(op, h);
 			op->drain = -EILSEQ;
 		} else if (op->sub || !op->own) {

@@ -238,16 +238,20 @@ static int queue_send(struct conn *c, struct stream *s, struct sendbuf *b, size_
 	return 0;
 }
 
-/* Queues one answer frame, tagged when the peer proved a key. 0, -EAGAIN, other. */
+/* Queues one answer frame, tagged when the peer proved a key: from the payload's digests
+ * when put time left them (ndig of them at dig), else from its bytes. 0, -EAGAIN, other. */
 static int send_frame(struct conn *c, struct stream *s, struct proto_chunk *h, uint8_t *payload,
-                      const void *data)
+                      const void *data, const uint8_t *dig, size_t ndig)
 {
 	struct sendbuf *b = malloc(sizeof(*b));
 	if (b == NULL)
 		return -ENOMEM;
-	int err = c->atag ? sw_shuffle_proto_chunk_seal(c->srv->g, c->akey, c->anonce, h, data,
-	                                                h->len)
-	                  : 0;
+	int err = 0;
+	if (c->atag && dig != NULL)
+		err = sw_shuffle_proto_chunk_seal_digests(c->srv->g, c->akey, c->anonce, h, dig,
+		                                          ndig);
+	else if (c->atag)
+		err = sw_shuffle_proto_chunk_seal(c->srv->g, c->akey, c->anonce, h, data, h->len);
 	if (err < 0) {
 		free(b);
 		return err;
@@ -276,7 +280,7 @@ static int send_status(struct conn *c, uint8_t status)
 {
 	struct proto_chunk h = {
 	        .version = SW_SHUFFLE_VERSION, .status = status, .flags = PROTO_LAST};
-	return send_frame(c, NULL, &h, NULL, NULL);
+	return send_frame(c, NULL, &h, NULL, NULL, NULL, 0);
 }
 
 static void send_done(struct sw_shuffle_server *srv, struct sendbuf *b, int status)
@@ -357,7 +361,13 @@ static int stream_chunk(struct sw_shuffle_server *srv, struct conn *c, struct st
 		        0x5a; /* TEST ONLY path, see sw_shuffle_server_corrupt_next_chunk */
 	if (s->next + n == s->end)
 		h.flags = PROTO_LAST;
-	err = send_frame(c, s, &h, raw, data);
+	/* the raw bytes of the range as put: their digests from put time, no pass over them */
+	const uint8_t *dig = NULL;
+	size_t ndig = 0;
+	if (h.codec == PROTO_RAW && !corrupt &&
+	    sw_shuffle_store_view_digests(&s->v, s->next, n, &dig, &ndig) < 0)
+		dig = NULL;
+	err = send_frame(c, s, &h, raw, data, dig, ndig);
 	if (err < 0) {
 		free(raw);
 		return err;
@@ -399,7 +409,7 @@ static int send_lease(struct sw_shuffle_server *srv, struct conn *c, const struc
 	                        .len = (uint32_t)size,
 	                        .raw_len = (uint32_t)size,
 	                        .data_crc = sw_shuffle_proto_crc32c(payload, size)};
-	if ((err = send_frame(c, NULL, &h, payload, payload)) < 0)
+	if ((err = send_frame(c, NULL, &h, payload, payload, NULL, 0)) < 0)
 		goto fail;
 	*l = (struct lease){
 	        .v = *v, .job = r->job, .map = r->map, .part = r->part, .next = c->leases};

@@ -39,6 +39,12 @@ int sw_shuffle_store_view_read(struct sw_shuffle_store *st, const struct sw_shuf
  * a chunk's CRC checks its bytes from put time to the reducer, not from the send on. */
 int sw_shuffle_store_view_crc(const struct sw_shuffle_view *v, uint64_t off, uint64_t len,
                               uint32_t *crc);
+/* The answer tag's digests of the 64 KiB pieces of [off, off+len) of a pinned partition, taken
+ * at put time (*n of them, valid while it is pinned): 0, or -EINVAL when the range is not whole
+ * blocks as for view_crc, or the partition has none (reopened from disk): the caller then takes
+ * them from the bytes. */
+int sw_shuffle_store_view_digests(const struct sw_shuffle_view *v, uint64_t off, uint64_t len,
+                                  const uint8_t **digests, size_t *n);
 void sw_shuffle_store_unpin(struct sw_shuffle_store *st, struct sw_shuffle_view *v);
 /* The memory arena, for a server to register with its transport. */
 void sw_shuffle_store_arena(struct sw_shuffle_store *st, void **addr, size_t *len);

@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 #include "arena.h"
 #include "durable.h"
 #include "proto.h"
@@ -40,8 +42,11 @@ struct part {
 	size_t mem_len;
 	uint64_t file_off;
 	uint32_t *crcs; /* CRC32C of each SPILL_BLOCK, from put time; NULL when empty */
-	size_t meta;    /* bytes of this struct and its CRCs, counted in stats.meta_used */
-	bool on_file;   /* its bytes are in the job's file at file_off (maybe in memory too) */
+	/* the answer tag's digest of each SPILL_BLOCK (auth.c), from put time; NULL when empty or
+	 * reopened from disk (then the server takes them from the bytes it reads) */
+	uint8_t *digests;
+	size_t meta;  /* bytes of this struct, its CRCs and digests, counted in stats.meta_used */
+	bool on_file; /* its bytes are in the job's file at file_off (maybe in memory too) */
 	unsigned pins;
 	struct job *owner;
 	struct part *hnext;         /* hash chain */
@@ -53,6 +58,7 @@ struct job {
 	uint64_t id;
 	uint8_t secret[SW_SHUFFLE_SECRET_MAX];
 	size_t secret_len;
+	uint8_t pkey[PROTO_PIECE_KEY_LEN]; /* the key of its digests, from the secret */
 	int fd;            /* spill file, -1 until the first spill (durable: the data file) */
 	int idx_fd;        /* durable: the index file, else -1 */
 	uint64_t file_len; /* committed bytes of the spill file */
@@ -81,6 +87,7 @@ struct sw_shuffle_store {
 /* Spilled data is checked against CRCs taken when it was put, per block of this size: 4 bytes
  * of metadata per 64 KiB, and a read re-reads at most one block on either side. */
 #define SPILL_BLOCK (64u << 10)
+_Static_assert(SPILL_BLOCK == PROTO_PIECE, "put-time digests are of the tag's pieces");
 
 static size_t nblocks(uint64_t len)
 {
@@ -101,11 +108,26 @@ static uint32_t *block_crcs(const uint8_t *data, uint64_t len)
 	return c;
 }
 
+/* The answer tag's digests of data's blocks under key (NULL on failure). */
+static uint8_t *block_digests(const uint8_t key[PROTO_PIECE_KEY_LEN], const uint8_t *data,
+                              uint64_t len)
+{
+	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
+	uint8_t *d = malloc(nblocks(len) * PROTO_DIGEST_LEN + 1);
+	if (g == NULL || d == NULL || sw_shuffle_proto_digests(g, key, data, len, d) < 0) {
+		free(d);
+		d = NULL;
+	}
+	sw_shuffle_proto_gmac_free(g);
+	return d;
+}
+
 /* Heap bytes a partition of len bytes takes besides its data: counted against the budget, so
  * that a flood of tiny or empty partitions cannot grow the store past it either. */
-static size_t part_meta(uint64_t len)
+static size_t part_meta(uint64_t len, bool digests)
 {
-	return sizeof(struct part) + nblocks(len) * sizeof(uint32_t);
+	return sizeof(struct part) +
+	       nblocks(len) * (sizeof(uint32_t) + (digests ? PROTO_DIGEST_LEN : 0));
 }
 
 /* Memory the budget's watermarks compare: arena bytes of partitions plus the metadata. */
@@ -124,6 +146,7 @@ static void part_free(struct sw_shuffle_store *st, struct part *p)
 {
 	st->stats.meta_used -= p->meta;
 	free(p->crcs);
+	free(p->digests);
 	free(p);
 }
 
@@ -450,13 +473,26 @@ int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint
                    const void *data, size_t len)
 {
 	int err = 0;
-	uint32_t *crcs = len > 0 ? block_crcs(data, len) : NULL; /* outside the lock */
-
-	if (len > 0 && crcs == NULL)
-		return -ENOMEM;
+	uint8_t pkey[PROTO_PIECE_KEY_LEN];
 	pthread_mutex_lock(&st->lock);
 	struct job *j = job_find(st, job);
-	if (j == NULL) {
+	if (j != NULL)
+		memcpy(pkey, j->pkey, sizeof(pkey));
+	pthread_mutex_unlock(&st->lock);
+	if (j == NULL)
+		return -ESRCH;
+	/* outside the lock: a pass over the data for its CRCs, one for its digests */
+	uint32_t *crcs = len > 0 ? block_crcs(data, len) : NULL;
+	uint8_t *digests = len > 0 ? block_digests(pkey, data, len) : NULL;
+
+	if (len > 0 && (crcs == NULL || digests == NULL)) {
+		free(crcs);
+		free(digests);
+		return -ENOMEM;
+	}
+	pthread_mutex_lock(&st->lock);
+	j = job_find(st, job);
+	if (j == NULL || CRYPTO_memcmp(j->pkey, pkey, sizeof(pkey)) != 0) { /* removed meanwhile */
 		err = -ESRCH;
 		goto out;
 	}
@@ -478,8 +514,10 @@ int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint
 	                   .mem_off = NO_MEM,
 	                   .owner = j,
 	                   .crcs = crcs,
-	                   .meta = part_meta(len)};
+	                   .digests = digests,
+	                   .meta = part_meta(len, true)};
 	crcs = NULL;
+	digests = NULL;
 	st->stats.meta_used += p->meta;
 	err = place(st, p, data);
 	if (err < 0) {
@@ -491,7 +529,9 @@ int sw_shuffle_put(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint
 	index_part(st, p);
 out:
 	pthread_mutex_unlock(&st->lock);
+	OPENSSL_cleanse(pkey, sizeof(pkey));
 	free(crcs);
+	free(digests);
 	return err;
 }
 
@@ -522,6 +562,10 @@ int sw_shuffle_job_add(struct sw_shuffle_store *st, uint64_t job, const void *se
 	j->fd = j->idx_fd = -1;
 	memcpy(j->secret, secret, secret_len);
 	j->secret_len = secret_len;
+	if (sw_shuffle_proto_piece_key(secret, secret_len, j->pkey) < 0) {
+		free(j);
+		return -ENOMEM;
+	}
 	pthread_mutex_lock(&st->lock);
 	int err = job_find(st, job) != NULL ? -EEXIST : 0;
 	if (err == 0 && st->durable &&
@@ -649,17 +693,35 @@ int sw_shuffle_store_view_read(struct sw_shuffle_store *st, const struct sw_shuf
 	return err;
 }
 
+/* Whether [off, off+len) of p covers whole blocks: starts on one, ends on one or at the end. */
+static bool whole_blocks(const struct part *p, uint64_t off, uint64_t len)
+{
+	return len == 0 ||
+	       (off % SPILL_BLOCK == 0 && (len % SPILL_BLOCK == 0 || off + len == p->len));
+}
+
 int sw_shuffle_store_view_crc(const struct sw_shuffle_view *v, uint64_t off, uint64_t len,
                               uint32_t *crc)
 {
 	const struct part *p = v->p;
 	uint32_t c = 0; /* the CRC32C of no bytes */
-	if (len > 0 && (off % SPILL_BLOCK != 0 || (len % SPILL_BLOCK != 0 && off + len != p->len)))
+	if (!whole_blocks(p, off, len))
 		return -EINVAL;
 	for (size_t i = (size_t)(off / SPILL_BLOCK);
 	     len > 0 && (uint64_t)i * SPILL_BLOCK < off + len; i++)
 		c = sw_shuffle_proto_crc32c_combine(c, p->crcs[i], block_len(p->len, i));
 	*crc = c;
+	return 0;
+}
+
+int sw_shuffle_store_view_digests(const struct sw_shuffle_view *v, uint64_t off, uint64_t len,
+                                  const uint8_t **digests, size_t *n)
+{
+	const struct part *p = v->p;
+	if (!whole_blocks(p, off, len) || (len > 0 && p->digests == NULL))
+		return -EINVAL;
+	*digests = len > 0 ? p->digests + off / SPILL_BLOCK * PROTO_DIGEST_LEN : NULL;
+	*n = nblocks(len);
 	return 0;
 }
 
@@ -767,6 +829,10 @@ static int adopt(void *arg, struct sw_shuffle_durable_job *d)
 	                  .file_len = d->data_len,
 	                  .next = st->jobs};
 	memcpy(j->secret, d->secret, d->secret_len);
+	if (sw_shuffle_proto_piece_key(j->secret, j->secret_len, j->pkey) < 0) {
+		free(j);
+		return -ENOMEM;
+	}
 	d->data_fd = d->idx_fd = -1;
 	st->jobs = j;
 	for (size_t i = 0; i < d->nparts; i++) {
@@ -790,7 +856,7 @@ static int adopt(void *arg, struct sw_shuffle_durable_job *d)
 		                   .mem_off = NO_MEM,
 		                   .file_off = dp->file_off,
 		                   .crcs = dp->crcs,
-		                   .meta = part_meta(dp->len),
+		                   .meta = part_meta(dp->len, false),
 		                   .on_file = dp->len > 0,
 		                   .owner = j};
 		dp->crcs = NULL;

@@ -19,6 +19,7 @@ static int put(const char *dir, const char *name, const void *p, size_t n)
 int main(int argc, char **argv)
 {
 	static uint8_t raw[1024], buf[4096];
+	static const uint8_t key[PROTO_KEY_LEN] = "fuzz-answer-key"; /* fuzz_frames.c's */
 	struct proto_req r = {.version = SW_SHUFFLE_VERSION,
 	                      .type = PROTO_FETCH,
 	                      .job = 1,
@@ -44,8 +45,7 @@ int main(int argc, char **argv)
 		                                         buf + PROTO_CHUNK_LEN, &wl);
 		h.len = (uint32_t)wl;
 		/* tagged as fuzz_frames checks, so that the fuzzer starts from a valid tag */
-		err |= sw_shuffle_proto_chunk_seal(g, (const uint8_t *)"fuzz-answer-key", 1, &h,
-		                                   buf + PROTO_CHUNK_LEN, wl);
+		err |= sw_shuffle_proto_chunk_seal(g, key, 1, &h, buf + PROTO_CHUNK_LEN, wl);
 		sw_shuffle_proto_chunk_encode(&h, buf);
 		char name[16];
 		snprintf(name, sizeof(name), "chunk%d", codec);

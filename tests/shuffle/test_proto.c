@@ -130,15 +130,29 @@ static void chunk_decoder_rejects_inconsistent_fields(void **state)
 {
 	(void)state;
 	static const struct proto_chunk bad[] = {
-	        {.version = 1, .flags = PROTO_LAST},                            /* version */
-	        {.version = 2, .status = PROTO_E_MAX + 1, .flags = PROTO_LAST}, /* status */
-	        {.version = 2, .codec = 3},                                     /* codec */
-	        {.version = 2, .flags = 0x4},                                   /* flags */
-	        {.version = 2, .len = 10, .raw_len = 11}, /* raw, len != raw */
-	        {.version = 2, .raw_len = SW_SHUFFLE_CHUNK_MAX + 1, .len = 5, .codec = 1},
-	        {.version = 2, .len = UINT32_MAX, .raw_len = 1, .codec = 1}, /* len too big */
-	        {.version = 2, .status = PROTO_E_JOB, .flags = 0},           /* error, not last */
-	        {.version = 2, .status = PROTO_E_JOB, .flags = PROTO_LAST, .len = 1, .raw_len = 1},
+	        {.version = 1, .flags = PROTO_LAST}, /* version */
+	        {.version = SW_SHUFFLE_VERSION,
+	         .status = PROTO_E_MAX + 1,
+	         .flags = PROTO_LAST},                                     /* status */
+	        {.version = SW_SHUFFLE_VERSION, .codec = 3},               /* codec */
+	        {.version = SW_SHUFFLE_VERSION, .flags = 0x4},             /* flags */
+	        {.version = SW_SHUFFLE_VERSION, .len = 10, .raw_len = 11}, /* raw, len != raw */
+	        {.version = SW_SHUFFLE_VERSION,
+	         .raw_len = SW_SHUFFLE_CHUNK_MAX + 1,
+	         .len = 5,
+	         .codec = 1},
+	        {.version = SW_SHUFFLE_VERSION,
+	         .len = UINT32_MAX,
+	         .raw_len = 1,
+	         .codec = 1}, /* len too big */
+	        {.version = SW_SHUFFLE_VERSION,
+	         .status = PROTO_E_JOB,
+	         .flags = 0}, /* error, not last */
+	        {.version = SW_SHUFFLE_VERSION,
+	         .status = PROTO_E_JOB,
+	         .flags = PROTO_LAST,
+	         .len = 1,
+	         .raw_len = 1},
 	};
 	uint8_t buf[PROTO_CHUNK_LEN];
 	struct proto_chunk d;
@@ -204,6 +218,61 @@ static void hello_round_trips_and_rejects_other_versions_and_lengths(void **stat
 	buf[4] = 1;
 	assert_int_equal(sw_shuffle_proto_hello_decode(buf, PROTO_HELLO_LEN, got),
 	                 -EPROTONOSUPPORT);
+}
+
+/* A map side tags a chunk from the digests of its 64 KiB pieces taken at put time; a reducer
+ * takes them from the bytes it got. Both give one tag, which fails when any piece changes,
+ * when pieces trade places, or under another job's piece key. */
+static void answer_tag_from_put_time_digests_is_the_tag_over_the_bytes(void **state)
+{
+	(void)state;
+	enum { LEN = 3 * PROTO_PIECE + 5, N = 4 };
+	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
+	uint8_t k[PROTO_KEY_LEN], k2[PROTO_KEY_LEN], other[PROTO_CHALLENGE_LEN];
+	uint8_t dig[N * PROTO_DIGEST_LEN], *payload = malloc(LEN);
+	struct proto_chunk c = {.version = SW_SHUFFLE_VERSION, .len = LEN, .raw_len = LEN}, d = c,
+	                   e = c;
+	assert_non_null(g);
+	assert_non_null(payload);
+	for (size_t i = 0; i < LEN; i++)
+		payload[i] = (uint8_t)(i * 13 + (i >> 16));
+	assert_int_equal(sw_shuffle_proto_answer_key(key, sizeof(key), challenge, k), 0);
+	memcpy(other, challenge, sizeof(other));
+	other[3] ^= 4;
+	assert_int_equal(sw_shuffle_proto_answer_key(key, sizeof(key), other, k2), 0);
+	/* the tag key is the connection's, the piece key the job's */
+	assert_memory_not_equal(k, k2, PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN);
+	assert_memory_equal(k + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN,
+	                    k2 + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN, PROTO_PIECE_KEY_LEN);
+	uint8_t pkey[PROTO_PIECE_KEY_LEN];
+	assert_int_equal(sw_shuffle_proto_piece_key(key, sizeof(key), pkey), 0);
+	assert_memory_equal(pkey, k + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN, sizeof(pkey));
+	assert_int_equal(sw_shuffle_proto_digests(g, pkey, payload, LEN, dig), 0);
+	assert_int_equal(sw_shuffle_proto_chunk_seal(g, k, 9, &c, payload, LEN), 0);
+	assert_int_equal(sw_shuffle_proto_chunk_seal_digests(g, k, 9, &d, dig, N), 0);
+	assert_memory_equal(c.tag, d.tag, PROTO_TAG_LEN);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 9, &d, payload, LEN), 0);
+	payload[2 * PROTO_PIECE + 1] ^= 0x10; /* a byte of the third piece */
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 9, &d, payload, LEN), -EBADMSG);
+	payload[2 * PROTO_PIECE + 1] ^= 0x10;
+	uint8_t swapped[N * PROTO_DIGEST_LEN];
+	memcpy(swapped, dig, sizeof(dig));
+	memcpy(swapped, dig + PROTO_DIGEST_LEN, PROTO_DIGEST_LEN);
+	memcpy(swapped + PROTO_DIGEST_LEN, dig, PROTO_DIGEST_LEN);
+	assert_int_equal(sw_shuffle_proto_chunk_seal_digests(g, k, 9, &e, swapped, N), 0);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 9, &e, payload, LEN), -EBADMSG);
+	static const uint8_t other_job[] = "the secret of another job";
+	assert_int_equal(sw_shuffle_proto_piece_key(other_job, sizeof(other_job), pkey), 0);
+	assert_int_equal(sw_shuffle_proto_digests(g, pkey, payload, LEN, dig), 0);
+	assert_int_equal(sw_shuffle_proto_chunk_seal_digests(g, k, 9, &e, dig, N), 0);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 9, &e, payload, LEN), -EBADMSG);
+	/* no payload: the tag of the header alone, either way */
+	c.len = c.raw_len = d.len = d.raw_len = 0;
+	assert_int_equal(sw_shuffle_proto_chunk_seal(g, k, 9, &c, NULL, 0), 0);
+	assert_int_equal(sw_shuffle_proto_chunk_seal_digests(g, k, 9, &d, NULL, 0), 0);
+	assert_memory_equal(c.tag, d.tag, PROTO_TAG_LEN);
+	free(payload);
+	sw_shuffle_proto_gmac_free(g);
 }
 
 static void answer_tag_fails_on_any_changed_bit_nonce_key_or_connection(void **state)
@@ -350,6 +419,7 @@ int main(void)
 	        cmocka_unit_test(hmac_verifies_and_rejects_any_changed_field_or_key),
 	        cmocka_unit_test(hello_round_trips_and_rejects_other_versions_and_lengths),
 	        cmocka_unit_test(answer_tag_fails_on_any_changed_bit_nonce_key_or_connection),
+	        cmocka_unit_test(answer_tag_from_put_time_digests_is_the_tag_over_the_bytes),
 	        cmocka_unit_test(crc32c_matches_the_castagnoli_check_value),
 	        cmocka_unit_test(crc32c_of_two_pieces_combines_into_that_of_the_whole),
 	        cmocka_unit_test(
