@@ -122,6 +122,24 @@ int sw_shuffle_proto_answer_key(const uint8_t *secret, size_t secret_len,
 	                                  key + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN);
 }
 
+int sw_shuffle_proto_answer_key_cached(struct proto_keycache *kc, const uint8_t *secret,
+                                       size_t secret_len,
+                                       const uint8_t challenge[PROTO_CHALLENGE_LEN],
+                                       uint8_t key[PROTO_KEY_LEN])
+{
+	if (kc->secret_len != secret_len || secret_len > sizeof(kc->secret) ||
+	    CRYPTO_memcmp(kc->secret, secret, secret_len) != 0) {
+		kc->secret_len = 0;
+		if (secret_len > sizeof(kc->secret) ||
+		    sw_shuffle_proto_answer_key(secret, secret_len, challenge, kc->key) < 0)
+			return -EIO;
+		memcpy(kc->secret, secret, secret_len);
+		kc->secret_len = secret_len;
+	}
+	memcpy(key, kc->key, PROTO_KEY_LEN);
+	return 0;
+}
+
 struct proto_gmac *sw_shuffle_proto_gmac_new(void)
 {
 	struct proto_gmac *g = OPENSSL_zalloc(sizeof(*g));

@@ -95,6 +95,7 @@ struct fconn {
 	char server[SW_DP_ADDRSTRLEN];
 	bool greeted, used;
 	uint8_t challenge[PROTO_CHALLENGE_LEN];
+	struct proto_keycache keys;
 	uint64_t nonce;
 	struct slot slots[REQ_SLOTS];
 	unsigned gets;
@@ -194,6 +195,7 @@ static void conn_close(struct fconn *c)
 static void conn_free(struct fconn *c)
 {
 	free(c->orphan);
+	explicit_bzero(&c->keys, sizeof(c->keys));
 	free(c);
 }
 
@@ -661,8 +663,9 @@ static void op_step(struct fconn *c)
 				return;
 			op->deadline = fc->now + (uint64_t)fc->conf.deadline_ms;
 			c->last_ms = fc->now;
-			if (sw_shuffle_proto_answer_key(op->f.secret, op->f.secret_len,
-			                                c->challenge, op->akey) < 0) {
+			if (sw_shuffle_proto_answer_key_cached(&c->keys, op->f.secret,
+			                                       op->f.secret_len, c->challenge,
+			                                       op->akey) < 0) {
 				op_finish(op, -EIO);
 				op = next;
 				continue;

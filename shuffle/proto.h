@@ -156,6 +156,17 @@ int sw_shuffle_proto_answer_key(const uint8_t *secret, size_t secret_len,
                                 uint8_t key[PROTO_KEY_LEN]);
 int sw_shuffle_proto_piece_key(const uint8_t *secret, size_t secret_len,
                                uint8_t key[PROTO_PIECE_KEY_LEN]);
+/* A connection's answer keys for the last secret it used (zeroed with the connection): a
+ * connection's fetches of one job derive them once, not two HMACs per request. */
+struct proto_keycache {
+	uint8_t secret[SW_SHUFFLE_SECRET_MAX];
+	size_t secret_len; /* 0: empty */
+	uint8_t key[PROTO_KEY_LEN];
+};
+int sw_shuffle_proto_answer_key_cached(struct proto_keycache *kc, const uint8_t *secret,
+                                       size_t secret_len,
+                                       const uint8_t challenge[PROTO_CHALLENGE_LEN],
+                                       uint8_t key[PROTO_KEY_LEN]);
 /* The digests of data's pieces into out (PROTO_DIGEST_LEN bytes each, the last piece may be
  * short); never sent. 0 or -EIO. */
 int sw_shuffle_proto_digests(struct proto_gmac *g, const uint8_t key[PROTO_PIECE_KEY_LEN],

@@ -76,6 +76,7 @@ struct conn {
 	/* the answer being sent: tagged under akey with the request's nonce once a key is proved */
 	bool atag;
 	uint8_t akey[PROTO_KEY_LEN];
+	struct proto_keycache keys;
 	uint64_t anonce;
 	struct stream *active;
 	struct stream *streams;
@@ -185,6 +186,7 @@ static void conn_free(struct sw_shuffle_server *srv, struct conn *c)
 		free(r);
 	}
 	lease_free_all(c);
+	explicit_bzero(&c->keys, sizeof(c->keys));
 	free(c);
 }
 
@@ -506,7 +508,8 @@ static uint8_t handle_req(struct sw_shuffle_server *srv, struct conn *c, const s
 		return refuse(srv, c, PROTO_E_HMAC, "replayed request (nonce not above the last)",
 		              &r);
 	}
-	if (sw_shuffle_proto_answer_key(secret, (size_t)slen, c->challenge, c->akey) < 0)
+	if (sw_shuffle_proto_answer_key_cached(&c->keys, secret, (size_t)slen, c->challenge,
+	                                       c->akey) < 0)
 		return refuse(srv, c, PROTO_E_NOMEM, "cannot derive the answer key", &r);
 	c->atag = true;
 	c->anonce = r.nonce;

@@ -275,6 +275,32 @@ static void answer_tag_from_put_time_digests_is_the_tag_over_the_bytes(void **st
 	sw_shuffle_proto_gmac_free(g);
 }
 
+/* A connection derives a job's answer keys once; another secret gets its own keys. */
+static void cached_answer_keys_are_those_of_the_secret_asked_for(void **state)
+{
+	(void)state;
+	static const uint8_t other_job[] = "the secret of another job";
+	struct proto_keycache kc = {0};
+	uint8_t k[PROTO_KEY_LEN], want[PROTO_KEY_LEN], want2[PROTO_KEY_LEN];
+	assert_int_equal(sw_shuffle_proto_answer_key(key, sizeof(key), challenge, want), 0);
+	assert_int_equal(
+	        sw_shuffle_proto_answer_key(other_job, sizeof(other_job), challenge, want2), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(
+		        sw_shuffle_proto_answer_key_cached(&kc, key, sizeof(key), challenge, k), 0);
+		assert_memory_equal(k, want, sizeof(k));
+		assert_int_equal(sw_shuffle_proto_answer_key_cached(
+		                         &kc, other_job, sizeof(other_job), challenge, k),
+		                 0);
+		assert_memory_equal(k, want2, sizeof(k));
+	}
+	/* the same bytes, one shorter: another secret */
+	assert_int_equal(
+	        sw_shuffle_proto_answer_key_cached(&kc, key, sizeof(key) - 1, challenge, k), 0);
+	assert_int_equal(sw_shuffle_proto_answer_key(key, sizeof(key) - 1, challenge, want), 0);
+	assert_memory_equal(k, want, sizeof(k));
+}
+
 static void answer_tag_fails_on_any_changed_bit_nonce_key_or_connection(void **state)
 {
 	(void)state;
@@ -419,6 +445,7 @@ int main(void)
 	        cmocka_unit_test(hmac_verifies_and_rejects_any_changed_field_or_key),
 	        cmocka_unit_test(hello_round_trips_and_rejects_other_versions_and_lengths),
 	        cmocka_unit_test(answer_tag_fails_on_any_changed_bit_nonce_key_or_connection),
+	        cmocka_unit_test(cached_answer_keys_are_those_of_the_secret_asked_for),
 	        cmocka_unit_test(answer_tag_from_put_time_digests_is_the_tag_over_the_bytes),
 	        cmocka_unit_test(crc32c_matches_the_castagnoli_check_value),
 	        cmocka_unit_test(crc32c_of_two_pieces_combines_into_that_of_the_whole),
