@@ -70,6 +70,11 @@ struct tcp_ctx {
 	int lfd;
 	int spare;           /* kept open for EMFILE: closed to accept and drop one connection */
 	struct tcp_ep *eofs; /* endpoints whose peer shut its write side */
+	/* What the last tcp_wait() woke for, handled by the next progress instead of asking
+	 * epoll again (one epoll_wait per wakeup, not two); entries of an endpoint released in
+	 * between are cleared (data.ptr NULL), since its memory may go before that progress. */
+	struct epoll_event woke[64];
+	int nwoke;
 };
 
 /* Polls an endpoint whose peer half-closed stays open with nothing to send before it closes:
@@ -211,6 +216,10 @@ static void ep_release(struct tcp_ep *e, int status)
 		close(e->fd); /* also leaves the epoll set */
 		e->fd = -1;
 	}
+	struct tcp_ctx *t = tctx(e->base.ctx);
+	for (int i = 0; i < t->nwoke; i++)
+		if (t->woke[i].data.ptr == e)
+			t->woke[i].data.ptr = NULL;
 	fail_txq(e, status);
 	free(e->stage);
 	e->stage = NULL;
@@ -575,8 +584,13 @@ static int tcp_progress(struct sw_dp_ctx *c)
 {
 	struct tcp_ctx *t = tctx(c);
 	struct epoll_event evs[64];
-	int n = epoll_wait(t->epfd, evs, 64, 0);
+	int n = t->nwoke;
 
+	if (n > 0)
+		memcpy(evs, t->woke, (size_t)n * sizeof(evs[0]));
+	else
+		n = epoll_wait(t->epfd, evs, 64, 0);
+	t->nwoke = 0;
 	if (n < 0)
 		return errno == EINTR ? 0 : -EIO;
 	for (int i = 0; i < n; i++) {
@@ -585,8 +599,9 @@ static int tcp_progress(struct sw_dp_ctx *c)
 			accept_all(t);
 			continue;
 		}
-		/* An earlier event of this batch may have failed the endpoint. */
-		if (e->fd < 0)
+		/* An earlier event of this batch, or the application since the wait, may have
+		 * failed or closed the endpoint. */
+		if (e == NULL || e->fd < 0)
 			continue;
 		if (evs[i].events & (EPOLLOUT | EPOLLERR | EPOLLHUP))
 			ep_writable(e);
@@ -601,16 +616,19 @@ static int tcp_progress(struct sw_dp_ctx *c)
 
 static int tcp_wait(struct sw_dp_ctx *c, int timeout_ms)
 {
-	struct epoll_event ev;
+	struct tcp_ctx *t = tctx(c);
 	int n;
 
 	/* a half-closed endpoint with nothing to send closes within EOF_TURNS polls */
-	for (struct tcp_ep *e = tctx(c)->eofs; e; e = e->eof_next)
+	for (struct tcp_ep *e = t->eofs; e; e = e->eof_next)
 		if (!e->txq)
 			return 0;
-	n = epoll_wait(tctx(c)->epfd, &ev, 1, timeout_ms);
+	if (t->nwoke > 0)
+		return 0;
+	n = epoll_wait(t->epfd, t->woke, 64, timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -EIO;
+	t->nwoke = n;
 	return n ? 0 : -ETIMEDOUT;
 }
 
