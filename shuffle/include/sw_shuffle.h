@@ -292,7 +292,8 @@ typedef void (*sw_shuffle_fetch_done_fn)(void *arg, struct sw_shuffle_fetch_op *
 /*
  * Queues a fetch of f (copied, secret included) from server "IP:port", into buf (cap bytes) or,
  * with buf NULL, into a buffer allocated for the answer. It starts when its server's connection
- * is free and fewer than `parallel` servers are busy; its deadline counts from then. *out (may
+ * has fewer than 4 requests unanswered (pipelining; one running fetch at a time when leases are
+ * read) and fewer than `parallel` servers are busy; its deadline counts from then. *out (may
  * be NULL) identifies it for sw_shuffle_fetch_cancel() until done is called. 0, -EINVAL (bad
  * argument or secret length), -ENOMEM. done is never called from inside this call.
  */
