@@ -38,7 +38,7 @@ void sw_agent_watch_close(struct sw_agent *ag, struct sw_agent_watch *w);
 /* A dp context in the loop: w->fn runs when its fd is ready and after every round, since a
  * context can hold events its fd does not show (send completions, returned credits); w->fn
  * may take one batch of events, as the next round comes at once while the context holds
- * more (sw_dp_wait(dp, 0)). A context without an fd (dpdk, poll mode) runs every round, and
+ * more (sw_dp_wait(dp, 0)). A context without an fd (dpdk on memif) runs every round, and
  * rounds come every millisecond at least while one is watched. At most SW_AGENT_DP_MAX. */
 #define SW_AGENT_DP_MAX 4
 int sw_agent_dp_watch(struct sw_agent *ag, struct sw_agent_watch *w, struct sw_dp_ctx *dp);

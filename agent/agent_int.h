@@ -18,7 +18,7 @@
 #define SW_AGENT_CREDITS 8
 /* Events a dp context's handler takes per turn of the loop. */
 #define SW_AGENT_DP_BATCH 32
-/* With a poll-mode context (dpdk) the loop goes round at least this often, to progress it:
+/* With a poll-mode context (dpdk on a port without an fd: memif) the loop goes round at least this often, to progress it:
  * 1000 wakeups a second, against a core spent spinning (agent/README.md). */
 #define SW_AGENT_POLL_MS 1
 /* Replica chunks a put has unacknowledged at once (below the credits: see put_pump). */

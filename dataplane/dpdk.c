@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <linux/filter.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <sys/socket.h>
@@ -29,6 +28,7 @@
 
 #include "dp_impl.h"
 #include "dpdk_frame.h"
+#include "dpdk_wake.h"
 
 #define WIN   2048u /* segments in flight per connection; also the receiver's reorder window */
 #define BURST 32
@@ -49,6 +49,10 @@
 /* A connection that heard nothing for this long asks its peer for an answer: on a kernel
  * interface a peer whose process ended answers through its kernel (port unreachable). */
 #define PROBE_MS 1000
+/* sw_dp_wait spins this long before it sleeps; within WAIT_NAP_US of the last frame in or
+ * out it sleeps 50 us at a time rather than on the wake set (dataplane/README.md, "Waiting"). */
+#define WAIT_SPIN_US 200
+#define WAIT_NAP_US  2000
 
 enum dconn_state { DC_SYN_SENT, DC_OPEN, DC_PEER_FIN, DC_FIN_WAIT, DC_DEAD };
 
@@ -149,9 +153,15 @@ struct dpdk_ctx {
 	uint32_t ip;
 	uint16_t udp_port;
 	/* Ports on a kernel interface: a kernel UDP socket holds our UDP port, so that no other
-	 * context or program of the host takes it, and drops what the kernel receives of our
-	 * frames too (else it answers each with ICMP port unreachable). */
+	 * context or program of the host takes it, and takes what the kernel receives of our
+	 * frames too (else it answers each with ICMP port unreachable), into a buffer of a few
+	 * frames that only serves to wake the context (wake). */
 	int hold_fd;
+	struct dpdk_wake wake; /* sw_dp_fd, on a kernel interface (epfd -1 elsewhere) */
+	uint64_t next_tsc;     /* the earliest deadline of a connection (tsc), for wake's timer */
+	bool rx_more;          /* the last progress left frames on the port or the ring */
+	bool kicked;           /* kicked its own wake set since it last armed it */
+	uint64_t active_tsc;   /* the last progress that moved a frame in or out */
 	bool ip_set;
 	uint32_t mss; /* payload bytes per segment */
 	bool link_up;
@@ -496,6 +506,18 @@ static int frame_port(const struct rte_mbuf *m)
 	return -1;
 }
 
+/* Puts a frame on sibling o's ring (under the port's lock) and wakes it if it may sleep: its
+ * own socket woke it for this frame, but it may have polled the port before we took it. */
+static void hand_over(struct dpdk_ctx *o, struct rte_mbuf *m)
+{
+	bool was_empty = rte_ring_empty(o->rxq);
+
+	if (rte_ring_mp_enqueue(o->rxq, m) < 0)
+		rte_pktmbuf_free(m); /* it polls too rarely: lost, resent */
+	else if (was_empty && o->wake.epfd >= 0)
+		sw_dp_dpdk_wake_kick(&o->wake);
+}
+
 /* Polls the port into rx. Frames for another context's UDP port go to its ring; the rest are
  * this context's (those for no one's port too: it answers them). Returns how many the port
  * gave, *mine how many of them are in rx. */
@@ -516,8 +538,8 @@ static uint16_t port_rx(struct dpdk_ctx *d, struct rte_mbuf **rx, uint16_t *mine
 				;
 			if (!o || o == d)
 				rx[(*mine)++] = rx[i];
-			else if (rte_ring_mp_enqueue(o->rxq, rx[i]) < 0)
-				rte_pktmbuf_free(rx[i]); /* it polls too rarely: lost, resent */
+			else
+				hand_over(o, rx[i]);
 		}
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -525,11 +547,10 @@ static uint16_t port_rx(struct dpdk_ctx *d, struct rte_mbuf **rx, uint16_t *mine
 }
 
 /* Binds the kernel UDP socket that holds this context's UDP port (hold_fd) to ip:port, port 0
- * for one the kernel picks. Returns the port, or a negative errno (-EADDRINUSE: taken). */
+ * for one the kernel picks, and puts it in the wake set. Returns the port, or a negative
+ * errno (-EADDRINUSE: taken). */
 static int port_hold(struct dpdk_ctx *d, uint32_t ip, uint16_t port)
 {
-	struct sock_filter drop = BPF_STMT(BPF_RET | BPF_K, 0);
-	struct sock_fprog prog = {.len = 1, .filter = &drop};
 	struct sockaddr_in sa = {
 	        .sin_family = AF_INET, .sin_addr.s_addr = ip, .sin_port = htons(port)};
 	socklen_t len = sizeof(sa);
@@ -539,11 +560,14 @@ static int port_hold(struct dpdk_ctx *d, uint32_t ip, uint16_t port)
 	if (fd < 0)
 		return -errno;
 	/* IP_FREEBIND: the context's address need not be one the kernel has. */
-	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) < 0 ||
-	    setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &one, sizeof(one)) < 0 ||
+	if (setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &one, sizeof(one)) < 0 ||
 	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
 		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	if ((rc = sw_dp_dpdk_wake_sock(&d->wake, fd)) < 0) {
 		close(fd);
 		return rc;
 	}
@@ -585,6 +609,7 @@ static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 	int rc;
 
 	d->hold_fd = -1;
+	d->wake.epfd = d->wake.evfd = d->wake.tfd = d->wake.sock = -1;
 	d->hz = rte_get_tsc_hz();
 	if (!port || mtu < 576 || mtu > 9000) {
 		fprintf(stderr, "sw_dp dpdk: %s\n",
@@ -613,6 +638,10 @@ static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 	rc = parse_neigh(d, setting(cfg->dpdk_neigh, "SW_DP_DPDK_NEIGH"));
 	if (rc == 0)
 		rc = port_open(d, port, mtu);
+	if (rc == 0 && d->p->kernel_if && (rc = sw_dp_dpdk_wake_open(&d->wake)) < 0) {
+		fprintf(stderr, "sw_dp dpdk: cannot make a wake-up fd: %s\n", strerror(-rc));
+		rc = -EIO;
+	}
 	if (rc == 0 && d->p->kernel_if) {
 		rc = port_hold(d, d->ip, 0);
 		if (rc < 0) {
@@ -643,6 +672,16 @@ static bool fins_pending(const struct dpdk_ctx *d)
 
 static int dpdk_progress(struct sw_dp_ctx *c);
 
+/* A call queued frames (a send, a grant, a SYN, a FIN): they go out at the next progress, so
+ * the wake set turns readable and a caller sleeping on sw_dp_fd polls. */
+static void self_kick(struct dpdk_ctx *d)
+{
+	if (d->wake.epfd >= 0 && !d->kicked) {
+		sw_dp_dpdk_wake_kick(&d->wake);
+		d->kicked = true;
+	}
+}
+
 static void dpdk_close(struct sw_dp_ctx *c)
 {
 	struct dpdk_ctx *d = dctx(c);
@@ -664,6 +703,7 @@ static void dpdk_close(struct sw_dp_ctx *c)
 	for (unsigned i = 0; i < d->ntx; i++)
 		rte_pktmbuf_free(d->tx[i]);
 	port_close(d);
+	sw_dp_dpdk_wake_close(&d->wake);
 	free(d->neigh);
 }
 
@@ -848,8 +888,7 @@ static bool port_loop(struct dpdk_ctx *d, const struct dpdk_frame *f, struct rte
 	if (o) {
 		/* never on a wire: checked as a port that verified the checksums would */
 		m->ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-		if (rte_ring_mp_enqueue(o->rxq, m) < 0)
-			rte_pktmbuf_free(m); /* lost like a frame on a full queue: resent */
+		hand_over(o, m);
 	}
 	pthread_mutex_unlock(&p->lock);
 	return o != NULL;
@@ -1021,6 +1060,13 @@ static void cwnd_grow(struct dconn *k, uint32_t acked)
 		k->cwnd = WIN;
 }
 
+/* Something of d is due at tsc t: the wake timer fires by then. */
+static void due(struct dpdk_ctx *d, uint64_t t)
+{
+	if (t < d->next_tsc)
+		d->next_tsc = t;
+}
+
 /* Retransmits on timeout (up to a burst of what is neither acked nor sacked, with the
  * timeout doubled), sends new segments within the window and the pacing rate. */
 static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
@@ -1028,8 +1074,14 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 	if (k->state == DC_SYN_SENT) {
 		struct dpdk_frame f = {.type = DPDK_SYN};
 		/* Tries count only once the link is up (a memif peer may not be there yet). */
-		if (!d->link_up || (k->syn_tries && now - k->seg[0].sent < k->rto_tsc))
+		if (!d->link_up) {
+			due(d, now + d->hz / 1000);
 			return;
+		}
+		if (k->syn_tries && now - k->seg[0].sent < k->rto_tsc) {
+			due(d, k->seg[0].sent + k->rto_tsc);
+			return;
+		}
 		if (k->syn_tries++ == SYN_TRIES) {
 			dconn_down(k, -ECONNREFUSED);
 			return;
@@ -1041,6 +1093,7 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 			if (k->rto_tsc > d->hz / 1000000 * RTO_MAX_US)
 				k->rto_tsc = d->hz / 1000000 * RTO_MAX_US;
 		}
+		due(d, k->seg[0].sent + k->rto_tsc);
 		return;
 	}
 	if (k->state == DC_DEAD)
@@ -1056,6 +1109,8 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 		if (tx_frame(d, k, &f, NULL) == 0)
 			k->probe_tsc = now;
 	}
+	due(d, (k->rx_tsc > k->probe_tsc ? k->rx_tsc : k->probe_tsc) + d->probe_tsc);
+	due(d, k->rx_tsc + d->idle_tsc);
 	if (before(k->snd_una, k->snd_nxt)) {
 		struct dseg *old = &k->seg[k->snd_una % WIN];
 		if (now - k->progress_tsc > d->hz / 1000000 * DEAD_US) {
@@ -1080,6 +1135,7 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 			if (k->rto_tsc < d->hz * RTO_MAX_US / 1000000)
 				k->rto_tsc *= 2;
 		}
+		due(d, old->sent + k->rto_tsc);
 	}
 	for (;;) {
 		struct dseg *s;
@@ -1088,8 +1144,10 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 		if (k->snd_nxt == k->snd_end && !seg_assign(d, k))
 			break;
 		s = &k->seg[k->snd_nxt % WIN];
-		if (!paced_ok(d, k, now, s->len + DPDK_HEADROOM))
+		if (!paced_ok(d, k, now, s->len + DPDK_HEADROOM)) {
+			due(d, now + (s->len + DPDK_HEADROOM - k->tokens) * d->hz / k->rate);
 			break;
+		}
 		if (tx_seg(d, k, k->snd_nxt, now) < 0)
 			break;
 		if (k->snd_una == k->snd_nxt)
@@ -1434,20 +1492,30 @@ static int dpdk_progress(struct sw_dp_ctx *c)
 	int rounds = 0;
 
 	/* Timers run with the link down too: a peer that went away must time out. */
+	d->rx_more = false;
+	if (d->ntx)
+		d->active_tsc = now;
 	if (link_up(d)) {
 		do { /* what other contexts on the port polled for this one */
 			n = (uint16_t)rte_ring_sc_dequeue_burst(d->rxq, (void **)rx, BURST, NULL);
 			for (uint16_t i = 0; i < n; i++)
 				rx_one(d, rx[i], now);
+			if (n)
+				d->active_tsc = now;
 		} while (n == BURST && ++rounds < 8);
+		d->rx_more = n == BURST;
 		rounds = 0;
 		do {
 			uint16_t mine;
 			n = port_rx(d, rx, &mine);
 			for (uint16_t i = 0; i < mine; i++)
 				rx_one(d, rx[i], now);
+			if (n)
+				d->active_tsc = now;
 		} while (n == BURST && ++rounds < 8);
+		d->rx_more |= n == BURST;
 	}
+	d->next_tsc = UINT64_MAX;
 	for (uint32_t i = 0; i < d->nconns; i++) {
 		struct dconn *k = d->conns[i];
 		if (!k)
@@ -1460,7 +1528,11 @@ static int dpdk_progress(struct sw_dp_ctx *c)
 		if (k->state == DC_DEAD && !k->ep) /* a FIN that was never acked */
 			dconn_free(d, k);
 	}
+	if (d->ntx)
+		d->active_tsc = now;
 	tx_flush(d);
+	if (d->ntx) /* the port's ring was full */
+		due(d, now + d->hz / 10000);
 	return 0;
 }
 
@@ -1479,6 +1551,7 @@ static int dpdk_connect(struct sw_dp_ep *ep, const struct sw_dp_addr *to)
 	k->peer_ip = to->ip;
 	k->peer_port = to->port;
 	neigh_mac(d, to->ip, k->peer_mac);
+	self_kick(d);
 	return 0;
 }
 
@@ -1498,6 +1571,7 @@ static void dpdk_ep_close(struct sw_dp_ep *ep)
 		k->credit_owed = 0;
 		k->fin_wanted = true;
 		k->state = DC_FIN_WAIT;
+		self_kick(d);
 		return;
 	}
 	if (k->state == DC_OPEN) {
@@ -1537,6 +1611,7 @@ static int dpdk_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov,
 	k->msgs_tail = m;
 	if (!k->asg)
 		k->asg = m;
+	self_kick(dctx(ep->ctx));
 	return 0;
 }
 
@@ -1547,6 +1622,7 @@ static int dpdk_grant(struct sw_dp_ep *ep, uint32_t n)
 	if (!k || k->state == DC_DEAD)
 		return -ENOTCONN;
 	k->credit_owed += n;
+	self_kick(dctx(ep->ctx));
 	return 0;
 }
 
@@ -1579,12 +1655,44 @@ static void dpdk_mem_dereg(struct sw_dp_ctx *c, struct sw_dp_mr *mr)
 	(void)mr;
 }
 
-/* Poll mode: progress until there is an event; after 200 us with nothing, progress every
- * 50 us and sleep between, so an idle context does not hold a core (two cores here). */
+static bool has_work(const struct dpdk_ctx *d)
+{
+	return d->base.evq.n || d->base.credit_woke;
+}
+
+/* Makes d's wake set readable when d next has work, unless it has some now (returns true
+ * then): empties the set, progresses once more (what arrived before the emptying is on the
+ * port or the ring), and sets the timer to the earliest deadline. */
+static bool wake_arm(struct dpdk_ctx *d)
+{
+	uint64_t now;
+
+	sw_dp_dpdk_wake_drain(&d->wake);
+	d->kicked = false;
+	dpdk_progress(&d->base);
+	if (has_work(d) || d->rx_more || !rte_ring_empty(d->rxq))
+		return true;
+	now = rte_rdtsc();
+	if (d->next_tsc <= now)
+		return true;
+	/* in whole microseconds, rounded up (0 would disarm it) */
+	sw_dp_dpdk_wake_timer(&d->wake,
+	                      d->next_tsc == UINT64_MAX
+	                              ? 0
+	                              : ((d->next_tsc - now) / (d->hz / 1000000) + 1) * 1000);
+	return false;
+}
+
+/* Progresses until there is an event, spinning for WAIT_SPIN_US first (the next frame of a
+ * transfer is usually that close); then progresses every 50 us with nanosleep between while
+ * frames moved within WAIT_NAP_US (a wake-up through the kernel cost more latency than that
+ * on a loaded machine), or always on a port without a wake set (memif); else sleeps on the
+ * wake set. So an idle context holds no core. With timeout_ms 0 and a wake set, -ETIMEDOUT
+ * leaves the set armed for the caller's epoll (sw_dp_fd). Costs: dataplane/README.md. */
 static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 {
 	struct dpdk_ctx *d = dctx(c);
-	uint64_t start = rte_rdtsc(), spin = d->hz / 5000;
+	uint64_t start = rte_rdtsc(), spin = d->hz / 1000000 * WAIT_SPIN_US;
 	uint64_t end = timeout_ms < 0 ? UINT64_MAX : start + (uint64_t)timeout_ms * d->hz / 1000;
 
 	for (;;) {
@@ -1592,22 +1700,38 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 		int rc = dpdk_progress(c);
 		if (rc < 0)
 			return rc;
-		if (c->evq.n || c->credit_woke)
+		if (has_work(d))
 			return 0;
+		now = rte_rdtsc();
+		if (now - start <= spin && now < end)
+			continue;
+		if (d->wake.epfd < 0 ||
+		    (now - d->active_tsc < d->hz / 1000000 * WAIT_NAP_US && now < end)) {
+			struct timespec ts = {0, 50000};
+			if (now >= end)
+				return -ETIMEDOUT;
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (wake_arm(d)) {
+			if (has_work(d) || now >= end)
+				return 0; /* work, or something due: poll now */
+			continue;
+		}
 		now = rte_rdtsc();
 		if (now >= end)
 			return -ETIMEDOUT;
-		if (now - start > spin) {
-			struct timespec ts = {0, 50000};
-			nanosleep(&ts, NULL);
-		}
+		rc = sw_dp_dpdk_wake_wait(
+		        &d->wake, end == UINT64_MAX ? -1 : (int)((end - now) * 1000 / d->hz) + 1);
+		if (rc < 0)
+			return -EIO;
 	}
 }
 
+/* The wake set on a kernel interface; memif and other ports in memory have none. */
 static int dpdk_fd(struct sw_dp_ctx *c)
 {
-	(void)c;
-	return -ENOTSUP;
+	return dctx(c)->wake.epfd >= 0 ? dctx(c)->wake.epfd : -ENOTSUP;
 }
 
 static void dpdk_describe(const struct sw_dp_ep *ep, FILE *out)
@@ -1622,7 +1746,7 @@ static void dpdk_describe(const struct sw_dp_ep *ep, FILE *out)
 
 const struct dp_ops sw_dp_dpdk_ops = {
         .name = "dpdk",
-        .caps = SW_DP_CAP_RDMA,
+        .caps = SW_DP_CAP_RDMA | SW_DP_CAP_FD,
         .ctx_size = sizeof(struct dpdk_ctx),
         .ep_size = sizeof(struct dpdk_ep),
         .init = dpdk_init,

@@ -72,8 +72,9 @@ struct sw_dp_ep;
 struct sw_dp_mr;
 
 /* Capabilities, from sw_dp_caps(). */
-#define SW_DP_CAP_GET  (1u << 0) /* sw_dp_get(): one-sided read of a remote region */
-#define SW_DP_CAP_FD   (1u << 1) /* sw_dp_fd() gives a pollable fd (not on poll-mode backends) */
+#define SW_DP_CAP_GET (1u << 0) /* sw_dp_get(): one-sided read of a remote region */
+/* sw_dp_fd() gives a pollable fd (dpdk: on ports on a kernel interface only, else -ENOTSUP) */
+#define SW_DP_CAP_FD   (1u << 1)
 #define SW_DP_CAP_RDMA (1u << 2) /* can bypass the kernel (RDMA NIC, shared memory) */
 
 /* Defaults used when a config field is 0. */
@@ -310,7 +311,8 @@ int sw_dp_wait(struct sw_dp_ctx *ctx, int timeout_ms);
 
 /* A file descriptor that turns readable when sw_dp_poll() may have work, for the caller's
  * own epoll (edge cases: after it turns readable call sw_dp_poll() until it returns 0).
- * Returns the fd, or -ENOTSUP on backends without SW_DP_CAP_FD. */
+ * Call sw_dp_wait(ctx, 0) before sleeping on it: -ETIMEDOUT leaves it armed (ucx, dpdk).
+ * Returns the fd, or -ENOTSUP on backends without SW_DP_CAP_FD (and dpdk on memif). */
 int sw_dp_fd(struct sw_dp_ctx *ctx);
 
 /* Gives an SW_DP_EV_RECV event's buffer back and returns the sender its credit. Every

@@ -53,7 +53,8 @@ lost_after() {
 check "cluster up declares a node lost after --lost-after seconds (default 5, as the live suites), written into the controller's config" lost_after
 
 registered() {
-	ctl status >"$tmp/status" && [ "$(grep -cE '^r[01]n[01] +[01] +up +yes' "$tmp/status")" = 4 ]
+	ctl status >"$tmp/status" && [ "$(grep -cE '^r[01]n[01] +[01] +up +yes' "$tmp/status")" = 4 ] ||
+		{ cat "$tmp/status"; return 1; }
 }
 check "all 4 agents registered with the controller in the spine" registered
 

@@ -2,9 +2,9 @@
 /*
  * Fetches between real processes over loopback, on the backend named by argv[1] ("tcp",
  * "ucx", "dpdk": af_packet ports on the loopback of a network namespace of its own, see
- * dpdk_setup()). A forked map side stores M x R partitions of known content and serves them; forked
- * reducers fetch and check every byte. The map side reports its counters and store figures
- * through a pipe when told to stop, and exits non-zero if anything leaked (under ASan).
+ * tests/dpdk_lo/). A forked map side stores M x R partitions of known content and serves
+ * them; forked reducers fetch and check every byte. The map side reports its counters and store
+ * figures through a pipe when told to stop, and exits non-zero if anything leaked (under ASan).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,10 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include <net/if.h>
 #include <netinet/in.h>
-#include <sched.h>
-#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -28,6 +25,7 @@
 #include <cmocka.h>
 #include <sw_dp.h>
 
+#include "dpdk_lo.h"
 #include "pattern.h"
 #include "proto.h"
 #include "shuffle_int.h"
@@ -1341,42 +1339,6 @@ static int teardown(void **state)
 	return rmdir(spill_dir);
 }
 
-/*
- * dpdk: every process of a test gets an af_packet port on the loopback interface of a network
- * namespace made for this run (shared by the test's processes, gone when they are), and its own
- * UDP port from the kernel. memif joins two processes only, and a server here serves several
- * reducers at once. Returns false when the namespace cannot be made (not root).
- */
-static bool dpdk_setup(void)
-{
-	struct ifreq ifr = {.ifr_name = "lo"};
-	int fd;
-	if (unshare(CLONE_NEWNET) < 0 || (fd = socket(AF_INET, SOCK_DGRAM, 0)) < 0)
-		return false;
-	bool up = ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 &&
-	          (ifr.ifr_flags |= IFF_UP, ioctl(fd, SIOCSIFFLAGS, &ifr) == 0);
-	close(fd);
-	/* Frames written on lo come back in from 127.0.0.1 to 127.0.0.1: a kernel takes such
-	 * frames (and so holds ports and answers for closed ones) only with the first two set;
-	 * the third lifts the ICMP rate limit (1000 a second over the namespace, lo included),
-	 * so that every frame to a killed process's port is answered. */
-	for (int i = 0; i < 3; i++) {
-		static const char *const knob[][2] = {
-		        {"/proc/sys/net/ipv4/conf/lo/route_localnet", "1"},
-		        {"/proc/sys/net/ipv4/conf/lo/accept_local", "1"},
-		        {"/proc/sys/net/ipv4/icmp_ratemask", "0"}};
-		FILE *f = fopen(knob[i][0], "w");
-		up = up && f != NULL && fputs(knob[i][1], f) >= 0;
-		up = f != NULL && fclose(f) == 0 && up;
-	}
-	setenv("SW_DP_DPDK_PORT", "net_af_packet0,iface=lo", 1);
-	setenv("SW_DP_DPDK_IP", "127.0.0.1", 1);
-	/* lo's MAC: to the broadcast address (no entry) a kernel answers nothing, not even
-	 * port unreachable for a SYN to a server that was killed */
-	setenv("SW_DP_DPDK_NEIGH", "127.0.0.1=00:00:00:00:00:00", 1);
-	return up;
-}
-
 /* dpdk: EAL does not survive a fork, and tests fork map sides after their own process opened
  * a context: each test runs in a child of this process, which opens none. */
 static int run_each_in_a_child(const char *name, const struct CMUnitTest *tests, size_t n)
@@ -1440,7 +1402,7 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(a_client_that_shut_its_write_side_still_gets_its_answer),
 	};
 	if (strcmp(backend, "dpdk") == 0) {
-		if (!dpdk_setup()) {
+		if (!sw_test_dpdk_lo()) {
 			fprintf(stderr,
 			        "dpdk: no network namespace of our own (not root?): skipped\n");
 			return 77;

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal to dataplane/: what lets a dpdk context sleep (sw_dp_fd, sw_dp_wait) instead of
+ * polling its port. One epoll set per context holds three descriptors that each say "poll
+ * now": the kernel UDP socket that holds the context's port on a kernel interface (the kernel
+ * sees every frame af_packet gives us, so a frame for our port makes it readable, a port
+ * unreachable for one of ours puts an error on it), an eventfd that sibling contexts of the
+ * process kick when they hand over a frame that never was on the wire, and a timerfd set to
+ * the context's next deadline (retransmission, probe, pacing). Why this and not rx
+ * interrupts or spinning: dataplane/README.md, "Waiting".
+ */
+#ifndef SW_DP_DPDK_WAKE_H
+#define SW_DP_DPDK_WAKE_H
+
+#include <stdint.h>
+
+struct dpdk_wake {
+	int epfd, evfd, tfd; /* -1 when not open */
+	int sock;            /* the held UDP socket in the set, -1 for none */
+};
+
+/* Opens the set with the eventfd and the timerfd. 0 or a negative errno. */
+int sw_dp_dpdk_wake_open(struct dpdk_wake *w);
+/* Closes what is open (not the socket: its owner's). */
+void sw_dp_dpdk_wake_close(struct dpdk_wake *w);
+/* Puts the held socket @p fd in the set, in place of the previous one: small receive buffer
+ * (a few frames' worth of memory, the rest dropped: one is enough to wake) and IP_RECVERR
+ * (ICMP errors for an unconnected socket are queued only with it). 0 or a negative errno. */
+int sw_dp_dpdk_wake_sock(struct dpdk_wake *w, int fd);
+/* Makes the set readable (another thread's call). */
+void sw_dp_dpdk_wake_kick(const struct dpdk_wake *w);
+/* Empties what made the set readable: the socket's queue and error queue, the eventfd, the
+ * timer's count. Call before a last progress that precedes sleeping. */
+void sw_dp_dpdk_wake_drain(const struct dpdk_wake *w);
+/* Sets the timer to @p ns from now (0: disarmed). */
+void sw_dp_dpdk_wake_timer(const struct dpdk_wake *w, uint64_t ns);
+/* Sleeps until the set is readable or @p timeout_ms passes (-1: no limit). 1 readable, 0
+ * timed out, or a negative errno. */
+int sw_dp_dpdk_wake_wait(const struct dpdk_wake *w, int timeout_ms);
+
+#endif
