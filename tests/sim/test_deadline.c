@@ -150,6 +150,22 @@ static void second_run_alone_is_predicted_from_the_first_within_its_bounds(void 
 	sw_sim_result_free(&r);
 }
 
+/* Replays @p m under fifo with load threshold @p threshold. */
+static void run_gated(const struct mix *m, double threshold, struct sw_sim_result *r)
+{
+	struct sw_sim_config c;
+	struct sw_input_error err;
+	int rc;
+
+	sw_sim_config_default(&c);
+	c.sched.policy = "fifo";
+	c.sched.n_users = 2;
+	c.load_threshold = threshold;
+	rc = sw_sim_run(&m->w, &c, r, &err);
+	if (rc)
+		fail_msg("threshold %g: sw_sim_run: %d: %s", threshold, rc, err.msg);
+}
+
 /*
  * ARIA's load-threshold arrivals: with half the cluster's 32 slots as the threshold, the small
  * job that arrives while the large one runs 16 maps waits at the gate until the large job's
@@ -169,20 +185,45 @@ static void job_waits_at_the_load_threshold_and_keeps_its_relative_deadline(void
 	rel = m.jobs[1].deadline - m.jobs[1].arrival;
 	run(&m, "fifo", &open);
 	assert_float_equal(open.jobs[1].submitted, m.jobs[1].arrival, 0);
-	sw_sim_config_default(&c);
-	c.sched.policy = "fifo";
-	c.sched.n_users = 2;
-	c.load_threshold = 0.5;
-	assert_int_equal(sw_sim_run(&m.w, &c, &gated, &err), 0);
+	run_gated(&m, 0.5, &gated);
 	assert_float_equal(gated.jobs[0].submitted, 0, 0); /* nothing ran: it goes in */
 	assert_true(gated.jobs[1].submitted > m.jobs[1].arrival + 10);
 	assert_true(gated.jobs[1].submitted < gated.jobs[0].finish);
 	assert_float_equal(gated.jobs[1].arrival, m.jobs[1].arrival, 0);
 	assert_float_equal(gated.jobs[1].deadline - gated.jobs[1].submitted, rel, 1e-9);
 	sw_sim_result_free(&gated);
+	sw_sim_config_default(&c);
 	c.load_threshold = 2.5;
 	assert_int_equal(sw_sim_run(&m.w, &c, &gated, &err), -EINVAL);
 	sw_sim_result_free(&open);
+}
+
+/*
+ * Jobs that reach the gate at one instant pass it one at a time: the first one's 9 tasks (8
+ * maps and a reducer, no deadline) have not launched yet, but the gate counts them, so at a
+ * threshold of half the 32 slots the second (9 + 9 = 18 > 16) waits; at 0.6 (19.2 slots) both
+ * fit and go in at once.
+ */
+static void jobs_arriving_together_pass_the_gate_one_at_a_time(void **state)
+{
+	struct mix m;
+	struct sw_sim_result r;
+
+	(void)state;
+	make_mix(&m);
+	for (int i = 0; i < 2; i++) {
+		m.jobs[i].arrival = 0;
+		m.jobs[i].deadline = 0;
+		m.jobs[i].input_bytes = 8 * 64 * MB;
+	}
+	run_gated(&m, 0.5, &r);
+	assert_float_equal(r.jobs[0].submitted, 0, 0);
+	assert_true(r.jobs[1].submitted > r.jobs[0].started);
+	sw_sim_result_free(&r);
+	run_gated(&m, 0.6, &r);
+	assert_float_equal(r.jobs[0].submitted, 0, 0);
+	assert_float_equal(r.jobs[1].submitted, 0, 0);
+	sw_sim_result_free(&r);
 }
 
 static void job_the_cluster_cannot_finish_in_time_is_refused_and_recorded(void **state)
@@ -507,6 +548,7 @@ int main(void)
 	        cmocka_unit_test(minedf_meets_the_small_jobs_deadline_that_fifo_misses),
 	        cmocka_unit_test(job_the_cluster_cannot_finish_in_time_is_refused_and_recorded),
 	        cmocka_unit_test(job_waits_at_the_load_threshold_and_keeps_its_relative_deadline),
+	        cmocka_unit_test(jobs_arriving_together_pass_the_gate_one_at_a_time),
 	        cmocka_unit_test(second_run_alone_is_predicted_from_the_first_within_its_bounds),
 	        cmocka_unit_test(paper_mix_deadlines_follow_arias_rule),
 	        cmocka_unit_test(profile_is_the_job_run_alone),

@@ -242,6 +242,8 @@ static int arrivals(struct sim *s)
 		rc = submit(s, s->next_arrival++);
 		if (rc)
 			return rc;
+		if (s->live[s->next_arrival - 1]) /* not refused */
+			sw_sim_gate_admitted(s, s->live[s->next_arrival - 1]);
 	}
 	/* The next job may have arrived while this one waited at the gate: time never goes back. */
 	if (s->next_arrival < s->w->n_jobs)

@@ -94,7 +94,8 @@ struct sim_job {
 	 * reducer through one row, not through a cache miss in each reducer's own array (which
 	 * was 89% of the time a map's output took to reach 5,600 reducers on 3,000 nodes). */
 	struct sim_src *fetch;
-	uint8_t *map_rack; /* SAMP's PreferredMapRacks, NULL without SAMP */
+	uint8_t *map_rack;  /* SAMP's PreferredMapRacks, NULL without SAMP */
+	uint64_t gate_owed; /* of the slots the gate let it in with, those no launch has taken */
 };
 
 struct sim_node {
@@ -125,8 +126,8 @@ struct sim {
 	 * tasks: what later runs are predicted from (predict.c) */
 	struct sim_profile *profiles;
 	/* Load-threshold arrivals (gate.c): every slot of the cluster; the next job waits for
-	 * room, and the slots it needs. */
-	uint64_t total_slots, gate_need;
+	 * room, and the slots it needs; the live jobs' gate_owed summed. */
+	uint64_t total_slots, gate_need, gate_owed;
 	int gate_waiting;
 	uint64_t map_slots; /* of total_slots */
 	/* Workflows (workflow.c): per workflow, its jobs' indexes by workflow, each job's stage. */
@@ -184,6 +185,11 @@ void sw_sim_predict_job_end(struct sim *s, const struct sim_job *j);
 /** Whether the next job of the workload may be submitted now (gate.c); always without a
  *  load threshold. */
 bool sw_sim_gate_open(struct sim *s);
+/** Job @p j was just let in by the gate: it owes the slots it needed until its launches take
+ *  them (nothing without a load threshold). */
+void sw_sim_gate_admitted(struct sim *s, struct sim_job *j);
+/** @p n of job @p j's owed slots are taken (a launch, or its end with UINT64_MAX). */
+void sw_sim_gate_pay(struct sim *s, struct sim_job *j, uint64_t n);
 
 /* workflow.c */
 /** Checks the workload's workflow links and lays out each workflow's jobs and stages. */

@@ -138,6 +138,7 @@ int sw_sim_job_end(struct sim *s, struct sim_job *j)
 	int rc = 0;
 
 	history_put(s, j);
+	sw_sim_gate_pay(s, j, UINT64_MAX);
 	j->rec->finish = s->now;
 	sw_sim_predict_job_end(s, j);
 	s->live[j->idx] = NULL;
@@ -656,6 +657,7 @@ int sw_sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment 
 	t->start = s->now;
 	t->attempts++;
 	s->running++;
+	sw_sim_gate_pay(s, j, 1);
 	s->last_progress = s->now;
 	rc = sw_sched_task_started(s->sched, j->idx, t->kind, t->idx, s->now);
 	if (rc < 0)
