@@ -198,32 +198,53 @@ static void job_waits_at_the_load_threshold_and_keeps_its_relative_deadline(void
 	sw_sim_result_free(&open);
 }
 
-/*
- * Jobs that reach the gate at one instant pass it one at a time: the first one's 9 tasks (8
- * maps and a reducer, no deadline) have not launched yet, but the gate counts them, so at a
- * threshold of half the 32 slots the second (9 + 9 = 18 > 16) waits; at 0.6 (19.2 slots) both
- * fit and go in at once.
- */
-static void jobs_arriving_together_pass_the_gate_one_at_a_time(void **state)
+/* Both jobs of make_mix() at 0 without deadlines, with @p maps maps and @p reduces reduces
+ * each, replayed under fifo at load threshold @p threshold: whether the second went in at 0
+ * with the first (else it went in after the first had started). */
+static bool pair_goes_in_together(uint32_t maps, uint32_t reduces, double threshold)
 {
 	struct mix m;
 	struct sw_sim_result r;
+	bool together;
 
-	(void)state;
 	make_mix(&m);
 	for (int i = 0; i < 2; i++) {
 		m.jobs[i].arrival = 0;
 		m.jobs[i].deadline = 0;
-		m.jobs[i].input_bytes = 8 * 64 * MB;
+		m.jobs[i].input_bytes = maps * 64 * MB;
+		m.jobs[i].n_reduces = reduces;
 	}
-	run_gated(&m, 0.5, &r);
+	run_gated(&m, threshold, &r);
 	assert_float_equal(r.jobs[0].submitted, 0, 0);
-	assert_true(r.jobs[1].submitted > r.jobs[0].started);
+	together = r.jobs[1].submitted == 0;
+	if (!together)
+		assert_true(r.jobs[1].submitted > r.jobs[0].started);
 	sw_sim_result_free(&r);
-	run_gated(&m, 0.6, &r);
-	assert_float_equal(r.jobs[0].submitted, 0, 0);
-	assert_float_equal(r.jobs[1].submitted, 0, 0);
-	sw_sim_result_free(&r);
+	return together;
+}
+
+/*
+ * Jobs that reach the gate at one instant pass it one at a time: the first one's 4 maps have
+ * not launched yet, but the gate counts them, so at a threshold of half the 16 map slots the
+ * second (4 + 4 = 8, not below 8) waits; at 0.6 (9.6 slots) both fit and go in at once.
+ */
+static void jobs_arriving_together_pass_the_gate_one_at_a_time(void **state)
+{
+	(void)state;
+	assert_false(pair_goes_in_together(4, 1, 0.5));
+	assert_true(pair_goes_in_together(4, 1, 0.6));
+}
+
+/*
+ * The gate weighs each kind of slot on its own: with 1 map and 6 reduces each, the second job
+ * waits at 0.7 (6 + 6 = 12 of the 16 reduce slots, over 11.2) though both jobs' 14 tasks are
+ * under 0.7 of all 32 slots; at 0.8 (12.8 reduce slots) both go in at once.
+ */
+static void job_waits_at_the_gate_when_its_reduces_do_not_fit_though_its_maps_do(void **state)
+{
+	(void)state;
+	assert_false(pair_goes_in_together(1, 6, 0.7));
+	assert_true(pair_goes_in_together(1, 6, 0.8));
 }
 
 static void job_the_cluster_cannot_finish_in_time_is_refused_and_recorded(void **state)
@@ -549,6 +570,8 @@ int main(void)
 	        cmocka_unit_test(job_the_cluster_cannot_finish_in_time_is_refused_and_recorded),
 	        cmocka_unit_test(job_waits_at_the_load_threshold_and_keeps_its_relative_deadline),
 	        cmocka_unit_test(jobs_arriving_together_pass_the_gate_one_at_a_time),
+	        cmocka_unit_test(
+	                job_waits_at_the_gate_when_its_reduces_do_not_fit_though_its_maps_do),
 	        cmocka_unit_test(second_run_alone_is_predicted_from_the_first_within_its_bounds),
 	        cmocka_unit_test(paper_mix_deadlines_follow_arias_rule),
 	        cmocka_unit_test(profile_is_the_job_run_alone),

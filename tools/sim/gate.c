@@ -2,58 +2,89 @@
 /*
  * ARIA's load-threshold arrivals (section 5.7, sw_sim_config.load_threshold): jobs are not
  * submitted at a rate but whenever the cluster has room. The next job of the workload is
- * submitted at its arrival or later, at the first instant when the load plus the slots it
- * needs (its Lagrange minimum for its deadline) stay below the threshold's share of every
- * slot of the cluster; the jobs behind it wait their turn. The load is the running tasks plus
- * what the gate has let in and not yet seen launch: ARIA's simulator starts a job's tasks at
- * its arrival, ours at the next heartbeats, and without that owed part every job waiting at
- * one instant would see the same running count and pass together. With nothing running or
- * owed the job goes in whatever it needs, or a job larger than the threshold would never start.
+ * submitted at its arrival or later, at the first instant when, for each kind of slot it
+ * needs, the load plus the slots of that kind it needs (its Lagrange minimum pair for its
+ * deadline) stay below the threshold's share of the cluster's slots of that kind; the jobs
+ * behind it wait their turn. Per kind, because a sum over both kinds lets a job in whose
+ * reduce minimum cannot be placed while every reduce slot is taken and the map slots are
+ * empty, which is what ARIA's W2 jobs (300 s reduces) do (perf/README.md, "MinEDF in ARIA's
+ * setting"). The load is the running tasks plus what the gate has let in and not yet seen
+ * launch: ARIA's simulator starts a job's tasks at its arrival, ours at the next heartbeats,
+ * and without that owed part every job waiting at one instant would see the same running
+ * count and pass together. With nothing running or owed the job goes in whatever it needs, or
+ * a job larger than the threshold would never start.
  */
 #include "sim_engine.h"
 #include "sw_sched_aria.h"
 
-/* The slots job @p d asks for: its Lagrange minimum on the average bound, all its tasks
- * without a deadline or when no allocation meets it, at most every slot of the cluster. */
-static uint64_t need(const struct sim *s, const struct sw_job_desc *d)
+/* The slots of each kind job @p d asks for: its Lagrange minimum pair on the average bound,
+ * all its tasks without a deadline or when no allocation meets it, at most every slot of the
+ * kind. */
+static void need(const struct sim *s, const struct sw_job_desc *d, uint64_t n[SW_KINDS])
 {
 	uint32_t n_maps = sw_sim_workload_n_maps(s->w, d), slots[SW_KINDS];
-	uint64_t n = (uint64_t)n_maps + d->n_reduces;
+	uint64_t all[SW_KINDS] = {s->map_slots, s->total_slots - s->map_slots};
 	struct sw_job_profile p;
 	struct sw_aria_model m;
 
+	n[SW_MAP] = n_maps;
+	n[SW_REDUCE] = d->n_reduces;
 	if (d->deadline > 0) {
 		sw_sim_workload_profile(s->w, d, &p);
 		if (sw_sched_aria_model(&p, n_maps, d->n_reduces, SW_ARIA_AVG, &m) == 0 &&
-		    sw_sched_aria_min_slots(&m, d->deadline - d->arrival, slots) == 0)
-			n = (uint64_t)slots[SW_MAP] + slots[SW_REDUCE];
+		    sw_sched_aria_min_slots(&m, d->deadline - d->arrival, slots) == 0) {
+			n[SW_MAP] = slots[SW_MAP];
+			n[SW_REDUCE] = slots[SW_REDUCE];
+		}
 	}
-	return n < s->total_slots ? n : s->total_slots;
+	for (int k = 0; k < SW_KINDS; k++)
+		n[k] = n[k] < all[k] ? n[k] : all[k];
 }
 
 bool sw_sim_gate_open(struct sim *s)
 {
 	const struct sw_job_desc *d = &s->w->jobs[s->next_arrival];
+	uint64_t all[SW_KINDS] = {s->map_slots, s->total_slots - s->map_slots};
 
-	if (!s->gate_waiting && s->c->load_threshold > 0)
-		s->gate_need = need(s, d); /* the job's need does not change while it waits */
-	if (!(s->c->load_threshold > 0) || (!s->running && !s->gate_owed))
+	if (!(s->c->load_threshold > 0))
 		return true;
-	return (double)(s->running + s->gate_owed + s->gate_need) <
-	       s->c->load_threshold * (double)s->total_slots;
+	if (!s->gate_waiting)
+		need(s, d, s->gate_need); /* the job's need does not change while it waits */
+	if (!s->running && !s->gate_owed[SW_MAP] && !s->gate_owed[SW_REDUCE])
+		return true;
+	for (int k = 0; k < SW_KINDS; k++)
+		if (s->gate_need[k] &&
+		    !((double)(s->running_kind[k] + s->gate_owed[k] + s->gate_need[k]) <
+		      s->c->load_threshold * (double)all[k]))
+			return false;
+	return true;
 }
 
 void sw_sim_gate_admitted(struct sim *s, struct sim_job *j)
 {
 	if (!(s->c->load_threshold > 0))
 		return;
-	j->gate_owed = s->gate_need;
-	s->gate_owed += j->gate_owed;
+	for (int k = 0; k < SW_KINDS; k++) {
+		j->gate_owed[k] = s->gate_need[k];
+		s->gate_owed[k] += j->gate_owed[k];
+	}
 }
 
-void sw_sim_gate_pay(struct sim *s, struct sim_job *j, uint64_t n)
+/* @p n of job @p j's owed slots of kind @p k are taken. */
+static void pay(struct sim *s, struct sim_job *j, int k, uint64_t n)
 {
-	n = n < j->gate_owed ? n : j->gate_owed;
-	j->gate_owed -= n;
-	s->gate_owed -= n;
+	n = n < j->gate_owed[k] ? n : j->gate_owed[k];
+	j->gate_owed[k] -= n;
+	s->gate_owed[k] -= n;
+}
+
+void sw_sim_gate_launched(struct sim *s, struct sim_task *t)
+{
+	pay(s, t->job, t->kind, 1);
+}
+
+void sw_sim_gate_ended(struct sim *s, struct sim_job *j)
+{
+	for (int k = 0; k < SW_KINDS; k++)
+		pay(s, j, k, j->gate_owed[k]);
 }

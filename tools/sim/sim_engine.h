@@ -94,8 +94,9 @@ struct sim_job {
 	 * reducer through one row, not through a cache miss in each reducer's own array (which
 	 * was 89% of the time a map's output took to reach 5,600 reducers on 3,000 nodes). */
 	struct sim_src *fetch;
-	uint8_t *map_rack;  /* SAMP's PreferredMapRacks, NULL without SAMP */
-	uint64_t gate_owed; /* of the slots the gate let it in with, those no launch has taken */
+	uint8_t *map_rack; /* SAMP's PreferredMapRacks, NULL without SAMP */
+	/* of the slots of each kind the gate let it in with, those no launch has taken */
+	uint64_t gate_owed[SW_KINDS];
 };
 
 struct sim_node {
@@ -126,8 +127,8 @@ struct sim {
 	 * tasks: what later runs are predicted from (predict.c) */
 	struct sim_profile *profiles;
 	/* Load-threshold arrivals (gate.c): every slot of the cluster; the next job waits for
-	 * room, and the slots it needs; the live jobs' gate_owed summed. */
-	uint64_t total_slots, gate_need, gate_owed;
+	 * room, and the slots of each kind it needs; the live jobs' gate_owed summed. */
+	uint64_t total_slots, gate_need[SW_KINDS], gate_owed[SW_KINDS];
 	int gate_waiting;
 	uint64_t map_slots; /* of total_slots */
 	/* Workflows (workflow.c): per workflow, its jobs' indexes by workflow, each job's stage. */
@@ -146,7 +147,8 @@ struct sim {
 	struct sw_sim_result *r;
 	struct sw_input_error *err;
 	size_t next_arrival, jobs_done;
-	uint64_t running; /* tasks launched and not finished */
+	uint64_t running;                /* tasks launched and not finished */
+	uint64_t running_kind[SW_KINDS]; /* of them, maps and reduces */
 	double last_progress;
 	uint32_t idle_parked; /* nodes parked because no job was live */
 	struct sw_assignment *assign;
@@ -188,8 +190,10 @@ bool sw_sim_gate_open(struct sim *s);
 /** Job @p j was just let in by the gate: it owes the slots it needed until its launches take
  *  them (nothing without a load threshold). */
 void sw_sim_gate_admitted(struct sim *s, struct sim_job *j);
-/** @p n of job @p j's owed slots are taken (a launch, or its end with UINT64_MAX). */
-void sw_sim_gate_pay(struct sim *s, struct sim_job *j, uint64_t n);
+/** Task @p t launched: it takes one of its job's owed slots of its kind. */
+void sw_sim_gate_launched(struct sim *s, struct sim_task *t);
+/** Job @p j ended: what it still owes is forgotten. */
+void sw_sim_gate_ended(struct sim *s, struct sim_job *j);
 
 /* workflow.c */
 /** Checks the workload's workflow links and lays out each workflow's jobs and stages. */

@@ -138,7 +138,7 @@ int sw_sim_job_end(struct sim *s, struct sim_job *j)
 	int rc = 0;
 
 	history_put(s, j);
-	sw_sim_gate_pay(s, j, UINT64_MAX);
+	sw_sim_gate_ended(s, j);
 	j->rec->finish = s->now;
 	sw_sim_predict_job_end(s, j);
 	s->live[j->idx] = NULL;
@@ -245,6 +245,7 @@ static int task_end(struct sim *s, struct sim_task *t)
 	t->phase = SIM_DONE;
 	t->end = s->now;
 	s->running--;
+	s->running_kind[t->kind]--;
 	s->last_progress = s->now;
 	sw_sim_slot_freed(s, t->node, t->kind);
 	return 0;
@@ -657,7 +658,8 @@ int sw_sim_task_launch(struct sim *s, uint32_t node, const struct sw_assignment 
 	t->start = s->now;
 	t->attempts++;
 	s->running++;
-	sw_sim_gate_pay(s, j, 1);
+	s->running_kind[t->kind]++;
+	sw_sim_gate_launched(s, t);
 	s->last_progress = s->now;
 	rc = sw_sched_task_started(s->sched, j->idx, t->kind, t->idx, s->now);
 	if (rc < 0)
@@ -692,6 +694,7 @@ void sw_sim_task_abort(struct sim *s, struct sim_task *t)
 	t->waits = 0;
 	t->shuffled = 0;
 	s->running--;
+	s->running_kind[t->kind]--;
 }
 
 /* Takes node @p src out of reducer @p t's queue of sources to fetch from. */
