@@ -387,7 +387,7 @@ static int reverse_fit(struct sw_sched *s, struct sched_job **live, struct ras_j
 	struct ras_rfit_order *order = malloc(n_jobs * sizeof(*order) + 1);
 	uint32_t *s_fit = malloc(n_jobs * sizeof(*s_fit) + 1),
 	         *idx = malloc(n_jobs * sizeof(*idx) + 1);
-	struct ras_avail f = {s->tx_t, s->tx_share, s->tx_n};
+	struct ras_avail f = {s->tx, s->tx_n};
 	uint32_t n = 0;
 	double slots = 0;
 	int rc = -ENOMEM;

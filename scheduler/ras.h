@@ -66,11 +66,11 @@ size_t sw_sched_ras_place_scratch(uint32_t n_jobs, uint32_t n_nodes);
 
 /*
  * Reverse-Adaptive (thesis 5.3): the share of every node's slots a transactional
- * load takes over time, f(t), piecewise constant: share[i] on [t[i], t[i + 1]), share[n - 1]
- * from t[n - 1] on, 0 before t[0]; t ascending, shares in [0, 1].
+ * load takes over time, f(t), piecewise constant: v[i].share on [v[i].t, v[i + 1].t),
+ * v[n - 1].share from v[n - 1].t on, 0 before v[0].t; t ascending, shares in [0, 1].
  */
 struct ras_avail {
-	const double *t, *share;
+	const struct sw_sched_tx_point *v;
 	uint32_t n;
 };
 

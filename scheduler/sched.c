@@ -209,8 +209,7 @@ void sw_sched_destroy(struct sw_sched *s)
 	free(s->netsat);
 	free(s->queue_capacity);
 	free(s->holds);
-	free(s->tx_t);
-	free(s->tx_share);
+	free(s->tx);
 	free(s);
 }
 

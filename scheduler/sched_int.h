@@ -186,7 +186,7 @@ struct sw_sched {
 
 	/* The transactional load's forecast (transactional.c, sw_sched_transactional): f(t),
 	 * tx_n breakpoints, owned. */
-	double *tx_t, *tx_share;
+	struct sw_sched_tx_point *tx;
 	uint32_t tx_n;
 };
 

@@ -25,7 +25,7 @@ static int64_t piece_at(const struct ras_avail *f, double t)
 	while (lo < hi) {
 		int64_t mid = lo + (hi - lo) / 2;
 
-		if (f->t[mid] <= t)
+		if (f->v[mid].t <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -37,7 +37,7 @@ double sw_sched_ras_share(const struct ras_avail *f, double t)
 {
 	int64_t i = f ? piece_at(f, t) : -1;
 
-	return i >= 0 ? f->share[i] : 0;
+	return i >= 0 ? f->v[i].share : 0;
 }
 
 double sw_sched_ras_avail(const struct ras_avail *f, double slots, double a, double b)
@@ -49,39 +49,32 @@ double sw_sched_ras_avail(const struct ras_avail *f, double slots, double a, dou
 	if (!f || !f->n)
 		return slots * (b - a);
 	for (int64_t i = piece_at(f, a); a < b; i++) {
-		double end = i + 1 < (int64_t)f->n ? fmin(b, f->t[i + 1]) : b;
+		double end = i + 1 < (int64_t)f->n ? fmin(b, f->v[i + 1].t) : b;
 
-		sum += (end - a) * (1 - (i >= 0 ? f->share[i] : 0));
+		sum += (end - a) * (1 - (i >= 0 ? f->v[i].share : 0));
 		a = end;
 	}
 	return slots * sum;
 }
 
-int sw_sched_transactional(struct sw_sched *s, const double *t, const double *share, uint32_t n)
+int sw_sched_transactional(struct sw_sched *s, const struct sw_sched_tx_point *f, uint32_t n)
 {
-	double *nt = NULL, *ns = NULL;
+	struct sw_sched_tx_point *copy = NULL;
 
-	if (!s || (n && (!t || !share)))
+	if (!s || (n && !f))
 		return -EINVAL;
 	for (uint32_t i = 0; i < n; i++)
-		if (!isfinite(t[i]) || (i && !(t[i] > t[i - 1])) || !(share[i] >= 0) ||
-		    !(share[i] <= 1))
+		if (!isfinite(f[i].t) || (i && !(f[i].t > f[i - 1].t)) || !(f[i].share >= 0) ||
+		    !(f[i].share <= 1))
 			return -EINVAL;
 	if (n) {
-		nt = malloc(n * sizeof(*nt));
-		ns = malloc(n * sizeof(*ns));
-		if (!nt || !ns) {
-			free(nt);
-			free(ns);
+		copy = malloc(n * sizeof(*copy));
+		if (!copy)
 			return -ENOMEM;
-		}
-		memcpy(nt, t, n * sizeof(*nt));
-		memcpy(ns, share, n * sizeof(*ns));
+		memcpy(copy, f, n * sizeof(*copy));
 	}
-	free(s->tx_t);
-	free(s->tx_share);
-	s->tx_t = nt;
-	s->tx_share = ns;
+	free(s->tx);
+	s->tx = copy;
 	s->tx_n = n;
 	s->plan_due = true; /* a planning ORDER fits the jobs to the new forecast */
 	return 0;
@@ -89,7 +82,7 @@ int sw_sched_transactional(struct sw_sched *s, const double *t, const double *sh
 
 double sw_sched_transactional_share(const struct sw_sched *s, double now)
 {
-	struct ras_avail f = {s->tx_t, s->tx_share, s->tx_n};
+	struct ras_avail f = {s->tx, s->tx_n};
 
 	return sw_sched_ras_share(&f, now);
 }

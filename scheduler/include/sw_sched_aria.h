@@ -145,19 +145,24 @@ int sw_sched_user_slots(struct sw_sched *s, uint32_t user, const uint32_t slots[
 double sw_sched_adaptive_slots(double mu, double running_left, uint32_t running, uint32_t pending,
                                double time_left);
 
+/** A breakpoint of a transactional load's f(t): @p share of every node's slots from @p t on. */
+struct sw_sched_tx_point {
+	double t, share;
+};
+
 /**
  * The forecast of a transactional load that shares the nodes (Polo's Reverse-Adaptive, thesis
  * 5.3): the share of every node's slots it holds over time, f(t), piecewise constant:
- * @p share[i] from @p t[i] to t[i + 1], share[n - 1] from t[n - 1] on, nothing before t[0].
- * Copied; n = 0 clears it. The reverse-adaptive policy plans with it (every other policy ignores
- * it); what the load holds now reaches every policy as fewer free slots in the driver's
+ * @p f[i].share from f[i].t to f[i + 1].t, f[n - 1].share from f[n - 1].t on, nothing before
+ * f[0].t. Copied; n = 0 clears it. The reverse-adaptive policy plans with it (every other policy
+ * ignores it); what the load holds now reaches every policy as fewer free slots in the driver's
  * heartbeats (sw_sched_transactional_held).
- * @return 0, -EINVAL (NULL s, NULL arrays with n > 0, times not finite or not ascending, a
+ * @return 0, -EINVAL (NULL s, NULL f with n > 0, times not finite or not ascending, a
  *         share outside [0, 1]), -ENOMEM (the previous forecast holds).
  */
-int sw_sched_transactional(struct sw_sched *s, const double *t, const double *share, uint32_t n);
+int sw_sched_transactional(struct sw_sched *s, const struct sw_sched_tx_point *f, uint32_t n);
 
-/** f(@p now) of the forecast sw_sched_transactional gave: 0 without one or before t[0]. */
+/** f(@p now) of the forecast sw_sched_transactional gave: 0 without one or before f[0].t. */
 double sw_sched_transactional_share(const struct sw_sched *s, double now);
 
 /**

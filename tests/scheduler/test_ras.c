@@ -424,8 +424,8 @@ static void fit_utility_follows_figure_5_17(void **state)
 }
 
 /* f(t): half the slots taken on [0, 100), a quarter from 100 on, nothing before 0. */
-static const double avail_t[] = {0, 100}, avail_share[] = {0.5, 0.25};
-static const struct ras_avail avail = {avail_t, avail_share, 2};
+static const struct sw_sched_tx_point avail_f[] = {{0, 0.5}, {100, 0.25}};
+static const struct ras_avail avail = {avail_f, 2};
 
 static void available_slot_seconds_integrate_the_transactional_load(void **state)
 {
@@ -449,8 +449,8 @@ static void available_slot_seconds_integrate_the_transactional_load(void **state
 static void reverse_fit_leaves_for_now_what_no_later_period_holds(void **state)
 {
 	struct ras_rfit_job jobs[3] = {{100, 10, 80}, {50, 10, 30}, {-5, 10, 7}};
-	static const double t[] = {10, 50}, share[] = {0.5, 0};
-	struct ras_avail peak = {t, share, 2};
+	static const struct sw_sched_tx_point f[] = {{10, 0.5}, {50, 0}};
+	struct ras_avail peak = {f, 2};
 	struct ras_rfit_order order[3];
 	uint32_t s_fit[3];
 
@@ -478,7 +478,7 @@ static void reverse_fit_leaves_for_now_what_no_later_period_holds(void **state)
 static void reverse_adaptive_gives_what_cannot_wait_to_the_job_that_needs_it(void **state)
 {
 	static const struct sw_job_profile ten_s = {.map_min = 10, .map_avg = 10, .map_max = 10};
-	static const double t[] = {30, 50}, share[] = {0.5, 0};
+	static const struct sw_sched_tx_point f[] = {{30, 0.5}, {50, 0}};
 
 	(void)state;
 	for (int peak = 0; peak < 2; peak++) {
@@ -488,7 +488,7 @@ static void reverse_adaptive_gives_what_cannot_wait_to_the_job_that_needs_it(voi
 		int got[3];
 
 		if (peak)
-			assert_int_equal(sw_sched_transactional(s, t, share, 2), 0);
+			assert_int_equal(sw_sched_transactional(s, f, 2), 0);
 		fx_job_init(&a, 1, 0, 0, 8, 0, 1);
 		a.spec.deadline = 1000;
 		a.spec.profile = &ten_s;
@@ -509,7 +509,7 @@ static void reverse_adaptive_gives_what_cannot_wait_to_the_job_that_needs_it(voi
  * did not foresee, after a job below its target. */
 static void reverse_adaptive_plans_on_the_slots_the_load_leaves(void **state)
 {
-	static const double t[] = {0}, share[] = {0.5};
+	static const struct sw_sched_tx_point f[] = {{0, 0.5}};
 	struct fx_cluster c;
 	struct fx_job a, b;
 	struct sw_sched *s = one_node(&c, "reverse-adaptive");
@@ -517,7 +517,7 @@ static void reverse_adaptive_plans_on_the_slots_the_load_leaves(void **state)
 	int got[3];
 
 	(void)state;
-	assert_int_equal(sw_sched_transactional(s, t, share, 1), 0);
+	assert_int_equal(sw_sched_transactional(s, f, 1), 0);
 	assert_float_equal(sw_sched_transactional_share(s, -1), 0, 0);
 	assert_float_equal(sw_sched_transactional_share(s, 5), 0.5, 0);
 	/* a and b need all 8 maps each (no deadline): the plan splits the 2 slots 1 + 1, and
@@ -563,19 +563,22 @@ static void transactional_slots_are_dealt_over_the_nodes_and_nest(void **state)
 
 static void a_bad_forecast_is_refused_and_the_old_one_kept(void **state)
 {
-	static const double t[] = {0, 10}, share[] = {0.2, 0.4}, back[] = {10, 0},
-	                    over[] = {0.2, 1.5};
+	static const struct sw_sched_tx_point f[] = {{0, 0.2}, {10, 0.4}},
+	                                      back[] = {{10, 0.2}, {0, 0.4}},
+	                                      over[] = {{0, 0.2}, {10, 1.5}},
+	                                      inf[] = {{0, 0.2}, {INFINITY, 0.4}};
 	struct fx_cluster c;
 	struct sw_sched *s = one_node(&c, "reverse-adaptive");
 
 	(void)state;
-	assert_int_equal(sw_sched_transactional(s, t, share, 2), 0);
-	assert_int_equal(sw_sched_transactional(s, back, share, 2), -EINVAL);
-	assert_int_equal(sw_sched_transactional(s, t, over, 2), -EINVAL);
-	assert_int_equal(sw_sched_transactional(s, NULL, share, 2), -EINVAL);
-	assert_int_equal(sw_sched_transactional(NULL, t, share, 2), -EINVAL);
+	assert_int_equal(sw_sched_transactional(s, f, 2), 0);
+	assert_int_equal(sw_sched_transactional(s, back, 2), -EINVAL);
+	assert_int_equal(sw_sched_transactional(s, over, 2), -EINVAL);
+	assert_int_equal(sw_sched_transactional(s, inf, 2), -EINVAL);
+	assert_int_equal(sw_sched_transactional(s, NULL, 2), -EINVAL);
+	assert_int_equal(sw_sched_transactional(NULL, f, 2), -EINVAL);
 	assert_float_equal(sw_sched_transactional_share(s, 20), 0.4, 0);
-	assert_int_equal(sw_sched_transactional(s, NULL, NULL, 0), 0);
+	assert_int_equal(sw_sched_transactional(s, NULL, 0), 0);
 	assert_float_equal(sw_sched_transactional_share(s, 20), 0, 0);
 	sw_sched_destroy(s);
 }

@@ -429,7 +429,7 @@ static void combined_policy_decides_as_deadline_policy_when_no_map_waits_at_slow
 
 /* One map-only job of @p maps grep maps (64 MiB, 2.2 s each) at 0 on the 8 nodes x 2 map
  * slots of make_mix, reading nothing over the network; @p t, @p share: its f(t). */
-static void run_with_load(struct mix *m, uint32_t maps, const double *t, const double *share,
+static void run_with_load(struct mix *m, uint32_t maps, const struct sw_sched_tx_point *f,
                           uint32_t n, const char *policy, struct sw_sim_result *r)
 {
 	struct sw_sim_config c;
@@ -442,8 +442,7 @@ static void run_with_load(struct mix *m, uint32_t maps, const double *t, const d
 	m->jobs[0].shuffle_bytes = m->jobs[0].output_bytes = 0;
 	m->jobs[0].n_reduces = 0;
 	m->jobs[0].deadline = 0;
-	m->w.tx_t = (double *)t;
-	m->w.tx_share = (double *)share;
+	m->w.tx = (struct sw_sched_tx_point *)f;
 	m->w.tx_n = n;
 	sw_sim_config_default(&c);
 	c.sched.policy = policy;
@@ -459,7 +458,7 @@ static void run_with_load(struct mix *m, uint32_t maps, const double *t, const d
  */
 static void transactional_load_takes_its_share_of_every_nodes_slots(void **state)
 {
-	static const double t[] = {0}, half[] = {0.5};
+	static const struct sw_sched_tx_point half[] = {{0, 0.5}};
 	static const char *const policies[] = {"fifo", "adaptive", "reverse-adaptive"};
 	double map = 64.0 * MB / 30e6;
 
@@ -469,8 +468,8 @@ static void transactional_load_takes_its_share_of_every_nodes_slots(void **state
 		struct sw_sim_result none, tx;
 		double t_none, t_tx;
 
-		run_with_load(&m, 64, NULL, NULL, 0, policies[p], &none);
-		run_with_load(&m, 64, t, half, 1, policies[p], &tx);
+		run_with_load(&m, 64, NULL, 0, policies[p], &none);
+		run_with_load(&m, 64, half, 1, policies[p], &tx);
 		t_none = none.jobs[0].finish - none.jobs[0].started;
 		t_tx = tx.jobs[0].finish - tx.jobs[0].started;
 		/* the nodes' first heartbeats are spread over one 3 s interval */
@@ -485,12 +484,12 @@ static void transactional_load_takes_its_share_of_every_nodes_slots(void **state
  * to offer, are woken when the load gives the slots back. */
 static void nodes_get_work_again_when_the_load_gives_slots_back(void **state)
 {
-	static const double t[] = {0, 100}, share[] = {1, 0};
+	static const struct sw_sched_tx_point f[] = {{0, 1}, {100, 0}};
 	struct mix m;
 	struct sw_sim_result r;
 
 	(void)state;
-	run_with_load(&m, 16, t, share, 2, "fifo", &r);
+	run_with_load(&m, 16, f, 2, "fifo", &r);
 	/* the first heartbeat of a node's grid at or after 100 s */
 	assert_true(r.jobs[0].started >= 100 && r.jobs[0].started < 103);
 	assert_true(r.jobs[0].finish < 103 + 64.0 * MB / 30e6); /* one wave on the 16 slots */
@@ -529,8 +528,8 @@ static void transactional_file_is_read_and_its_errors_name_the_line(void **state
 	write_file(path, "# seconds,share\n0,0.25\n\n3600,0\r\n");
 	assert_int_equal(sw_sim_workload_transactional(&w, path, &err), 0);
 	assert_int_equal(w.tx_n, 2);
-	assert_float_equal(w.tx_t[1], 3600, 0);
-	assert_float_equal(w.tx_share[0], 0.25, 0);
+	assert_float_equal(w.tx[1].t, 3600, 0);
+	assert_float_equal(w.tx[0].share, 0.25, 0);
 	unlink(path);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char p[] = "/tmp/sw-tx-XXXXXX";

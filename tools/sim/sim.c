@@ -791,14 +791,14 @@ static int rack_index(struct sim *s)
 static int tx_setup(struct sim *s)
 {
 	const struct sw_workload *w = s->w;
-	int rc = sw_sched_transactional(s->sched, w->tx_t, w->tx_share, w->tx_n);
+	int rc = sw_sched_transactional(s->sched, w->tx, w->tx_n);
 
 	if (rc)
 		return sw_sim_fail(s, rc, "workload %s: transactional load: %s", w->name,
 		                   strerror(-rc));
 	for (uint32_t i = 1; !rc && i < w->tx_n; i++)
-		if (w->tx_share[i] < w->tx_share[i - 1])
-			rc = post(s, w->tx_t[i], EV_TX, 0);
+		if (w->tx[i].share < w->tx[i - 1].share)
+			rc = post(s, w->tx[i].t, EV_TX, 0);
 	return rc;
 }
 

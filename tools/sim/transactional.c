@@ -16,60 +16,38 @@
 #include "workload_priv.h"
 
 struct tx_series {
-	double *t, *share;
+	struct sw_sched_tx_point *v;
 	size_t n, cap;
 };
 
-static int tx_push(struct tx_series *a, double t, double share)
-{
-	size_t n = a->n, cap = a->cap;
-	double *nt, *ns;
-
-	if (n == cap) {
-		cap = cap ? 2 * cap : 64;
-		nt = realloc(a->t, cap * sizeof(*nt));
-		if (nt)
-			a->t = nt;
-		ns = nt ? realloc(a->share, cap * sizeof(*ns)) : NULL;
-		if (!ns)
-			return -ENOMEM;
-		a->share = ns;
-		a->cap = cap;
-	}
-	a->t[n] = t;
-	a->share[n] = share;
-	a->n = n + 1;
-	return 0;
-}
-
 /* One "seconds,share" line after the previous breakpoint @p prev (-1 for the first). */
-static int parse_line(const char *buf, double prev, const char *path, unsigned line, double *t,
-                      double *share, struct sw_input_error *err)
+static int parse_line(const char *buf, double prev, const char *path, unsigned line,
+                      struct sw_sched_tx_point *p, struct sw_input_error *err)
 {
 	char *end;
 
-	*t = strtod(buf, &end);
+	p->t = strtod(buf, &end);
 	if (end == buf || *end != ',') {
 		sw_sim_wl_error(err, path, line, NULL, "expected 'seconds,share'");
 		return -EINVAL;
 	}
 	buf = end + 1;
-	*share = strtod(buf, &end);
+	p->share = strtod(buf, &end);
 	if (end == buf || *end) {
 		sw_sim_wl_error(err, path, line, NULL, "expected 'seconds,share'");
 		return -EINVAL;
 	}
-	if (!(*t >= 0 && *t <= SW_WORKLOAD_MAX_TIME)) {
+	if (!(p->t >= 0 && p->t <= SW_WORKLOAD_MAX_TIME)) {
 		sw_sim_wl_error(err, path, line, "seconds", "must be in [0, %g]",
 		                SW_WORKLOAD_MAX_TIME);
 		return -EINVAL;
 	}
-	if (!(*t > prev)) {
+	if (!(p->t > prev)) {
 		sw_sim_wl_error(err, path, line, "seconds", "must be after the previous line's %g",
 		                prev);
 		return -EINVAL;
 	}
-	if (!(*share >= 0 && *share <= 1)) {
+	if (!(p->share >= 0 && p->share <= 1)) {
 		sw_sim_wl_error(err, path, line, "share", "must be in [0, 1]");
 		return -EINVAL;
 	}
@@ -85,7 +63,7 @@ static int read_series(FILE *f, const char *path, struct tx_series *a, struct sw
 	int rc = 0;
 
 	while (!rc && (len = getline(&buf, &cap, f)) > 0) {
-		double t, share;
+		struct sw_sched_tx_point p;
 
 		line++;
 		rc = sw_sim_wl_line_complete(buf, (size_t)len, path, line, err);
@@ -102,10 +80,16 @@ static int read_series(FILE *f, const char *path, struct tx_series *a, struct sw
 			rc = -EINVAL;
 			break;
 		}
-		rc = parse_line(buf, a->n ? a->t[a->n - 1] : -1, path, line, &t, &share, err);
-		if (!rc && tx_push(a, t, share)) {
-			sw_sim_wl_error(err, path, line, NULL, "out of memory");
-			rc = -ENOMEM;
+		rc = parse_line(buf, a->n ? a->v[a->n - 1].t : -1, path, line, &p, err);
+		if (!rc) {
+			struct sw_sched_tx_point *to = WL_PUSH(a);
+
+			if (to) {
+				*to = p;
+			} else {
+				sw_sim_wl_error(err, path, line, NULL, "out of memory");
+				rc = -ENOMEM;
+			}
 		}
 	}
 	if (!rc && ferror(f)) {
@@ -135,14 +119,11 @@ int sw_sim_workload_transactional(struct sw_workload *w, const char *path,
 	rc = read_series(f, path, &a, err);
 	fclose(f);
 	if (rc) {
-		free(a.t);
-		free(a.share);
+		free(a.v);
 		return rc;
 	}
-	free(w->tx_t);
-	free(w->tx_share);
-	w->tx_t = a.t;
-	w->tx_share = a.share;
+	free(w->tx);
+	w->tx = a.v;
 	w->tx_n = (uint32_t)a.n;
 	return 0;
 }

@@ -122,10 +122,9 @@ const char *sw_sim_wl_basename(const char *path)
 void sw_sim_workload_free(struct sw_workload *w)
 {
 	free(w->jobs);
-	free(w->tx_t);
-	free(w->tx_share);
+	free(w->tx);
 	w->jobs = NULL;
-	w->tx_t = w->tx_share = NULL;
+	w->tx = NULL;
 	w->n_jobs = 0;
 	w->tx_n = 0;
 }

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "sw_sched.h"
+#include "sw_sched_aria.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -141,9 +142,9 @@ struct sw_workload {
 	struct sw_job_desc *jobs; /**< sorted by arrival */
 	uint32_t n_workflows;     /**< workflows of the jobs (sw_job_desc.workflow) */
 	/** A transactional load sharing the nodes (README.md, "Transactional load"): the share
-	 *  of every node's slots it holds, tx_share[i] from tx_t[i] on, none before tx_t[0];
+	 *  of every node's slots it holds, tx[i].share from tx[i].t on, none before tx[0].t;
 	 *  tx_n 0: none. Owned (sw_sim_workload_transactional). */
-	double *tx_t, *tx_share;
+	struct sw_sched_tx_point *tx;
 	uint32_t tx_n;
 };
 
