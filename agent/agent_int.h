@@ -68,9 +68,9 @@ struct sw_agent {
 	struct {
 		struct sw_agent_watch *w;
 		struct sw_dp_ctx *dp;
+		int sleep_ms;   /* the longest the loop may sleep without polling it; -1: any */
 	} dps[SW_AGENT_DP_MAX]; /* dp contexts in the loop */
 	int n_dps;
-	int n_polled;         /* of them, poll-mode ones (no fd) */
 	struct sw_dp_ctx *dp; /* replica puts both ways; the controller link */
 	struct sw_shuffle_store *store;
 	struct sw_dp_ctx *srv_dp; /* the shuffle server's alone (its max_recv, its listener) */

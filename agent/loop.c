@@ -37,21 +37,24 @@ int sw_agent_dp_watch(struct sw_agent *ag, struct sw_agent_watch *w, struct sw_d
 {
 	if (ag->n_dps == SW_AGENT_DP_MAX)
 		return -ENOSPC;
+	int sleep_ms;
 	w->fd = sw_dp_fd(dp);
 	if (w->fd == -ENOTSUP) {
-		/* A poll-mode backend (dpdk): no fd, progressed every round, rounds at least
-		 * every SW_AGENT_POLL_MS (sw_agent_run_once). */
+		/* A poll-mode backend (dpdk on memif): no fd, progressed every round. */
 		w->fd = -1;
-		ag->n_polled++;
+		sleep_ms = SW_AGENT_POLL_MS;
 	} else if (w->fd < 0) {
 		return w->fd;
 	} else {
+		/* An fd that can miss work (ucx) bounds the sleep as sw_dp_wait does. */
+		sleep_ms = sw_dp_fd_sleep_ms(dp);
 		int rc = sw_agent_watch_add(ag, w);
 		if (rc)
 			return rc;
 	}
 	ag->dps[ag->n_dps].w = w;
 	ag->dps[ag->n_dps].dp = dp;
+	ag->dps[ag->n_dps].sleep_ms = sleep_ms;
 	ag->n_dps++;
 	return 0;
 }
@@ -60,8 +63,6 @@ void sw_agent_dp_unwatch(struct sw_agent *ag, struct sw_agent_watch *w)
 {
 	for (int i = 0; i < ag->n_dps; i++)
 		if (ag->dps[i].w == w) {
-			if (w->fd < 0)
-				ag->n_polled--;
 			sw_agent_watch_del(ag, w);
 			ag->dps[i] = ag->dps[--ag->n_dps];
 			w->fd = -1; /* the context closes its own fd */
@@ -107,11 +108,11 @@ void sw_agent_timer_ack(struct sw_agent_watch *w)
 int sw_agent_run_once(struct sw_agent *ag, int timeout_ms)
 {
 	struct epoll_event evs[32];
-	for (int i = 0; i < ag->n_dps; i++)
-		if (sw_dp_wait(ag->dps[i].dp, 0) == 0)
-			timeout_ms = 0;
-	if (ag->n_polled && (timeout_ms < 0 || timeout_ms > SW_AGENT_POLL_MS))
-		timeout_ms = SW_AGENT_POLL_MS;
+	for (int i = 0; i < ag->n_dps; i++) {
+		int bound = sw_dp_wait(ag->dps[i].dp, 0) == 0 ? 0 : ag->dps[i].sleep_ms;
+		if (bound >= 0 && (timeout_ms < 0 || timeout_ms > bound))
+			timeout_ms = bound;
+	}
 	int n = epoll_wait(ag->epfd, evs, 32, timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;

@@ -582,6 +582,13 @@ int sw_dp_fd(struct sw_dp_ctx *ctx)
 	return ctx->ops->fd(ctx);
 }
 
+int sw_dp_fd_sleep_ms(const struct sw_dp_ctx *ctx)
+{
+	if (!(ctx->ops->caps & SW_DP_CAP_FD))
+		return -ENOTSUP;
+	return ctx->ops->fd_sleep_ms ? ctx->ops->fd_sleep_ms : -1;
+}
+
 void sw_dp_release(struct sw_dp_ctx *ctx, struct sw_dp_event *ev)
 {
 	struct sw_dp_ep *ep;

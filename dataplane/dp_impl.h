@@ -43,6 +43,9 @@ struct dp_ops {
 	int (*progress)(struct sw_dp_ctx *ctx);
 	int (*wait)(struct sw_dp_ctx *ctx, int timeout_ms);
 	int (*fd)(struct sw_dp_ctx *ctx);
+	/* Longest a caller may sleep on fd() alone, in ms, because the fd can stay quiet though
+	 * work arrived (sw_dp_fd_sleep_ms); 0: no bound, the fd reports all work. */
+	int fd_sleep_ms;
 	void (*describe)(const struct sw_dp_ep *ep, FILE *out);
 };
 

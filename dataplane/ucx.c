@@ -27,7 +27,8 @@ enum { AM_MSG = 1, AM_CREDIT = 2 };
  * UCX 1.13 over shared memory (sm,tcp) sometimes leaves the fd quiet though a message
  * arrived: a reducer waiting on it for its fetch's whole timeout got nothing for 20 s while
  * its server answered (2 of 9 runs of the shuffle kill test under ASan at load 13, none of 12
- * with sleeps bounded so; the server never showed it, as its loop wakes every 50 ms anyway). */
+ * with sleeps bounded so; the server never showed it, as its loop wakes every 50 ms anyway).
+ * A caller sleeping on the fd in its own epoll learns it from sw_dp_fd_sleep_ms(). */
 #define UCX_WAKE_MS 100
 
 enum req_kind { REQ_SEND, REQ_CTRL, REQ_RECV, REQ_GET, REQ_FLUSH };
@@ -975,5 +976,6 @@ const struct dp_ops sw_dp_ucx_ops = {
         .progress = ucx_progress,
         .wait = ucx_wait,
         .fd = ucx_fd,
+        .fd_sleep_ms = UCX_WAKE_MS,
         .describe = ucx_describe,
 };

@@ -315,6 +315,13 @@ int sw_dp_wait(struct sw_dp_ctx *ctx, int timeout_ms);
  * Returns the fd, or -ENOTSUP on backends without SW_DP_CAP_FD (and dpdk on memif). */
 int sw_dp_fd(struct sw_dp_ctx *ctx);
 
+/* The longest, in ms, a caller may sleep on sw_dp_fd() alone before it must call
+ * sw_dp_wait(ctx, 0) again, a property of the backend: ucx 100, because UCX 1.13 over
+ * shared memory sometimes leaves its event fd quiet though a message arrived (sw_dp_wait()
+ * keeps the same bound); -1 when the fd reports all work (tcp, dpdk). Returns the bound,
+ * -1, or -ENOTSUP on contexts without an fd (as sw_dp_fd()). */
+int sw_dp_fd_sleep_ms(const struct sw_dp_ctx *ctx);
+
 /* Gives an SW_DP_EV_RECV event's buffer back and returns the sender its credit. Every
  * RECV event must be released exactly once; other event types are ignored. */
 void sw_dp_release(struct sw_dp_ctx *ctx, struct sw_dp_event *ev);
