@@ -156,6 +156,13 @@ static void free_closing(struct sw_dp_ctx *ctx)
 	}
 }
 
+/* Gives a RECV event's buffer back to the pool: a placed message's holds only its head, a
+ * small buffer (length 0 says so). */
+static void rx_free(struct sw_dp_ctx *ctx, const struct sw_dp_event *ev)
+{
+	sw_dp_rxbuf_free(ctx, ev->data, ev->placed ? 0 : ev->len);
+}
+
 void sw_dp_close(struct sw_dp_ctx *ctx)
 {
 	if (!ctx)
@@ -173,7 +180,7 @@ void sw_dp_close(struct sw_dp_ctx *ctx)
 	for (size_t i = 0; i < ctx->evq.n; i++) {
 		struct sw_dp_event *ev = &ctx->evq.ev[(ctx->evq.head + i) % ctx->evq.cap];
 		if (ev->type == SW_DP_EV_RECV)
-			sw_dp_rxbuf_free(ctx, ev->data, ev->len);
+			rx_free(ctx, ev);
 	}
 	sw_dp_regcache_fini(ctx);
 	ctx->ops->close(ctx);
@@ -344,7 +351,7 @@ static void evq_forget_ep(struct sw_dp_ctx *ctx, struct sw_dp_ep *ep)
 			continue;
 		}
 		if (ev->type == SW_DP_EV_RECV) {
-			sw_dp_rxbuf_free(ctx, ev->data, ev->len);
+			rx_free(ctx, ev);
 			ep->rx_held--;
 		}
 		ev->type = 0; /* skipped by sw_dp_poll() */
@@ -481,8 +488,17 @@ bool sw_dp_rx_full(const struct sw_dp_ep *ep, unsigned pending)
 
 int sw_dp_push_recv(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len)
 {
-	struct sw_dp_event ev = {
-	        .type = SW_DP_EV_RECV, .ep = ep, .tag = tag, .data = data, .len = len};
+	return sw_dp_push_placed(ep, tag, data, len, NULL);
+}
+
+int sw_dp_push_placed(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len, void *placed)
+{
+	struct sw_dp_event ev = {.type = SW_DP_EV_RECV,
+	                         .ep = ep,
+	                         .tag = tag,
+	                         .data = data,
+	                         .len = len,
+	                         .placed = placed};
 	int rc = sw_dp_push(ep->ctx, &ev);
 
 	if (rc < 0)
@@ -582,6 +598,17 @@ int sw_dp_fd(struct sw_dp_ctx *ctx)
 	return ctx->ops->fd(ctx);
 }
 
+int sw_dp_ep_set_place(struct sw_dp_ep *ep, size_t head, sw_dp_place_fn fn)
+{
+	if (!ep || (fn && (head == 0 || head > DP_POOL_BUF)))
+		return -EINVAL;
+	if (!ep->ctx->ops->place)
+		return -ENOTSUP;
+	ep->place = fn;
+	ep->place_head = head;
+	return 0;
+}
+
 int sw_dp_fd_sleep_ms(const struct sw_dp_ctx *ctx)
 {
 	if (!(ctx->ops->caps & SW_DP_CAP_FD))
@@ -596,9 +623,10 @@ void sw_dp_release(struct sw_dp_ctx *ctx, struct sw_dp_event *ev)
 	if (!ev || ev->type != SW_DP_EV_RECV)
 		return;
 	ep = ev->ep;
-	sw_dp_rxbuf_free(ctx, ev->data, ev->len);
+	rx_free(ctx, ev);
 	ev->type = 0;
 	ev->data = NULL;
+	ev->placed = NULL;
 	ep->rx_held--;
 	if (!ep->closed && !ep->down && ep->grant_pending++ == 0) {
 		ep->owe_next = ctx->owing;

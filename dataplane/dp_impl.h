@@ -16,6 +16,7 @@ struct dp_ops {
 	size_t ctx_size;
 	size_t ep_size;
 	bool grant_with_send; /* send() carries owed credits: no control message of their own */
+	bool place;           /* receives where sw_dp_ep_set_place() says */
 	/* Once per process, before the first open() of this backend (NULL: nothing to do), e.g.
 	 * rte_eal_init(), which a process may call only once. Its result is kept: a failed
 	 * init fails every later open() the same way. */
@@ -147,6 +148,8 @@ struct sw_dp_ep {
 	bool closed;            /* sw_dp_ep_close() was called */
 	bool down;              /* connection ended (CLOSED event pushed) */
 	bool stalled;           /* a send was refused for want of credit */
+	sw_dp_place_fn place;   /* sw_dp_ep_set_place(), NULL: off */
+	size_t place_head;
 	struct sw_dp_counters c;
 	char peer[SW_DP_ADDRSTRLEN];
 };
@@ -156,6 +159,9 @@ int sw_dp_push(struct sw_dp_ctx *ctx, const struct sw_dp_event *ev);
 struct sw_dp_ep *sw_dp_ep_new(struct sw_dp_ctx *ctx);
 void sw_dp_ep_down(struct sw_dp_ep *ep, int status);
 int sw_dp_push_recv(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len);
+/* The same for a message whose bytes after its first place_head went to placed (data holds
+ * those first bytes, in a small pool buffer). */
+int sw_dp_push_placed(struct sw_dp_ep *ep, uint64_t tag, void *data, size_t len, void *placed);
 /* Whether one more message (besides `pending` the backend is still receiving) would exceed
  * the credits a peer can have: then the peer ignores flow control and loses its endpoint
  * (-EPROTO) before anything is allocated. The limit is the larger of this side's credits

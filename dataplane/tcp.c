@@ -56,6 +56,10 @@ struct tcp_ep {
 	struct frame rxh;      /* header of the frame being read into body */
 	char *body;            /* non-NULL while a large frame is read in place */
 	size_t body_got;
+	/* Non-NULL while a placed frame is read: its bytes from place_head on go here, body holds
+	 * the ones before (sw_dp_ep_set_place). */
+	char *place;
+	size_t place_head;
 	/* The peer shut its write side (EOF between frames): nothing more is read, and the
 	 * endpoint reports SW_DP_EV_CLOSED only once the application had EOF_TURNS polls with
 	 * nothing to send, so a half-closed client still gets its answer. */
@@ -224,7 +228,7 @@ static void ep_release(struct tcp_ep *e, int status)
 	free(e->stage);
 	e->stage = NULL;
 	if (e->body) {
-		sw_dp_rxbuf_free(e->base.ctx, e->body, e->rxh.len);
+		sw_dp_rxbuf_free(e->base.ctx, e->body, e->place ? 0 : e->rxh.len);
 		e->body = NULL;
 	}
 }
@@ -377,13 +381,36 @@ static void tcp_mem_dereg(struct sw_dp_ctx *c, struct sw_dp_mr *mr)
 	(void)mr;
 }
 
-/* A whole frame has arrived: data (len bytes) is a receive buffer, or NULL when len 0. */
-static int deliver(struct tcp_ep *e, const struct frame *h, void *data)
+/* A whole frame has arrived: data (len bytes) is a receive buffer, or NULL when len 0; or, when
+ * placed, data holds the first place_head bytes and placed the rest. On failure the buffer is
+ * freed. */
+static int deliver(struct tcp_ep *e, const struct frame *h, void *data, void *placed)
 {
+	int rc;
+
 	if (h->type == FRAME_CREDIT)
-		return h->tag > UINT32_MAX ? -EPROTO
-		                           : sw_dp_credit_arrived(&e->base, (uint32_t)h->tag);
-	return sw_dp_push_recv(&e->base, h->tag, data, h->len);
+		rc = h->tag > UINT32_MAX ? -EPROTO
+		                         : sw_dp_credit_arrived(&e->base, (uint32_t)h->tag);
+	else
+		rc = sw_dp_push_placed(&e->base, h->tag, data, h->len, placed);
+	if (rc < 0)
+		sw_dp_rxbuf_free(e->base.ctx, data, placed ? 0 : h->len);
+	return rc;
+}
+
+/* Bytes a frame's header must have behind it in the stage before it is parsed: with placement,
+ * the head the application decides by. */
+static size_t head_want(const struct tcp_ep *e, const struct frame *h)
+{
+	return h->type == FRAME_MSG && e->base.place && h->len >= e->base.place_head
+	               ? e->base.place_head
+	               : 0;
+}
+
+/* Where the frame being read takes its byte `off`. */
+static char *body_at(const struct tcp_ep *e, size_t off)
+{
+	return e->place ? e->place + (off - e->place_head) : e->body + off;
 }
 
 /* Parses staged bytes into frames. Returns 0, or -EPROTO / -EMSGSIZE / -ENOMEM. */
@@ -393,8 +420,9 @@ static int parse(struct tcp_ep *e)
 
 	while (e->staged - e->parsed >= sizeof(struct frame)) {
 		struct frame h;
-		size_t avail;
-		void *buf;
+		size_t avail, head;
+		void *buf, *placed = NULL;
+		const char *src;
 
 		memcpy(&h, e->stage + e->parsed, sizeof(h));
 		h.len = le32toh(h.len);
@@ -408,27 +436,44 @@ static int parse(struct tcp_ep *e)
 		if (h.type == FRAME_MSG && sw_dp_rx_full(&e->base, 0))
 			return -EPROTO;
 		avail = e->staged - e->parsed - sizeof(h);
-		buf = sw_dp_rxbuf_alloc(c, h.len);
+		head = head_want(e, &h);
+		if (avail < head)
+			break; /* the application decides where it goes by its head */
+		src = e->stage + e->parsed + sizeof(h);
+		if (head) /* told of every message that has a head, to follow their order */
+			placed = e->base.place(&e->base, h.tag, src, h.len);
+		if (h.len == head)
+			placed = NULL; /* nothing to place */
+		buf = sw_dp_rxbuf_alloc(c, placed ? head : h.len);
 		if (h.len && !buf)
 			return -ENOMEM;
 		e->parsed += sizeof(h);
-		if (avail < h.len) {
-			/* The rest is read straight into buf. */
-			memcpy(buf, e->stage + e->parsed, avail);
+		if (placed) {
+			memcpy(buf, src, head);
+			e->parsed += head;
+			src += head;
+			avail -= head;
+			e->place = placed;
+			e->place_head = head;
+		} else {
+			head = 0;
+		}
+		if (avail < h.len - head) {
+			/* The rest is read straight into buf, or where it is placed. */
 			e->rxh = h;
 			e->body = buf;
-			e->body_got = avail;
+			e->body_got = head + avail;
+			memcpy(body_at(e, head), src, avail);
 			e->parsed = e->staged = 0;
 			return 0;
 		}
-		if (h.len)
-			memcpy(buf, e->stage + e->parsed, h.len);
-		e->parsed += h.len;
-		int rc = deliver(e, &h, buf);
-		if (rc < 0) {
-			sw_dp_rxbuf_free(c, buf, h.len);
+		e->place = NULL;
+		if (h.len > head)
+			memcpy(placed ? placed : (char *)buf, src, h.len - head);
+		e->parsed += h.len - head;
+		int rc = deliver(e, &h, buf, placed);
+		if (rc < 0)
 			return rc;
-		}
 	}
 	/* Keep a partial header at the front. */
 	memmove(e->stage, e->stage + e->parsed, e->staged - e->parsed);
@@ -450,11 +495,14 @@ static void ep_readable(struct tcp_ep *e)
 		int rc = 0;
 
 		if (e->body) {
-			/* The rest of a large frame plus the next header, no more: if the
-			 * next frame is large too, it goes straight into its own buffer. */
+			/* The rest of a large frame plus the next header (and the head it is
+			 * placed by), no more: if the next frame is large too, it goes straight
+			 * into its own buffer or its place. */
+			size_t next =
+			        sizeof(struct frame) + (e->base.place ? e->base.place_head : 0);
 			struct iovec v[2] = {
-			        {e->body + e->body_got, e->rxh.len - e->body_got},
-			        {e->stage + e->staged, sizeof(struct frame) - e->staged},
+			        {body_at(e, e->body_got), e->rxh.len - e->body_got},
+			        {e->stage + e->staged, next > e->staged ? next - e->staged : 0},
 			};
 			asked = v[0].iov_len + v[1].iov_len;
 			n = readv(e->fd, v, 2);
@@ -487,11 +535,10 @@ static void ep_readable(struct tcp_ep *e)
 			e->staged += n - take;
 			if (e->body_got == e->rxh.len) {
 				void *b = e->body;
-				e->body = NULL;
-				rc = deliver(e, &e->rxh, b);
-				if (rc < 0)
-					sw_dp_rxbuf_free(e->base.ctx, b, e->rxh.len);
-				else
+				void *placed = e->place;
+				e->body = e->place = NULL;
+				rc = deliver(e, &e->rxh, b, placed);
+				if (rc == 0)
 					rc = parse(e);
 			}
 		} else {
@@ -657,6 +704,7 @@ const struct dp_ops sw_dp_tcp_ops = {
         .ctx_size = sizeof(struct tcp_ctx),
         .ep_size = sizeof(struct tcp_ep),
         .grant_with_send = true,
+        .place = true,
         .open = tcp_open,
         .close = tcp_close,
         .listen = tcp_listen,

@@ -108,6 +108,14 @@ struct fconn {
 	struct sw_dp_event held[MAX_HELD];
 	struct proto_chunk held_h[MAX_HELD];
 	unsigned nheld;
+	/* Placement (place()): the transport reads frames ahead of their events, so the answers
+	 * are followed here as it reads them: the next frame belongs to await[pk] (pk answers
+	 * ended ahead of the events), with seq pseq at byte pgot of that answer. plost: a frame
+	 * broke the order a server sends in, nothing more is placed on this connection. */
+	unsigned pk;
+	uint32_t pseq;
+	uint64_t pgot;
+	bool plost;
 	struct fconn *next;
 };
 
@@ -494,6 +502,56 @@ static void lease_check(struct fconn *c, struct sw_shuffle_fetch_op *op)
 static void await_pop(struct fconn *c)
 {
 	memmove(c->await, c->await + 1, --c->nawait * sizeof(c->await[0]));
+	if (c->pk > 0)
+		c->pk--;
+	else
+		c->plost = true; /* the transport showed place() no end of it */
+}
+
+/* Bytes op's buffer holds from req_dst(op) on; 0 while it has none. */
+static uint64_t req_room(const struct sw_shuffle_fetch_op *op)
+{
+	if (op->buf == NULL)
+		return 0;
+	if (op->sub)
+		return op->len;
+	return op->own ? op->total : op->cap;
+}
+
+/* sw_dp_ep_set_place()'s callback: the transport has read a frame's 64-byte header and asks
+ * where its payload goes. A raw chunk that is the next one of its answer and fits goes straight
+ * to its place in the fetch's buffer, sparing the copy out of a receive buffer (a quarter of a
+ * 16 MiB fetch's CPU); anything else to a receive buffer. Every frame, placed or not, moves the
+ * cursor on; on_frame() checks a placed chunk like any other, in place. */
+static void *place(struct sw_dp_ep *ep, uint64_t tag, const void *head, size_t len)
+{
+	(void)tag;
+	struct fconn *c = sw_dp_ep_user(ep);
+	struct proto_chunk h;
+	if (c == NULL || c->plost)
+		return NULL;
+	if (sw_shuffle_proto_chunk_decode(head, PROTO_CHUNK_LEN, &h) < 0 || c->pk >= c->nawait ||
+	    h.seq != c->pseq) {
+		c->plost = true; /* on_recv() fails the connection, or holds the frame */
+		return NULL;
+	}
+	struct sw_shuffle_fetch_op *op = c->await[c->pk];
+	uint64_t at = c->pgot;
+	c->pseq++;
+	if (h.status == PROTO_OK)
+		c->pgot += h.raw_len;
+	if (h.flags & PROTO_LAST) {
+		c->pk++;
+		c->pseq = 0;
+		c->pgot = 0;
+	}
+	uint64_t room = req_room(op);
+	if (h.status != PROTO_OK || (h.flags & PROTO_RKEY) || h.codec != PROTO_RAW ||
+	    h.len != h.raw_len || h.len == 0 || len != PROTO_CHUNK_LEN + (size_t)h.len ||
+	    op->st != OP_ANSWER || op->drain != 0 || h.offset != op->off + at || at > room ||
+	    h.len > room - at)
+		return NULL;
+	return req_dst(op) + at;
 }
 
 /* op's answer frame h failed (err). At the answer's end that is op's result; before it, the
@@ -513,12 +571,25 @@ static void frame_failed(struct fconn *c, struct sw_shuffle_fetch_op *op,
 	}
 }
 
+/* Puts a chunk's bytes where they go, unless the transport placed them there already, and
+ * checks them against the chunk's CRC32C. */
+static bool chunk_good(struct sw_shuffle_fetch_op *op, const struct proto_chunk *h,
+                       const uint8_t *payload)
+{
+	uint8_t *dst = req_dst(op) + op->got;
+	if (payload != dst &&
+	    sw_shuffle_proto_unpack(op->fc->z, h->codec, payload, h->len, dst, h->raw_len) < 0)
+		return false;
+	return sw_shuffle_proto_crc32c(dst, h->raw_len) == h->data_crc;
+}
+
 /* Handles one frame of the current answer (h decoded, in seq order or an error status). */
 static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_dp_event *ev,
                      const struct proto_chunk *h)
 {
 	struct sw_shuffle_fetcher *fc = c->fc;
-	const uint8_t *payload = (const uint8_t *)ev->data + PROTO_CHUNK_LEN;
+	const uint8_t *payload =
+	        ev->placed != NULL ? ev->placed : (const uint8_t *)ev->data + PROTO_CHUNK_LEN;
 	bool authentic =
 	        sw_shuffle_proto_chunk_check(fc->g, op->akey, op->nonce, h, payload, h->len) == 0;
 	int err = 0;
@@ -574,13 +645,13 @@ static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_
 	}
 	if (err == 0 && h->raw_len > op->atotal - op->got)
 		err = -EBADMSG;
+	/* placed: place() put it where this chunk goes, which follows from the same header */
+	if (err == 0 && ev->placed != NULL &&
+	    (op->drain != 0 || h->codec != PROTO_RAW || ev->placed != req_dst(op) + op->got))
+		err = -EBADMSG;
 	/* raw_len > 0 here means the answer has bytes, so its buffer exists */
 	if (err == 0 && op->drain == 0 &&
-	    (!authentic ||
-	     (h->raw_len > 0 &&
-	      (sw_shuffle_proto_unpack(fc->z, h->codec, payload, h->len, req_dst(op) + op->got,
-	                               h->raw_len) < 0 ||
-	       sw_shuffle_proto_crc32c(req_dst(op) + op->got, h->raw_len) != h->data_crc)))) {
+	    (!authentic || (h->raw_len > 0 && !chunk_good(op, h, payload)))) {
 		chunk_failed(op, h);
 		err = bad_add(op, h->offset, h->raw_len);
 	}
@@ -760,6 +831,8 @@ static void conn_start(struct sw_shuffle_fetcher *fc, struct sw_shuffle_fetch_op
 			return;
 		}
 		sw_dp_ep_set_user(c->ep, c);
+		/* raw chunks straight into the fetch's buffer where the transport can (tcp) */
+		sw_dp_ep_set_place(c->ep, PROTO_CHUNK_LEN, place);
 		c->next = fc->conns;
 		fc->conns = c;
 	}
