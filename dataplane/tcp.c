@@ -79,6 +79,7 @@ struct tcp_ctx {
 	 * between are cleared (data.ptr NULL), since its memory may go before that progress. */
 	struct epoll_event woke[64];
 	int nwoke;
+	bool skipped; /* the last progress left the kernel unasked (tcp_progress) */
 };
 
 /* Polls an endpoint whose peer half-closed stays open with nothing to send before it closes:
@@ -633,10 +634,18 @@ static int tcp_progress(struct sw_dp_ctx *c)
 	struct epoll_event evs[64];
 	int n = t->nwoke;
 
-	if (n > 0)
+	if (n > 0) {
 		memcpy(evs, t->woke, (size_t)n * sizeof(evs[0]));
-	else
+	} else if (c->evq.n > 0 && !t->skipped) {
+		/* Events wait already (a send that completed in the call that made it): they go
+		 * first, and the kernel is asked at the next poll, since a peer's answer to what
+		 * was just sent is not there yet. Never twice in a row, so a caller whose every
+		 * batch queues more events still reads its sockets. */
+		t->skipped = true;
+	} else {
+		t->skipped = false;
 		n = epoll_wait(t->epfd, evs, 64, 0);
+	}
 	t->nwoke = 0;
 	if (n < 0)
 		return errno == EINTR ? 0 : -EIO;

@@ -49,7 +49,9 @@ static int fetch(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
 		for (int i = 0; i < n; i++)
 			sw_shuffle_fetcher_event(cl->fc, &ev[i]);
 		int wait = sw_shuffle_fetcher_progress(cl->fc);
-		if (n == 0 && !r->done)
+		/* a batch short of full took all there was: wait (at once if more came) rather
+		 * than poll once more only to find nothing, a system call per fetch */
+		if (n < 16 && !r->done)
 			sw_dp_wait(cl->ctx, wait);
 	}
 	if (r->status == -ECONNRESET || r->status == -ETIMEDOUT || r->status == -EBADMSG ||

@@ -748,7 +748,7 @@ int sw_shuffle_server_run(struct sw_shuffle_server *srv)
 		for (int i = 0; i < n; i++)
 			sw_shuffle_server_event(srv, &ev[i]);
 		sw_shuffle_server_progress(srv);
-		if (n == 0) {
+		if (n < 32) { /* took all there was: wait, at once if more came (client.c) */
 			int err = sw_dp_wait(srv->ctx, WAIT_MS);
 			if (err < 0 && err != -ETIMEDOUT) {
 				sw_shuffle_logf(&srv->log, "server: wait failed: %s",
