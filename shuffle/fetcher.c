@@ -647,7 +647,8 @@ static void on_frame(struct fconn *c, struct sw_shuffle_fetch_op *op, struct sw_
 		err = -EBADMSG;
 	/* placed: place() put it where this chunk goes, which follows from the same header */
 	if (err == 0 && ev->placed != NULL &&
-	    (op->drain != 0 || h->codec != PROTO_RAW || ev->placed != req_dst(op) + op->got))
+	    (op->drain != 0 || h->codec != PROTO_RAW || op->buf == NULL ||
+	     ev->placed != req_dst(op) + op->got))
 		err = -EBADMSG;
 	/* raw_len > 0 here means the answer has bytes, so its buffer exists */
 	if (err == 0 && op->drain == 0 &&
