@@ -18,8 +18,8 @@
 #define SW_AGENT_CREDITS 8
 /* Events a dp context's handler takes per turn of the loop. */
 #define SW_AGENT_DP_BATCH 32
-/* With a poll-mode context (dpdk on a port without an fd: memif) the loop goes round at least this often, to progress it:
- * 1000 wakeups a second, against a core spent spinning (agent/README.md). */
+/* With a poll-mode context (dpdk on a port without an fd: memif) the loop goes round at least this
+ * often, to progress it: 1000 wakeups a second, against a core spent spinning (agent/README.md). */
 #define SW_AGENT_POLL_MS 1
 /* Replica chunks a put has unacknowledged at once (below the credits: see put_pump). */
 #define SW_AGENT_PUT_WINDOW 4
@@ -94,6 +94,13 @@ struct sw_agent {
 	uint32_t n_racks;
 	struct sw_agent_server_rack *server_racks; /* each shuffle server fetched from: its rack */
 	uint32_t n_server_racks, cap_server_racks;
+	/* cross-rack pacing (pace.c): the controller's cap for this agent's sends to other racks
+	 * (0: none), its rack's hosts (IPv4, network order), connections paced now */
+	uint64_t pace_bps;
+	uint32_t *pace_hosts;
+	size_t n_pace_hosts;
+	uint32_t paced_conns;
+	bool pace_unsupported; /* logged that the transport cannot pace */
 };
 
 struct sw_agent_server_rack {
@@ -121,6 +128,12 @@ void sw_agent_rx_add(struct sw_agent *ag, uint32_t rack, uint64_t bytes);
 int sw_agent_server_rack(struct sw_agent *ag, const char *addr, uint32_t rack);
 /* NetSat's counter of a rack: rx_by_rack plus the open fetch connections' received bytes. */
 uint64_t sw_agent_rx_bytes(struct sw_agent *ag, uint32_t rack);
+/* The controller's Pace: this agent's cross-rack cap in bytes/s (0: unpaced) and the IPv4
+ * addresses of its rack's hosts, whose connections stay unpaced; dealt at once. 0, -EINVAL (a
+ * host is not an IPv4 address), -ENOMEM. */
+int sw_agent_pace_set(struct sw_agent *ag, uint64_t bytes_per_s, char *const *hosts, size_t n);
+/* Deals the cap over the shuffle server's cross-rack connections again (one came or went). */
+void sw_agent_pace_deal(struct sw_agent *ag);
 /* Starts the writer thread (the agent's signals must be blocked already). 0 or -errno. */
 int sw_agent_disk_start(struct sw_agent *ag);
 /* Queues op for the writer thread; its done() follows in the loop. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The controller link: registers (Hello, Challenge, Auth, Welcome), heartbeats every
- * heartbeat_ms and at once when a task ends, turns Assign, MapOutputs, KillTask and JobDone
- * into calls on the agent's core. It has a dp context of its own (sw_wire's settings), so
+ * heartbeat_ms and at once when a task ends, turns Assign, MapOutputs, KillTask, JobDone and
+ * Pace into calls on the agent's core. It has a dp context of its own (sw_wire's settings), so
  * every send completion on it is a sw_wire buffer. When the connection breaks the tasks keep
  * running: the link reconnects (1 s, doubling up to 30 s) and registers again with the same
  * boot epoch, and task events not yet sent go out in the first heartbeat after Welcome.
@@ -409,6 +409,14 @@ static void on_message(struct sw_agent_link *l, const struct sw_wire_msg *m)
 	}
 	case SW_WIRE_JOB_DONE:
 		sw_agent_job_done(ag, m->job_done->job);
+		break;
+	case SW_WIRE_PACE:
+		rc = sw_agent_pace_set(ag, m->pace->bytes_per_s, m->pace->rack_hosts,
+		                       m->pace->n_rack_hosts);
+		if (rc)
+			sw_agent_log(ag, "Pace from the controller not taken: %s",
+			             rc == -EINVAL ? "a rack host is not an IPv4 address"
+			                           : strerror(-rc));
 		break;
 	default:
 		link_down(l, "message an agent does not take");

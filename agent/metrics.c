@@ -73,6 +73,11 @@ char *sw_agent_metrics_text(struct sw_agent *ag, struct sw_agent_link *link, siz
 			        (unsigned long long)rx);
 	}
 
+	one(f, "swagent_pace_bytes_per_second", "gauge",
+	    "The controller's cap on this agent's cross-rack sends (0: unpaced).", ag->pace_bps);
+	one(f, "swagent_paced_connections", "gauge",
+	    "Shuffle server connections to other racks paced now.", ag->paced_conns);
+
 	struct sw_shuffle_store_stats st;
 	sw_shuffle_store_stats(ag->store, &st);
 	struct sw_shuffle_counters sc;

@@ -130,6 +130,7 @@ static void auth(struct ctl *c, struct ctl_conn *conn, const SwWire__Auth *a)
 	n->boot_epoch = conn->boot_epoch;
 	memcpy(n->shuffle_addr, conn->shuffle_addr, sizeof(n->shuffle_addr));
 	memcpy(n->replica_addr, conn->replica_addr, sizeof(n->replica_addr));
+	c->rack_gen[c->conf.nodes[conn->node].rack]++; /* its agents learn the new host */
 	sw_ctl_store_node(c, conn->node);
 	conn->state = CONN_UP;
 	c->n_pending--;

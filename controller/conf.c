@@ -54,6 +54,24 @@ static const char *node_line(struct ctl_conf *c, char *v, char *why)
 	return NULL;
 }
 
+/* A fraction of an uplink: saturation_threshold in [0.1, 1] (NetSat clears the flag 0.05
+ * below it), pace_uplink in (0, 1] or "off" (0). */
+static const char *fraction(const char *key, const char *v, double *out)
+{
+	bool pace = !strcmp(key, "pace_uplink");
+	char *end;
+	if (pace && !strcmp(v, "off")) {
+		*out = 0;
+		return NULL;
+	}
+	double d = strtod(v, &end);
+	if (end == v || *end || !(pace ? d > 0 : d >= 0.1) || !(d <= 1))
+		return pace ? "expected off or a number in (0, 1]"
+		            : "expected a number in [0.1, 1]";
+	*out = d;
+	return NULL;
+}
+
 static const char *set(void *arg, unsigned line, const char *key, char *v, char *why)
 {
 	struct ctl_conf *c = arg;
@@ -84,6 +102,8 @@ static const char *set(void *arg, unsigned line, const char *key, char *v, char 
 	}
 	if (!strcmp(key, "node"))
 		return node_line(c, v, why);
+	if (!strcmp(key, "saturation_threshold") || !strcmp(key, "pace_uplink"))
+		return fraction(key, v, key[0] == 'p' ? &c->pace_uplink : &c->saturation_threshold);
 	struct {
 		const char *key;
 		uint64_t min, max;
@@ -138,7 +158,8 @@ int sw_ctl_conf_load(const char *path, struct ctl_conf *c, char *err, size_t err
 	                       .uplink_bps = 10e9,
 	                       .nic_bps = 25e9,
 	                       .map_slots = 2,
-	                       .reduce_slots = 2};
+	                       .reduce_slots = 2,
+	                       .saturation_threshold = 0.8};
 	int rc = sw_kv_read(path, set, c, err, errlen);
 	if (rc < 0) {
 		sw_ctl_conf_free(c);
@@ -163,6 +184,12 @@ int sw_ctl_conf_load(const char *path, struct ctl_conf *c, char *err, size_t err
 		rc = sw_ctl_errf(err, errlen, -EINVAL,
 		                 "%s: lost_after_ms: less than two heartbeats (%u ms)", path,
 		                 2 * c->heartbeat_ms);
+	/* A rack paced at full demand must stay marked saturated, or it would be paced and
+	 * unpaced in turns, one NetSat window each (controller/README.md, "Pacing"). */
+	if (rc == 0 && c->pace_uplink > 0 && c->pace_uplink <= c->saturation_threshold)
+		rc = sw_ctl_errf(err, errlen, -EINVAL,
+		                 "%s: pace_uplink: %g is not above saturation_threshold (%g)", path,
+		                 c->pace_uplink, c->saturation_threshold);
 	if (rc < 0)
 		sw_ctl_conf_free(c);
 	return rc;

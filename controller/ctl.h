@@ -48,6 +48,8 @@ struct ctl_conf {
 	char state_sync[8]; /* SQLite's synchronous: "normal" or "off" */
 	uint32_t users, heartbeat_ms, lost_after_ms;
 	double uplink_bps, nic_bps;
+	double saturation_threshold; /* NetSat's flag (the scheduler's nw_saturation_threshold) */
+	double pace_uplink;          /* a saturated rack's cap, of its uplink; 0: no pacing */
 	uint16_t map_slots, reduce_slots; /* for node lines that give none */
 	uint32_t n_racks, n_nodes;
 	struct ctl_conf_node *nodes;
@@ -72,6 +74,10 @@ struct ctl_conn {
 	char peer[SW_DP_ADDRSTRLEN];
 	char shuffle_addr[SW_DP_ADDRSTRLEN];
 	char replica_addr[SW_DP_ADDRSTRLEN];
+	/* the last Pace sent (pace.c): its rate, and rack_gen of the node's rack then */
+	bool pace_sent;
+	uint64_t pace_bps;
+	uint32_t pace_gen;
 	struct ctl_conn *prev, *next;
 };
 
@@ -134,6 +140,7 @@ struct ctl {
 	struct sw_cluster_spec cluster; /* the scheduler's, from the config: input placement */
 	struct sw_netsat *netsat;       /* agents' receive counters to rack uplink bytes */
 	double last_net_sample;
+	uint32_t rack_gen[CTL_MAX_RACKS]; /* bumped when a node of the rack registers (pace.c) */
 	struct sw_dp_ctx *dp;
 	struct MHD_Daemon *http;
 	struct sqlite3 *db;
@@ -187,6 +194,10 @@ void sw_ctl_dispatch(struct ctl *c, struct ctl_conn *conn, const struct sw_wire_
 /* Every heartbeat interval: each rack's uplink bytes to the scheduler (NetSat). */
 void sw_ctl_net_samples(struct ctl *c);
 
+/* pace.c: a saturated rack's cross-rack cap in bytes/s, 0 when it is not paced. */
+uint64_t sw_ctl_rack_pace(struct ctl *c, uint32_t rack);
+/* Tells each agent whose pacing changed (its rack's flag, agents or hosts) what it is now. */
+void sw_ctl_pace(struct ctl *c);
 /* jobs.c */
 int sw_ctl_job_submit(struct ctl *c, const char *json, size_t len, uint64_t *id, char *err,
                       size_t errlen);

@@ -249,6 +249,7 @@ static int run(struct ctl *c)
 				poll_agents(c);
 				sw_ctl_agents_tick(c);
 				sw_ctl_net_samples(c);
+				sw_ctl_pace(c);
 				if (wd && c->now - last_wd > wd_usec / 2e6) {
 					sd_notify(0, "WATCHDOG=1");
 					last_wd = c->now;
@@ -315,6 +316,7 @@ static int open_state(struct ctl *c, char *err, size_t errlen)
 	cfg.policy = c->conf.policy;
 	cfg.n_users = c->conf.users;
 	cfg.netsat_window = 2.0 * c->conf.heartbeat_ms / 1000;
+	cfg.nw_saturation_threshold = c->conf.saturation_threshold;
 	c->rec.sink = sink;
 	c->rec.sink_arg = c;
 	rc = sw_ctl_store_load(c, &cl, &cfg, err, errlen);
@@ -396,7 +398,8 @@ int main(int argc, char **argv)
 	if (rc == 0 && (rc = sw_dp_open(&dcfg, &c->dp)) < 0)
 		snprintf(err, sizeof(err), "dataplane: %s", sw_dp_strerror(rc));
 	if (rc == 0 && (rc = sw_dp_listen(c->dp, c->conf.listen)) < 0)
-		snprintf(err, sizeof(err), "listen %s: %s", c->conf.listen, sw_dp_strerror(rc));
+		snprintf(err, sizeof(err), "listen %.*s: %s", (int)sizeof(c->conf.listen),
+		         c->conf.listen, sw_dp_strerror(rc));
 	if (rc == 0)
 		rc = sw_ctl_http_start(c, err, sizeof(err));
 	if (rc < 0) {

@@ -26,15 +26,20 @@ static void by_state(FILE *f, const char *name, const char *help, const char *co
 		fprintf(f, "swcontroller_%s{state=\"%s\"} %u\n", name, state[i], n[i]);
 }
 
-/* One gauge per rack from NetSat's view: its utilisation, or its saturated flag. */
-static void rack_gauge(FILE *f, struct ctl *c, const char *name, const char *help, int flag)
+enum rack_value { UTILISATION, SATURATED, PACE };
+
+/* One gauge per rack from NetSat's view: its utilisation, its saturated flag, or its pace. */
+static void rack_gauge(FILE *f, struct ctl *c, const char *name, const char *help,
+                       enum rack_value what)
 {
 	head(f, name, "gauge", help);
 	for (uint32_t r = 0; r < c->conf.n_racks; r++) {
 		struct sw_net_status st = {0};
 		sw_sched_net_status(c->rec.sched, r, &st);
 		fprintf(f, "swcontroller_%s{rack=\"%u\"} %.6f\n", name, r,
-		        flag ? (double)st.saturated : st.utilisation);
+		        what == UTILISATION ? st.utilisation
+		        : what == SATURATED ? (double)st.saturated
+		                            : (double)sw_ctl_rack_pace(c, r));
 	}
 }
 
@@ -80,8 +85,14 @@ char *sw_ctl_metrics(struct ctl *c, size_t *len)
 	        "Finished maps run again because reduces could not fetch their output.",
 	        c->fetch_reruns);
 	rack_gauge(f, c, "rack_utilisation",
-	           "NetSat's smoothed uplink utilisation of each rack (larger of in and out).", 0);
-	rack_gauge(f, c, "rack_saturated", "1 while NetSat marks the rack NetworkSaturated.", 1);
+	           "NetSat's smoothed uplink utilisation of each rack (larger of in and out).",
+	           UTILISATION);
+	rack_gauge(f, c, "rack_saturated", "1 while NetSat marks the rack NetworkSaturated.",
+	           SATURATED);
+	rack_gauge(f, c, "rack_pace_bytes_per_second",
+	           "Cross-rack bytes/s the rack's agents may send together (pace_uplink), 0 "
+	           "while unpaced.",
+	           PACE);
 	struct sw_nass_stats ns;
 	if (sw_sched_nass_stats(c->rec.sched, &ns) == 0) {
 		head(f, "nass_launches_total", "counter",

@@ -33,9 +33,10 @@ char *sw_ctl_status_json(struct ctl *c)
 	for (uint32_t r = 0; r < c->conf.n_racks; r++) {
 		struct sw_net_status st = {0};
 		sw_sched_net_status(c->rec.sched, r, &st);
-		json_array_append_new(racks, json_pack("{s:I, s:f, s:b}", "rack", (json_int_t)r,
-		                                       "utilisation", st.utilisation, "saturated",
-		                                       st.saturated));
+		json_array_append_new(
+		        racks, json_pack("{s:I, s:f, s:b, s:I}", "rack", (json_int_t)r,
+		                         "utilisation", st.utilisation, "saturated", st.saturated,
+		                         "pace_bytes_per_s", (json_int_t)sw_ctl_rack_pace(c, r)));
 	}
 	for (size_t i = 0; i < c->n_jobs; i++)
 		jobs[c->jobs[i]->state]++;

@@ -26,6 +26,7 @@ static const struct {
         [SW_WIRE_MAP_OUTPUTS] = {"MapOutputs", &sw_wire__map_outputs__descriptor},
         [SW_WIRE_KILL_TASK] = {"KillTask", &sw_wire__kill_task__descriptor},
         [SW_WIRE_JOB_DONE] = {"JobDone", &sw_wire__job_done__descriptor},
+        [SW_WIRE_PACE] = {"Pace", &sw_wire__pace__descriptor},
 };
 
 static int known(uint64_t type)

@@ -2,7 +2,7 @@
 /*
  * swagent's controller link against a controller played by the test through sw_wire (the real
  * protocol over a real tcp connection on loopback): registration, heartbeats, task events,
- * NetSat counters, Assign / MapOutputs / KillTask / JobDone, a controller without the key, a
+ * NetSat counters, Assign / MapOutputs / KillTask / JobDone / Pace, a controller without the key, a
  * refusal, and events of tasks that end while the controller is away.
  */
 #include <errno.h>
@@ -481,6 +481,42 @@ test_a_task_assigned_twice_runs_once_and_a_kill_frees_its_slot_without_event(voi
 	stop(&c);
 }
 
+/* Pacing's message: the cap and the rack's hosts reach the agent; a Pace naming something
+ * that is not an IPv4 address is not taken (and the link stays up); 0 lifts the cap. Over
+ * tcp no connection can be paced: the cluster suite checks the rates over dpdk. */
+static void test_a_pace_sets_the_agents_cross_rack_cap_and_a_bad_one_is_not_taken(void **state)
+{
+	(void)state;
+	struct ctl c;
+	ctl_start(&c, &cluster);
+	agent_start(&c);
+	registered(&c);
+	char *hosts[] = {"10.1.0.11", "10.1.0.12"}, *bad[] = {"10.1.0.11", "r0n1"};
+	SwWire__Pace p = SW_WIRE__PACE__INIT;
+	p.bytes_per_s = 1875000;
+	p.rack_hosts = hosts;
+	p.n_rack_hosts = 2;
+	ctl_send(&c, SW_WIRE_PACE, &p.base);
+	while (ag->pace_bps != 1875000)
+		pump(&c);
+	assert_int_equal(ag->n_pace_hosts, 2);
+	p.bytes_per_s = 1;
+	p.rack_hosts = bad;
+	ctl_send(&c, SW_WIRE_PACE, &p.base);
+	p.bytes_per_s = 0;
+	p.rack_hosts = hosts;
+	ctl_send(&c, SW_WIRE_PACE, &p.base);
+	while (ag->pace_bps != 0) {
+		pump(&c);
+		assert_int_not_equal(ag->pace_bps, 1); /* the bad one was never taken */
+	}
+	int beats = c.heartbeats, closed = c.closed;
+	while (c.heartbeats < beats + 2)
+		pump(&c);
+	assert_int_equal(c.closed, closed);
+	stop(&c);
+}
+
 static void test_a_reduces_failed_fetches_reach_the_controller_in_heartbeats(void **state)
 {
 	(void)state;
@@ -581,6 +617,8 @@ int main(void)
 	        cmocka_unit_test(
 	                test_a_task_assigned_twice_runs_once_and_a_kill_frees_its_slot_without_event),
 	        cmocka_unit_test(test_a_reduces_failed_fetches_reach_the_controller_in_heartbeats),
+	        cmocka_unit_test(
+	                test_a_pace_sets_the_agents_cross_rack_cap_and_a_bad_one_is_not_taken),
 	        cmocka_unit_test(test_a_task_the_agent_cannot_start_is_reported_failed),
 	        cmocka_unit_test(
 	                test_events_of_tasks_ending_while_the_controller_is_away_arrive_after_it),

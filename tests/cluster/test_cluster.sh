@@ -3,7 +3,8 @@
 # uplinks, 1 Gbit/s node links) with real swcontroller and swagent processes. Checks the
 # shaping with iperf3, the registrations, a job whose cross-rack bytes the uplinks and the
 # agents both count, a small mix replayed live under two schedulers, that down leaves
-# nothing behind (also after a killed up), the same job over ucx and dpdk, and that a non-root
+# nothing behind (also after a killed up), the same job over ucx and dpdk, NetSat-driven
+# pacing capping a saturated rack's cross-rack rate over dpdk, and that a non-root
 # user gets a clear refusal. Argument: the swctl binary (daemons are found beside
 # it in the build tree).
 set -u
@@ -210,29 +211,91 @@ check "cluster down after up was killed with SIGKILL halfway leaves nothing behi
 # 1424 of payload, none merged as veth merges TCP's, and acks go back per receive burst: its
 # uplinks carried 4.2-4.4% more than the agents counted in 3 runs (ucx 1%). Retransmissions
 # show here: before the backend had a congestion window they made it 1.2-1.8 times.
-transport_checks() { # TRANSPORT MAX_RATIO
+transport_checks() { # TRANSPORT MAX_RATIO [UP OPTIONS]
+	t=$1 max=$2
+	shift 2
 	"$swctl" cluster up --racks 2 --nodes-per-rack 2 --nic 1gbit --uplink 100mbit \
-		--transport "$1" --name "$cl" --dir "$dir" >"$tmp/u.out" 2>&1 &&
-		has "$tmp/u.out" "transport $1" && ctl status >"$tmp/status" && job "$2" || return 1
+		--transport "$t" --name "$cl" --dir "$dir" "$@" >"$tmp/u.out" 2>&1 &&
+		has "$tmp/u.out" "transport $t" && ctl status >"$tmp/status" && job "$max" || return 1
 	for n in r0n0 r0n1 r1n0 r1n1; do
 		ip=$(awk -v n="$n" '$1 == n {print $NF}' "$tmp/status" | cut -d: -f1)
 		in_ns "$n" curl -sf "http://$ip:7003/metrics" >"$tmp/u.metrics" &&
-			grep -q "transport=\"$1\"" "$tmp/u.metrics" &&
+			grep -q "transport=\"$t\"" "$tmp/u.metrics" &&
 			grep -qx "swagent_checksum_failures_total 0" "$tmp/u.metrics" || return 1
 	done
 }
-transport() { # TRANSPORT MAX_RATIO
+# in_u FN ARGS...: FN on the second cluster (the one above is down), ${cl}u in $tmp/u
+in_u() {
 	cl0=$cl dir0=$dir
 	cl=${cl}u dir=$tmp/u
-	transport_checks "$@"
+	"$@"
 	rc=$?
-	[ $rc = 0 ] || tail -5 "$tmp/u.out"
-	"$swctl" cluster down --dir "$dir" >/dev/null
 	cl=$cl0 dir=$dir0
 	return $rc
 }
+transport() { # TRANSPORT MAX_RATIO [UP OPTIONS]
+	in_u transport_checks "$@" || { tail -5 "$tmp/u.out"; return 1; }
+}
+u_down() { "$swctl" cluster down --dir "$tmp/u" >/dev/null 2>&1; }
 check "cluster up --transport ucx: a job's cross-rack bytes on the uplinks are within 5% above the agents' count" transport ucx 1.05
-check "cluster up --transport dpdk: a job's cross-rack bytes on the uplinks are within 10% above the agents' count" transport dpdk 1.10
+u_down
+check "cluster up --transport dpdk: a job's cross-rack bytes on the uplinks are within 10% above the agents' count" transport dpdk 1.10 --pace 0.3 --saturation-threshold 0.1 \
+	--policy fair
+
+# NetSat-driven pacing on that dpdk cluster (--pace 0.3; saturated above 0.1 of the uplink,
+# cleared below 0.05, which a paced pair of racks stays above while either direction is busy:
+# a rack's utilisation is the larger of its out and in), under fair (sw-fair may keep a heavy
+# job's shuffle inside one rack, and then nothing saturates). Once the last job's pacing is
+# lifted, a job whose shuffle fills the uplinks (about 80 MB between the racks, 40 each way);
+# once every agent has taken its Pace (in a 2-rack cluster both racks measure the same bytes),
+# no rack sends more than 0.3 of its 100 Mbit/s uplink to the spine (3.75 MB/s; the bound
+# allows a fifth more for acks, heartbeats and the buckets' bursts) over 2 s while the job
+# still runs (its end is not awaited: the paced rest takes half a minute, and the check above
+# completed a job over dpdk). Without the agents pacing, racks sent 47.9-71.9 Mbit/s here;
+# paced 1-26 (a share is split evenly over an agent's cross-rack connections, busy or not).
+# Only a bound from above: a loaded machine can make the rate lower, never higher.
+uplinks_out() { # the two ToR uplinks' bytes sent to the spine, on one line
+	echo $(for r in 0 1; do in_ns tor$r cat /sys/class/net/uplink/statistics/tx_bytes; done)
+}
+agents_metric() { # NAME: the sum of the agents' metric NAME, and how many have it above 0
+	for n in r0n0 r0n1 r1n0 r1n1; do
+		ip=$(awk -v n="$n" '$1 == n {print $NF}' "$tmp/status" | cut -d: -f1)
+		in_ns "$n" curl -sf "http://$ip:7003/metrics" | awk -v m="$1" '$1 == m {print $2}'
+	done | awk '{s += $1; p += $1 > 0} END {print s + 0, p + 0}'
+}
+paced_job() { ctl jobs | awk '$2 == "paced" {print $4}'; } # its state: running, done, failed
+paced() {
+	ctl status >"$tmp/status" || return 1
+	# first the job before this one's pacing is lifted (its racks unmarked): what follows
+	# is this job's
+	i=0
+	until [ "$(agents_metric swagent_pace_bytes_per_second | cut -d' ' -f2)" = 0 ]; do
+		i=$((i + 1))
+		[ $i -lt 150 ] || { echo "  still paced 30 s after the last job"; return 1; }
+		sleep 0.2
+	done
+	ctl submit --name paced --maps 8 --reduces 4 --input-bytes 20000000 --rate 1e9 \
+		--replicas 0 >/dev/null || return 1
+	until [ "$(agents_metric swagent_pace_bytes_per_second | cut -d' ' -f2)" = 4 ]; do
+		[ "$(paced_job)" = running ] || { echo "  the job ended unpaced"; return 1; }
+		sleep 0.2
+	done
+	t0=$(date +%s.%N) x0=$(uplinks_out)
+	sleep 2
+	x1=$(uplinks_out) t1=$(date +%s.%N)
+	[ "$(paced_job)" = running ] || { echo "  the job ended within the window"; return 1; }
+	conns=$(agents_metric swagent_paced_connections | cut -d' ' -f1)
+	echo "$t0 $t1 $x0 $x1 $conns" | awk '{
+		for (r = 0; r < 2; r++) {
+			m = ($(5 + r) - $(3 + r)) * 8 / ($2 - $1) / 1e6
+			printf "  rack %d sent %.1f Mbit/s to other racks (cap 30)\n", r, m
+			if (m > 36) bad = 1
+		}
+		printf "  %d shuffle connections paced\n", $7
+		exit bad || $7 == 0 }'
+}
+check "cluster up --pace 0.3: once NetSat marks the racks saturated and their agents took the Pace, no rack sends more than 0.3 of its uplink to other racks" in_u paced
+u_down
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

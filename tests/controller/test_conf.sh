@@ -31,6 +31,12 @@ check "an unknown policy" refused "policy = best" \
 	":6: policy: unknown policy (see swctl replay --help)"
 check "lost_after_ms under two heartbeats" refused "lost_after_ms = 1000" \
 	": lost_after_ms: less than two heartbeats (6000 ms)"
+check "a pace_uplink that is no fraction of the uplink" refused "pace_uplink = 1.5" \
+	":6: pace_uplink: expected off or a number in (0, 1]"
+check "a saturation_threshold NetSat cannot clear" refused "saturation_threshold = 0.05" \
+	":6: saturation_threshold: expected a number in [0.1, 1]"
+check "pace_uplink not above saturation_threshold (a paced rack would flip unpaced)" refused \
+	"pace_uplink = 0.7" ": pace_uplink: 0.7 is not above saturation_threshold (0.8)"
 
 missing() {
 	printf '%s\n' "$good" | grep -v state_db >"$dir/c.conf"

@@ -115,6 +115,9 @@ static SwWire__MapOutputs outputs = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__map_outpu
 static SwWire__KillTask kill = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__kill_task__descriptor),
                                 .task = &map7, .reason = "job removed"};
 static SwWire__JobDone done = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__job_done__descriptor), .job = 42};
+static char *rack_hosts[] = {"10.1.0.11", "10.1.0.12"};
+static SwWire__Pace pace = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__pace__descriptor),
+                            .bytes_per_s = 5625000, .n_rack_hosts = 2, .rack_hosts = rack_hosts};
 
 const ProtobufCMessage *wire_sample(enum sw_wire_type type)
 {
@@ -124,6 +127,7 @@ const ProtobufCMessage *wire_sample(enum sw_wire_type type)
 	        [SW_WIRE_REFUSED] = &refused.base, [SW_WIRE_HEARTBEAT] = &heartbeat.base,
 	        [SW_WIRE_ASSIGN] = &assign.base,   [SW_WIRE_MAP_OUTPUTS] = &outputs.base,
 	        [SW_WIRE_KILL_TASK] = &kill.base,  [SW_WIRE_JOB_DONE] = &done.base,
+	        [SW_WIRE_PACE] = &pace.base,
 	};
 	return all[type];
 }

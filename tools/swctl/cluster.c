@@ -16,8 +16,10 @@
 
 static const char cluster_usage[] =
         "usage: swctl cluster up [--racks R] [--nodes-per-rack N] [--nic RATE] [--uplink RATE]\n"
-        "                        [--transport tcp|ucx|dpdk] [--policy P] [--name NAME] [--dir DIR]\n"
+        "                        [--transport tcp|ucx|dpdk] [--policy P] [--name NAME] [--dir "
+        "DIR]\n"
         "                        [--lost-after SECONDS] [--timeout SECONDS]\n"
+        "                        [--pace FRACTION] [--saturation-threshold T]\n"
         "       swctl cluster status (--dir DIR | --name NAME)\n"
         "       swctl cluster down (--dir DIR | --name NAME)\n\n"
         "up builds racks of network namespaces on this machine: a namespace per node\n"
@@ -43,6 +45,12 @@ static const char cluster_usage[] =
         "                       lost (its tasks and map output run elsewhere); heartbeats\n"
         "                       every 0.5 s; 1..3600, default 5\n"
         "  --timeout SECONDS    for every agent to register, default 60\n"
+        "  --pace FRACTION      NetSat-driven pacing (the controller's pace_uplink): while a\n"
+        "                       rack is saturated its agents send at most FRACTION of its\n"
+        "                       uplink to other racks (dpdk only: its token buckets); above\n"
+        "                       T, at most 1; default off\n"
+        "  --saturation-threshold T  NetSat marks a rack saturated above T of its uplink\n"
+        "                       (0.1..1, default 0.8)\n"
         "status prints the cluster's namespaces and daemons, the bytes each ToR uplink\n"
         "carried, and the controller's status. down stops every process in the cluster's\n"
         "namespaces or running on a file in DIR, deletes the namespaces and DIR; it works\n"
@@ -134,6 +142,8 @@ static int up(int argc, char **argv)
 	                                     {"dir", required_argument, NULL, 'd'},
 	                                     {"timeout", required_argument, NULL, 'T'},
 	                                     {"lost-after", required_argument, NULL, 'L'},
+	                                     {"pace", required_argument, NULL, 'P'},
+	                                     {"saturation-threshold", required_argument, NULL, 'S'},
 	                                     {NULL, 0, NULL, 0}};
 	struct cluster c = {.racks = 2,
 	                    .nodes = 2,
@@ -141,8 +151,9 @@ static int up(int argc, char **argv)
 	                    .uplink_bps = 200000000ull,
 	                    .transport = "tcp",
 	                    .policy = "sw-fair",
-	                    .lost_after_ms = CLUSTER_LOST_AFTER_MS};
-	const char *dir = NULL;
+	                    .lost_after_ms = CLUSTER_LOST_AFTER_MS,
+	                    .saturation_threshold = CLUSTER_SATURATION_THRESHOLD};
+	const char *dir = NULL, *pace_arg = NULL;
 	double timeout = 60;
 	char *end;
 	int o;
@@ -162,8 +173,10 @@ static int up(int argc, char **argv)
 				return usage_error("bad rate '%s' (e.g. 1gbit, 200mbit)", optarg);
 			break;
 		case 't':
-			if (strcmp(optarg, "tcp") && strcmp(optarg, "ucx") && strcmp(optarg, "dpdk"))
-				return usage_error("--transport: tcp, ucx or dpdk, not '%s'", optarg);
+			if (strcmp(optarg, "tcp") && strcmp(optarg, "ucx") &&
+			    strcmp(optarg, "dpdk"))
+				return usage_error("--transport: tcp, ucx or dpdk, not '%s'",
+				                   optarg);
 			snprintf(c.transport, sizeof(c.transport), "%s", optarg);
 			break;
 		case 'p':
@@ -195,12 +208,29 @@ static int up(int argc, char **argv)
 			c.lost_after_ms = (unsigned)(s * 1000 + 0.5);
 			break;
 		}
+		case 'P':
+		case 'S': {
+			double v = strtod(optarg, &end);
+			if (*end || !(v >= (o == 'P' ? 0.01 : 0.1) && v <= 1))
+				return usage_error(
+				        o == 'P' ? "bad --pace '%s' (0.01..1)"
+				                 : "bad --saturation-threshold '%s' (0.1..1)",
+				        optarg);
+			*(o == 'P' ? &c.pace : &c.saturation_threshold) = v;
+			pace_arg = o == 'P' ? optarg : pace_arg;
+			break;
+		}
 		default:
 			return usage_error("%s", "bad option");
 		}
 	}
 	if (optind != argc)
 		return usage_error("unexpected '%s'", argv[optind]);
+	if (c.pace > 0 && c.pace <= c.saturation_threshold)
+		return usage_error(
+		        "--pace %s is not above the saturation threshold: a rack paced at "
+		        "full demand would stop being saturated, and be unpaced",
+		        pace_arg);
 	if (need_root("up"))
 		return 1;
 	if (c.name[0] == '\0') {
@@ -245,6 +275,11 @@ static int up(int argc, char **argv)
 	printf("  jobs        ip netns exec %s-spine swctl jobs --controller " CLUSTER_CTL_HTTP
 	       "\n",
 	       c.name);
+	if (c.pace > 0)
+		printf("  pacing      a rack saturated above %g of its uplink sends at most %g of "
+		       "it "
+		       "to other racks\n",
+		       c.saturation_threshold, c.pace);
 	printf("  status      swctl cluster status --dir %s\n", c.dir);
 	printf("  remove      swctl cluster down --dir %s\n", c.dir);
 	return 0;

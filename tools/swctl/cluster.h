@@ -29,8 +29,13 @@ struct cluster {
 	unsigned long long nic_bps, uplink_bps; /* bit/s, each direction */
 	char transport[8];
 	char policy[32];
-	unsigned lost_after_ms; /* the controller's lost_after_ms (--lost-after) */
+	unsigned lost_after_ms;      /* the controller's lost_after_ms (--lost-after) */
+	double pace;                 /* the controller's pace_uplink (--pace), 0: off */
+	double saturation_threshold; /* the controller's (--saturation-threshold) */
 };
+
+/* --saturation-threshold's default, the scheduler's own. */
+#define CLUSTER_SATURATION_THRESHOLD 0.8
 
 /* --lost-after's default, the live suites' (tests/live/live.sh): 10 heartbeats of 500 ms. */
 #define CLUSTER_LOST_AFTER_MS 5000

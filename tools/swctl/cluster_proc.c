@@ -91,9 +91,11 @@ static int write_ctl_conf(const struct cluster *c, unsigned users)
 		        "state_db = %s/controller/state.db\ntrace_file = "
 		        "%s/controller/trace.jsonl\n"
 		        "policy = %s\nusers = %u\nheartbeat_ms = 500\nlost_after_ms = %u\n"
-		        "uplink_mbps = %llu\nnic_mbps = %llu\n",
+		        "uplink_mbps = %llu\nnic_mbps = %llu\nsaturation_threshold = %g\n",
 		        c->dir, c->dir, c->dir, c->policy, users, c->lost_after_ms,
-		        c->uplink_bps / 1000000, c->nic_bps / 1000000);
+		        c->uplink_bps / 1000000, c->nic_bps / 1000000, c->saturation_threshold);
+		if (c->pace > 0)
+			fprintf(f, "pace_uplink = %g\n", c->pace);
 		for (int r = 0; r < c->racks; r++)
 			for (int n = 0; n < c->nodes; n++)
 				fprintf(f, "node = r%dn%d %d\n", r, n, r);

@@ -48,9 +48,10 @@ int cluster_state_create(const struct cluster *c)
 	}
 	append(c,
 	       "name %s\nracks %d\nnodes %d\nnic %llu\nuplink %llu\ntransport %s\npolicy %s\n"
-	       "lost_after_ms %u\ncontroller " CLUSTER_CTL_AGENTS "\nhttp " CLUSTER_CTL_HTTP "\n",
+	       "lost_after_ms %u\npace %g\nsaturation_threshold %g\ncontroller " CLUSTER_CTL_AGENTS
+	       "\nhttp " CLUSTER_CTL_HTTP "\n",
 	       c->name, c->racks, c->nodes, c->nic_bps, c->uplink_bps, c->transport, c->policy,
-	       c->lost_after_ms);
+	       c->lost_after_ms, c->pace, c->saturation_threshold);
 	return 0;
 }
 
@@ -79,7 +80,9 @@ static FILE *open_state(const struct cluster *c)
 int cluster_state_load(const char *dir, struct cluster *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->lost_after_ms = CLUSTER_LOST_AFTER_MS; /* a state file from before the option */
+	/* a state file from before the options */
+	c->lost_after_ms = CLUSTER_LOST_AFTER_MS;
+	c->saturation_threshold = CLUSTER_SATURATION_THRESHOLD;
 	if (realpath(dir, c->dir) == NULL)
 		return -ENOENT;
 	FILE *f = open_state(c);
@@ -103,6 +106,10 @@ int cluster_state_load(const char *dir, struct cluster *c)
 			c->uplink_bps = strtoull(val, NULL, 10);
 		else if (!strcmp(key, "lost_after_ms"))
 			c->lost_after_ms = (unsigned)strtoul(val, NULL, 10);
+		else if (!strcmp(key, "pace"))
+			c->pace = strtod(val, NULL);
+		else if (!strcmp(key, "saturation_threshold"))
+			c->saturation_threshold = strtod(val, NULL);
 		else if (!strcmp(key, "transport"))
 			bad = snprintf(c->transport, sizeof(c->transport), "%s", val) >=
 			      (int)sizeof(c->transport);

@@ -70,6 +70,7 @@ enum sw_wire_type {
 	SW_WIRE_MAP_OUTPUTS, /* controller -> agent */
 	SW_WIRE_KILL_TASK,   /* controller -> agent */
 	SW_WIRE_JOB_DONE,    /* controller -> agent */
+	SW_WIRE_PACE,        /* controller -> agent */
 	SW_WIRE_TYPES,       /* one past the last */
 };
 
@@ -91,6 +92,7 @@ struct sw_wire_msg {
 		SwWire__MapOutputs *map_outputs;
 		SwWire__KillTask *kill_task;
 		SwWire__JobDone *job_done;
+		SwWire__Pace *pace;
 	};
 };
 
