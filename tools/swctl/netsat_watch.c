@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "runner.h"
 #include "sw_netsat.h"
 
 static const char watch_usage[] =
@@ -23,7 +24,8 @@ static const char watch_usage[] =
         "read inside network namespace NS (a name under /run/netns or a path; default: this\n"
         "one; entering it needs CAP_SYS_ADMIN). Rates are over the time really elapsed.\n"
         "Without a root qdisc with statistics the qdisc columns show '-'. Stops after N lines\n"
-        "(default: never). Exit status 1 if IF, NS or the counters cannot be read.\n";
+        "(default: never), or at SIGINT or SIGTERM with status 0. Exit status 1 if IF, NS or\n"
+        "the counters cannot be read.\n";
 
 struct watch {
 	struct sw_netsat_source *link, *qdisc; /* qdisc: NULL when IF has none */
@@ -153,7 +155,8 @@ int cmd_netsat_watch(int argc, char **argv)
 		fflush(stdout);
 	}
 	first = a.t;
-	for (long n = 0; !failed && (count < 0 || n < count); n++) {
+	/* swctl catches SIGINT and SIGTERM (runner.c): they end the watch, after a line */
+	for (long n = 0; !failed && !runner_interrupted && (count < 0 || n < count); n++) {
 		struct timespec d = {(time_t)interval, (long)((interval - floor(interval)) * 1e9)};
 		struct watch b = a;
 
