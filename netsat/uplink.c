@@ -133,8 +133,9 @@ static int check(struct sw_netsat *ns, uint32_t node, bool new_epoch,
 	return 0;
 }
 
-int sw_netsat_report(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
-                     const struct sw_netsat_count *counts, size_t n)
+/* A report, folded into the uplinks (add) or only taken as the node's counters (a baseline). */
+static int fold(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
+                const struct sw_netsat_count *counts, size_t n, bool add)
 {
 	struct node *nd;
 	uint64_t *row;
@@ -160,7 +161,7 @@ int sw_netsat_report(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
 		uint32_t k = counts[i].rack;
 
 		row[k] = counts[i].bytes;
-		if (k != nd->rack) {
+		if (add && k != nd->rack) {
 			ns->out[k] += ns->add[i];
 			ns->in[nd->rack] += ns->add[i];
 		}
@@ -168,6 +169,18 @@ int sw_netsat_report(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
 	nd->seen = true;
 	nd->epoch = boot_epoch;
 	return 0;
+}
+
+int sw_netsat_report(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
+                     const struct sw_netsat_count *counts, size_t n)
+{
+	return fold(ns, node, boot_epoch, counts, n, true);
+}
+
+int sw_netsat_baseline(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
+                       const struct sw_netsat_count *counts, size_t n)
+{
+	return fold(ns, node, boot_epoch, counts, n, false);
 }
 
 /*

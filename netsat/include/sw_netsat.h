@@ -66,6 +66,17 @@ int sw_netsat_report(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
                      const struct sw_netsat_count *counts, size_t n);
 
 /**
+ * Takes node @p node's counters as they are without adding anything to the uplinks: its
+ * later reports add only what they grew by. For a node whose counters began before this
+ * tracker did (a controller that restarted while its agents ran on): its first report holds
+ * bytes received at unknown times, which folded at once would read as a burst in one sample
+ * (NetSat then saw racks saturated for seconds after every restart). Same checks and codes as
+ * sw_netsat_report(); a later report in a larger epoch counts from zero as usual.
+ */
+int sw_netsat_baseline(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
+                       const struct sw_netsat_count *counts, size_t n);
+
+/**
  * Folds the operator's own cumulative counters of rack @p rack's uplink (a ToR port read with
  * a counter source, say): bytes that left the rack (@p out_bytes) and entered it
  * (@p in_bytes), all traffic the link carried. From the first such report on, the rack's

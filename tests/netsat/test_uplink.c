@@ -71,6 +71,29 @@ static void counters_are_cumulative_so_only_their_growth_is_added(void **st)
 	sw_netsat_destroy(ns);
 }
 
+/* A restarted controller's tracker meets agents with counters from before it: the first
+ * report is a baseline, the next adds only its growth, and a restart of the node (a larger
+ * epoch) counts from zero as usual. */
+static void a_baseline_adds_nothing_and_later_reports_add_their_growth(void **st)
+{
+	struct sw_netsat *ns = tracker();
+	struct sw_netsat_count a[] = {{.rack = 0, .bytes = 90000000}, {.rack = 1, .bytes = 40}};
+	struct sw_netsat_count b[] = {{.rack = 0, .bytes = 90000100}, {.rack = 1, .bytes = 40}};
+	struct sw_netsat_count c[] = {{.rack = 0, .bytes = 7}};
+
+	(void)st;
+	assert_int_equal(sw_netsat_baseline(ns, 4, 7, a, 2), 0);
+	for (uint32_t r = 0; r < 3; r++)
+		assert_uplink(ns, r, 0, 0);
+	assert_int_equal(sw_netsat_report(ns, 4, 7, b, 2), 0);
+	assert_uplink(ns, 0, 100, 0);
+	assert_uplink(ns, 2, 0, 100);
+	assert_int_equal(sw_netsat_report(ns, 4, 8, c, 1), 0);
+	assert_uplink(ns, 0, 107, 0);
+	assert_int_equal(sw_netsat_baseline(ns, 4, 7, a, 2), -ESTALE);
+	sw_netsat_destroy(ns);
+}
+
 static void a_rack_left_out_of_a_report_keeps_its_count(void **st)
 {
 	struct sw_netsat *ns = tracker();
@@ -320,6 +343,7 @@ int main(void)
 	                bytes_from_another_rack_cross_the_senders_uplink_out_and_the_receivers_in),
 	        cmocka_unit_test(bytes_from_the_nodes_own_rack_cross_no_uplink),
 	        cmocka_unit_test(counters_are_cumulative_so_only_their_growth_is_added),
+	        cmocka_unit_test(a_baseline_adds_nothing_and_later_reports_add_their_growth),
 	        cmocka_unit_test(a_rack_left_out_of_a_report_keeps_its_count),
 	        cmocka_unit_test(
 	                a_restart_with_a_newer_epoch_counts_from_zero_and_never_goes_backwards),
