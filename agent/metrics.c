@@ -82,8 +82,13 @@ char *sw_agent_metrics_text(struct sw_agent *ag, struct sw_agent_link *link, siz
 	sw_shuffle_store_stats(ag->store, &st);
 	struct sw_shuffle_counters sc;
 	sw_shuffle_server_counters(ag->srv, &sc);
-	struct sw_dp_counters dc;
+	struct sw_dp_counters dc, k;
 	sw_dp_counters(ag->dp, &dc);
+	uint64_t retransmits = 0; /* of every context in the loop: what the wire carried twice */
+	for (int i = 0; i < ag->n_dps; i++) {
+		sw_dp_counters(ag->dps[i].dp, &k);
+		retransmits += k.retransmits;
+	}
 	const struct {
 		const char *name, *type, *help;
 		uint64_t v;
@@ -118,6 +123,10 @@ char *sw_agent_metrics_text(struct sw_agent *ag, struct sw_agent_link *link, siz
 	         "Payload bytes received on the replica listener's transport.", dc.rx_bytes},
 	        {"swagent_replica_transport_tx_bytes_total", "counter",
 	         "Payload bytes sent by replica puts.", dc.tx_bytes},
+	        {"swagent_transport_retransmits_total", "counter",
+	         "Segments the transport sent again (dpdk; 0 on tcp and ucx, whose resends the "
+	         "kernel or UCX keep to themselves).",
+	         retransmits},
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		one(f, rows[i].name, rows[i].type, rows[i].help, rows[i].v);

@@ -84,20 +84,30 @@ agents_xrack() {
 				END {print s + 0}'
 	done | awk '{s += $1} END {print s}'
 }
+agents_metric() { # NAME: the sum of the agents' metric NAME, and how many have it above 0
+	for n in r0n0 r0n1 r1n0 r1n1; do
+		ip=$(awk -v n="$n" '$1 == n {print $NF}' "$tmp/status" | cut -d: -f1)
+		in_ns "$n" curl -sf "http://$ip:7003/metrics" | awk -v m="$1" '$1 == m {print $2}'
+	done | awk '{s += $1; p += $1 > 0} END {print s + 0, p + 0}'
+}
+# segments the agents' transports sent again (dpdk; tcp and ucx report 0): each crossed the
+# wire once more, as one frame of at most 1514 bytes
+resent() { agents_metric swagent_transport_retransmits_total | cut -d' ' -f1; }
 uplinks_in() {
 	for r in 0 1; do in_ns tor$r cat /sys/class/net/uplink/statistics/rx_bytes; done |
 		awk '{s += $1} END {print s}'
 }
-job() { # [MAX_RATIO of uplink bytes to the agents' count, 1.05]
+job() { # [MAX_RATIO of uplink bytes to the agents' count, 1.05], plus resent frames
 	max=${1:-1.05}
-	u0=$(uplinks_in) && a0=$(agents_xrack) &&
+	u0=$(uplinks_in) && a0=$(agents_xrack) && r0=$(resent) &&
 		ctl submit --name sort --maps 8 --reduces 4 --input-bytes 4000000 --rate 1e9 \
 			>/dev/null || return 1
 	until ctl jobs >"$tmp/jobs" && grep -qE " done | failed " "$tmp/jobs"; do sleep 0.2; done
 	has "$tmp/jobs" " done " || return 1
-	u=$(($(uplinks_in) - u0)) a=$(($(agents_xrack) - a0))
-	echo "  cross-rack bytes: uplinks $u, agents (NetSat) $a"
-	awk -v u="$u" -v a="$a" -v m="$max" 'BEGIN { exit !(a > 4000000 && u >= a && u < a * m) }'
+	u=$(($(uplinks_in) - u0)) a=$(($(agents_xrack) - a0)) r=$(($(resent) - r0))
+	echo "  cross-rack bytes: uplinks $u, agents (NetSat) $a, segments resent $r"
+	awk -v u="$u" -v a="$a" -v m="$max" -v r="$r" \
+		'BEGIN { exit !(a > 4000000 && u >= a && u < a * m + r * 1514) }'
 }
 check "a job completes; its cross-rack bytes on the uplinks are within 5% above the agents' count" job
 
@@ -210,7 +220,10 @@ check "cluster down after up was killed with SIGKILL halfway leaves nothing behi
 # same job, the same counts, no checksum failure. dpdk's frames carry 90 bytes of headers per
 # 1424 of payload, none merged as veth merges TCP's, and acks go back per receive burst: its
 # uplinks carried 4.2-4.4% more than the agents counted in 3 runs (ucx 1%). Retransmissions
-# show here: before the backend had a congestion window they made it 1.2-1.8 times.
+# show here: before the backend had a congestion window they made it 1.2-1.8 times. Resends
+# that the agents report are allowed on top, a frame each: on a loaded machine a receiver
+# that gets no CPU for a retransmission timeout makes its sender resend what was not lost
+# (+10.3% and +11.4% under ASan at load 10-17, in two full runs of one session).
 transport_checks() { # TRANSPORT MAX_RATIO [UP OPTIONS]
 	t=$1 max=$2
 	shift 2
@@ -239,7 +252,7 @@ transport() { # TRANSPORT MAX_RATIO [UP OPTIONS]
 u_down() { "$swctl" cluster down --dir "$tmp/u" >/dev/null 2>&1; }
 check "cluster up --transport ucx: a job's cross-rack bytes on the uplinks are within 5% above the agents' count" transport ucx 1.05
 u_down
-check "cluster up --transport dpdk: a job's cross-rack bytes on the uplinks are within 10% above the agents' count" transport dpdk 1.10 --pace 0.3 --saturation-threshold 0.1 \
+check "cluster up --transport dpdk: a job's cross-rack bytes on the uplinks are within 10% above the agents' count plus the frames they resent" transport dpdk 1.10 --pace 0.3 --saturation-threshold 0.1 \
 	--policy fair
 
 # NetSat-driven pacing on that dpdk cluster (--pace 0.3; saturated above 0.1 of the uplink,
@@ -256,12 +269,6 @@ check "cluster up --transport dpdk: a job's cross-rack bytes on the uplinks are 
 # Only a bound from above: a loaded machine can make the rate lower, never higher.
 uplinks_out() { # the two ToR uplinks' bytes sent to the spine, on one line
 	echo $(for r in 0 1; do in_ns tor$r cat /sys/class/net/uplink/statistics/tx_bytes; done)
-}
-agents_metric() { # NAME: the sum of the agents' metric NAME, and how many have it above 0
-	for n in r0n0 r0n1 r1n0 r1n1; do
-		ip=$(awk -v n="$n" '$1 == n {print $NF}' "$tmp/status" | cut -d: -f1)
-		in_ns "$n" curl -sf "http://$ip:7003/metrics" | awk -v m="$1" '$1 == m {print $2}'
-	done | awk '{s += $1; p += $1 > 0} END {print s + 0, p + 0}'
 }
 paced_job() { ctl jobs | awk '$2 == "paced" {print $4}'; } # its state: running, done, failed
 paced() {
