@@ -44,14 +44,15 @@ static int fetch(struct sw_shuffle_client *cl, const struct sw_shuffle_fetch *f,
 	if (err < 0)
 		return err;
 	struct sw_dp_event ev[16];
+	const int batch = (int)(sizeof(ev) / sizeof(ev[0]));
 	while (!r->done) {
-		int n = sw_dp_poll(cl->ctx, ev, 16);
+		int n = sw_dp_poll(cl->ctx, ev, batch);
 		for (int i = 0; i < n; i++)
 			sw_shuffle_fetcher_event(cl->fc, &ev[i]);
 		int wait = sw_shuffle_fetcher_progress(cl->fc);
 		/* a batch short of full took all there was: wait (at once if more came) rather
 		 * than poll once more only to find nothing, a system call per fetch */
-		if (n < 16 && !r->done)
+		if (n < batch && !r->done)
 			sw_dp_wait(cl->ctx, wait);
 	}
 	if (r->status == -ECONNRESET || r->status == -ETIMEDOUT || r->status == -EBADMSG ||

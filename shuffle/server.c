@@ -738,8 +738,9 @@ void sw_shuffle_server_progress(struct sw_shuffle_server *srv)
 int sw_shuffle_server_run(struct sw_shuffle_server *srv)
 {
 	struct sw_dp_event ev[32];
+	const int batch = (int)(sizeof(ev) / sizeof(ev[0]));
 	while (!__atomic_load_n(&srv->stop, __ATOMIC_RELAXED)) {
-		int n = sw_dp_poll(srv->ctx, ev, 32);
+		int n = sw_dp_poll(srv->ctx, ev, batch);
 		if (n < 0) {
 			sw_shuffle_logf(&srv->log, "server: transport failed: %s",
 			                sw_dp_strerror(n));
@@ -748,7 +749,7 @@ int sw_shuffle_server_run(struct sw_shuffle_server *srv)
 		for (int i = 0; i < n; i++)
 			sw_shuffle_server_event(srv, &ev[i]);
 		sw_shuffle_server_progress(srv);
-		if (n < 32) { /* took all there was: wait, at once if more came (client.c) */
+		if (n < batch) { /* took all there was: wait, at once if more came (client.c) */
 			int err = sw_dp_wait(srv->ctx, WAIT_MS);
 			if (err < 0 && err != -ETIMEDOUT) {
 				sw_shuffle_logf(&srv->log, "server: wait failed: %s",
