@@ -69,7 +69,7 @@ void sw_ctl_pace(struct ctl *c)
 {
 	if (c->conf.pace_uplink <= 0)
 		return;
-	static uint32_t agents[CTL_MAX_RACKS];
+	uint32_t agents[CTL_MAX_RACKS]; /* connected agents per rack, n_racks of them */
 	memset(agents, 0, c->conf.n_racks * sizeof(agents[0]));
 	for (uint32_t i = 0; i < c->conf.n_nodes; i++)
 		agents[c->conf.nodes[i].rack] += c->nodes[i].conn != NULL;
