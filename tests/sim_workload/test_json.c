@@ -331,6 +331,57 @@ static void times_speeds_sizes_and_task_counts_beyond_their_bounds_are_refused(v
 	}
 }
 
+/* "spread" in the mix line: per benchmark, map and reduce coefficients of variation; an
+ * omitted benchmark or kind keeps 0 (every task of a job one length). */
+static void a_mix_may_spread_each_benchmark_s_task_lengths(void **state)
+{
+	struct sw_workload w;
+	struct sw_input_error err;
+	int grep = sw_sim_bench_find("grep"), sort = sw_sim_bench_find("terasort");
+	const char *path =
+	        tmp_write("spread.jsonl",
+	                  "{\"mix\": {\"spread\": {\"grep\": {\"map\": 0.2, \"reduce\": 0.1}, "
+	                  "\"terasort\": {\"reduce\": 1}}}}\n" JOB(GREP(1, 0)));
+
+	(void)state;
+	if (sw_sim_workload_json(&w, path, &err))
+		fail_msg("%s", err.msg);
+	assert_true(w.spread[grep].map_cv == 0.2 && w.spread[grep].reduce_cv == 0.1);
+	assert_true(w.spread[sort].map_cv == 0 && w.spread[sort].reduce_cv == 1);
+	assert_true(w.spread[sw_sim_bench_find("wordcount")].map_cv == 0);
+	sw_sim_workload_free(&w);
+}
+
+static void a_bad_spread_is_refused_naming_its_field(void **state)
+{
+	static const struct {
+		const char *spread, *msg;
+	} cases[] = {
+	        {"[0.2]", "1: field 'spread': must be an object"},
+	        {"{\"teragen\": {\"map\": 0.2}}", "1: field 'spread': unknown benchmark 'teragen'"},
+	        {"{\"grep\": 0.2}", "1: field 'spread': each benchmark's entry must be an object"},
+	        {"{\"grep\": {\"maps\": 0.2}}", "1: field 'maps': unknown field"},
+	        {"{\"grep\": {\"map\": \"wide\"}}", "1: field 'spread.grep.map': must be a number"},
+	        {"{\"grep\": {\"reduce\": -0.1}}",
+	         "1: field 'spread.grep.reduce': must be in [0, 1]"},
+	        {"{\"grep\": {\"map\": 1.5}}", "1: field 'spread.grep.map': must be in [0, 1]"},
+	};
+	struct sw_workload w;
+	struct sw_input_error err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[512];
+		const char *path;
+
+		snprintf(text, sizeof(text), "{\"mix\": {\"spread\": %s}}\n" JOB(GREP(1, 0)),
+		         cases[i].spread);
+		path = tmp_write("spread.jsonl", text);
+		tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+		                 cases[i].msg);
+	}
+}
+
 static void bad_topology_is_rejected_in_line_or_in_its_file(void **state)
 {
 	struct sw_workload w;
@@ -428,6 +479,8 @@ int main(void)
 	        cmocka_unit_test(users_and_queues_beyond_their_bounds_are_refused),
 	        cmocka_unit_test(
 	                times_speeds_sizes_and_task_counts_beyond_their_bounds_are_refused),
+	        cmocka_unit_test(a_mix_may_spread_each_benchmark_s_task_lengths),
+	        cmocka_unit_test(a_bad_spread_is_refused_naming_its_field),
 	        cmocka_unit_test(bad_topology_is_rejected_in_line_or_in_its_file),
 	        cmocka_unit_test(a_topology_file_outside_the_mix_directory_is_refused),
 	        cmocka_unit_test(a_last_line_without_a_newline_is_refused),

@@ -40,6 +40,9 @@ static const struct sw_bench benches[] = {
 };
 /* clang-format on */
 
+_Static_assert(sizeof(benches) / sizeof(benches[0]) <= SW_SIM_MAX_BENCH,
+               "a workload's per-benchmark options must cover the table");
+
 const struct sw_bench *sw_sim_bench_table(unsigned *count)
 {
 	if (count)

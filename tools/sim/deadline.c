@@ -11,10 +11,28 @@
 /* Stream of the deadline draws, apart from every job's placement stream (ids < 2^63). */
 #define WL_STREAM_DEADLINE (UINT64_MAX - 1)
 
+/* The min, mean and max compute time of @p j's @p n tasks of kind @p kind, each @p full
+ * seconds but the last, @p last, stretched by its own factor (spread.c). */
+static void spread(const struct sw_workload *w, const struct sw_job_desc *j, int kind, uint32_t n,
+                   double full, double last, double *min, double *avg, double *max)
+{
+	double sum = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		double d = (i + 1 < n ? full : last) * sw_sim_task_factor(w, j, kind, i);
+
+		*min = i == 0 || d < *min ? d : *min;
+		*max = i == 0 || d > *max ? d : *max;
+		sum += d;
+	}
+	*avg = sum / n;
+}
+
 void sw_sim_workload_profile(const struct sw_workload *w, const struct sw_job_desc *j,
                              struct sw_job_profile *p)
 {
 	const struct sw_bench *b = &sw_sim_bench_table(NULL)[j->bench];
+	const struct sw_task_spread *sp = &w->spread[j->bench];
 	double map_rate = b->map_rate / sw_sim_workload_compute_scale(w);
 	double reduce_rate = b->reduce_rate / sw_sim_workload_compute_scale(w);
 	uint32_t n = sw_sim_workload_n_maps(w, j);
@@ -24,6 +42,7 @@ void sw_sim_workload_profile(const struct sw_workload *w, const struct sw_job_de
 	double per_reduce = j->n_reduces ? (double)j->shuffle_bytes / j->n_reduces : 0;
 	double slots = (double)w->topo.n_racks * w->topo.nodes_per_rack * w->topo.map_slots;
 	double shuffle = per_reduce / (w->topo.nic_bps / 8);
+	double reduce_min;
 
 	*p = (struct sw_job_profile){
 	        .map_min = (double)last / map_rate,
@@ -39,6 +58,13 @@ void sw_sim_workload_profile(const struct sw_workload *w, const struct sw_job_de
 	        .reduce_max = per_reduce / reduce_rate,
 	        .map_input_avg = (double)j->input_bytes / n,
 	};
+	/* With a spread the profiler sees every task's own length. */
+	if (sp->map_cv > 0)
+		spread(w, j, SW_MAP, n, (double)first / map_rate, (double)last / map_rate,
+		       &p->map_min, &p->map_avg, &p->map_max);
+	if (sp->reduce_cv > 0 && j->n_reduces)
+		spread(w, j, SW_REDUCE, j->n_reduces, p->reduce_avg, p->reduce_avg, &reduce_min,
+		       &p->reduce_avg, &p->reduce_max);
 }
 
 void sw_sim_workload_redraw_deadlines(struct sw_workload *w)

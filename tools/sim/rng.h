@@ -71,4 +71,12 @@ static inline double rng_exponential(struct rng *r, double mean)
 	return -mean * log(1.0 - rng_uniform(r));
 }
 
+/* Standard normal (Box-Muller); 1 - u lies in (0, 1], so the log is finite. */
+static inline double rng_normal(struct rng *r)
+{
+	double u = 1.0 - rng_uniform(r);
+
+	return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * rng_uniform(r));
+}
+
 #endif /* SW_SIM_RNG_H */

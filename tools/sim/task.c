@@ -252,10 +252,12 @@ static int task_end(struct sim *s, struct sim_task *t)
 }
 
 /* A failing attempt fails halfway through its compute: where a uniform failure time falls
- * on average. A straggler computes straggler_slowdown times longer. */
+ * on average. A straggler computes straggler_slowdown times longer, on top of its task's own
+ * length (the workload's spread). */
 static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rate)
 {
 	double d = (double)bytes / rate * sw_sim_workload_compute_scale(s->w) *
+	           sw_sim_task_factor(s->w, t->job->desc, t->kind, t->idx) *
 	           sw_sim_attempt_slowdown(s, t);
 
 	t->phase = SIM_COMPUTE;

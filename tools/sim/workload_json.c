@@ -223,9 +223,63 @@ static int load_topology_file(const struct where *at, const char *name, struct s
 	return sw_sim_topology_json(path, t, at->err);
 }
 
+/* Coefficient of variation @p key of benchmark @p bench's "spread" entry @p cvs, if present:
+ * a number in [0, SW_SIM_MAX_SPREAD]. Errors name the field "spread.BENCH.KEY". */
+static int get_cv(const struct where *at, json_t *cvs, const char *bench, const char *key,
+                  double *out)
+{
+	json_t *v = json_object_get(cvs, key);
+	char field[96];
+
+	if (!v)
+		return 0;
+	snprintf(field, sizeof(field), "spread.%s.%s", bench, key);
+	if (!json_is_number(v))
+		return fail(at, field, "must be a number");
+	if (!(json_number_value(v) >= 0 && json_number_value(v) <= SW_SIM_MAX_SPREAD)) {
+		sw_sim_wl_error(at->err, at->path, at->line, field, "must be in [0, %g]",
+		                SW_SIM_MAX_SPREAD);
+		return -EINVAL;
+	}
+	*out = json_number_value(v);
+	return 1;
+}
+
+/* "spread": {"BENCH": {"map": CV, "reduce": CV}, ...}: how each benchmark's task lengths vary
+ * (README.md, "Task lengths"). */
+static int parse_spread(const struct where *at, json_t *obj, struct sw_workload *w)
+{
+	static const char *const known[] = {"map", "reduce", NULL};
+	const char *name;
+	json_t *cvs;
+
+	if (!json_is_object(obj))
+		return fail(at, "spread", "must be an object");
+	json_object_foreach(obj, name, cvs)
+	{
+		int bench = sw_sim_bench_find(name);
+		int rc;
+
+		if (bench < 0) {
+			sw_sim_wl_error(at->err, at->path, at->line, "spread",
+			                "unknown benchmark '%s'", name);
+			return -EINVAL;
+		}
+		if (!json_is_object(cvs))
+			return fail(at, "spread", "each benchmark's entry must be an object");
+		rc = check_fields(at, cvs, known);
+		rc = rc < 0 ? rc : get_cv(at, cvs, name, "map", &w->spread[bench].map_cv);
+		rc = rc < 0 ? rc : get_cv(at, cvs, name, "reduce", &w->spread[bench].reduce_cv);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int parse_mix(struct loader *ld, json_t *obj)
 {
-	static const char *const known[] = {"users", "queues", "block_bytes", "seed", NULL};
+	static const char *const known[] = {"users", "queues", "block_bytes",
+	                                    "seed",  "spread", NULL};
 	const struct where *at = &ld->at;
 	struct sw_workload *w = ld->w;
 	uint64_t users = 0, queues = 0, block = 0, seed = 0;
@@ -242,6 +296,8 @@ static int parse_mix(struct loader *ld, json_t *obj)
 	rc = rc < 0 ? rc : get_count(at, obj, "queues", SW_SCHED_MAX_QUEUES, &queues);
 	rc = rc < 0 ? rc : get_count(at, obj, "block_bytes", INT64_MAX, &block);
 	rc = rc < 0 ? rc : get_uint(at, obj, "seed", INT64_MAX, "must not be negative", &seed);
+	if (rc >= 0 && json_object_get(obj, "spread"))
+		rc = parse_spread(at, json_object_get(obj, "spread"), w);
 	if (rc < 0)
 		return rc;
 	w->n_users = ld->users_given ? (uint32_t)users : 0;

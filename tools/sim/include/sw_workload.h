@@ -43,6 +43,13 @@ struct sw_bench {
 	struct sw_resources map_demand, reduce_demand;
 };
 
+/** Room for the built-in benchmark table (bench.c checks that it fits): the size of a
+ *  workload's per-benchmark options. */
+#define SW_SIM_MAX_BENCH 32
+
+/** Largest coefficient of variation of a benchmark's task lengths (sw_workload.spread). */
+#define SW_SIM_MAX_SPREAD 1.0
+
 /** The built-in benchmark table; index = benchmark id. */
 const struct sw_bench *sw_sim_bench_table(unsigned *count);
 /** Benchmark id by name, or -1. */
@@ -138,6 +145,13 @@ struct sw_workload {
 	/** Multiplies every task's compute time (divides the benchmark rates): the model's
 	 *  compute/network balance. 0 (a zeroed workload) means 1. */
 	double compute_scale;
+	/** Per benchmark id, the spread of its tasks' lengths (README.md, "Task lengths"): each
+	 *  map (reduce) computes its time times a draw of N(1, map_cv (reduce_cv)), drawn per
+	 *  (seed, job id, task); 0 (a zeroed workload): every task of a job one length. At most
+	 *  SW_SIM_MAX_SPREAD. */
+	struct sw_task_spread {
+		double map_cv, reduce_cv;
+	} spread[SW_SIM_MAX_BENCH];
 	size_t n_jobs;
 	struct sw_job_desc *jobs; /**< sorted by arrival */
 	uint32_t n_workflows;     /**< workflows of the jobs (sw_job_desc.workflow) */
@@ -150,6 +164,14 @@ struct sw_workload {
 
 /** The compute time factor of @p w: compute_scale, 1 when unset. */
 double sw_sim_workload_compute_scale(const struct sw_workload *w);
+
+/**
+ * How many times its benchmark's time task @p idx of kind @p kind (SW_MAP, SW_REDUCE) of @p j
+ * computes: a draw of N(1, cv) from @p w's spread for the benchmark, drawn again while not
+ * positive, the same for every attempt and every policy; exactly 1 when the spread is 0.
+ */
+double sw_sim_task_factor(const struct sw_workload *w, const struct sw_job_desc *j, int kind,
+                          uint32_t idx);
 
 /**
  * The compute work of @p j in task-seconds: its input at its benchmark's map rate plus its
