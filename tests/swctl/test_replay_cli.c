@@ -354,6 +354,10 @@ static void thresholds_outside_their_range_are_refused(void **state)
 	assert_non_null(strstr(cli_out, "--placement striped: expected one of random rack"));
 	assert_int_equal(cli_run("replay", "--compute-scale", "0", NULL), 2);
 	assert_non_null(strstr(cli_out, "--compute-scale 0: expected a number >= 0.001"));
+	assert_int_equal(cli_run("replay", "--contention", "yes", NULL), 2);
+	assert_non_null(strstr(cli_out, "--contention yes: expected one of off on"));
+	assert_int_equal(cli_run("replay", "--slots-only", "1", NULL), 2);
+	assert_non_null(strstr(cli_out, "--slots-only 1: expected one of off on"));
 }
 
 /* One job, or jobs that all arrive at once, leave no steady-state window even with --warmup 0:

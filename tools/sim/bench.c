@@ -37,6 +37,15 @@ static const struct sw_bench benches[] = {
 	  { 1, 1, 0 },   { 1, 1, 0 } },
 	{ "histogram-ratings",     SW_CLASS_LIGHT,  0.0001, 1.0,    15 * MB, 30 * MB,  5,
 	  { 1, 1, 0 },   { 1, 1, 0 } },
+	/* Polo's GridMix jobs (thesis chapter 4, Table 4.2), for JSON mixes only: share 0, so
+	 * no paper mix draws them and no SWIM job borrows them. Demands on his nodes of 2
+	 * cores, 2 GB and one disk (io 1). */
+	{ "gridmix-sort",          SW_CLASS_HEAVY,  1.0,    1.0,   2.7 * MB, 2.7 * MB,  0,
+	  { 0.6, 0.5, 0.45 }, { 0.4, 1.2, 0.5 } },
+	{ "gridmix-combine",       SW_CLASS_LIGHT,  0.01,   1.0,  0.45 * MB, 0.45 * MB, 0,
+	  { 0.5, 0.2, 0.1 },  { 0.2, 0.5, 0.1 } },
+	{ "gridmix-select",        SW_CLASS_LIGHT,  0.01,   1.0,   1.8 * MB, 1.8 * MB,  0,
+	  { 0.3, 0.2, 0.2 },  { 0.2, 0.5, 0.1 } },
 };
 /* clang-format on */
 

@@ -868,6 +868,8 @@ static int setup(struct sim *s)
 	rc = sw_sim_workflows_setup(s);
 	if (rc)
 		return rc;
+	if (sw_sim_contention_setup(s))
+		return sw_sim_fail(s, -ENOMEM, "out of memory for node contention on %u nodes", nn);
 	s->idle_parked = nn; /* no job is live before the first arrival */
 	s->assign = calloc(s->assign_max ? s->assign_max : 1, sizeof(*s->assign));
 	if (!s->assign)
@@ -915,6 +917,7 @@ static void teardown(struct sim *s)
 	free(s->prev_out);
 	free(s->prev_in);
 	sw_sim_workflows_free(s);
+	sw_sim_contention_free(s);
 	sw_sim_heap_fini(&s->ev_heap);
 	sw_sim_heap_fini(&s->hb_heap);
 }

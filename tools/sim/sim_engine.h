@@ -66,6 +66,10 @@ struct sim_task {
 	uint64_t shuffled; /* reduces: bytes taken from map outputs */
 	/* The last attempt's launch, end of shuffle (reduces) and end: its ARIA task record. */
 	double start, shuffle_end, end;
+	/* Node contention (contention.c), while computing: seconds of compute left at full
+	 * speed as of @since, and the share of full speed it has run at since then. */
+	double work_left, since, speed;
+	uint32_t cpos; /* position in its node's computing tasks */
 	/* Maps: io[0] reads the remote input split. Then reduces, and maps of a map-only job,
 	 * write their output through both: writer -> A, A -> B. */
 	struct sim_xfer io[2];
@@ -135,6 +139,10 @@ struct sim {
 	struct sim_workflow *workflows;
 	uint32_t *wf_jobs, *wf_stage;
 	uint8_t *wf_waiting; /* by job: arrived, not yet submitted (workflow.c) */
+	/* Node contention (contention.c), NULL when off: node n's computing tasks at
+	 * computing[n * stride ..], n_computing[n] of them. */
+	struct sim_task **computing;
+	uint32_t *n_computing, stride;
 	struct sim_net *net;
 	struct sim_node *nodes;
 	uint32_t *rack_nodes, *rack_first; /* nodes of rack r: rack_nodes[rack_first[r]..[r+1]) */
@@ -221,6 +229,18 @@ int sw_sim_shuffle_forget(struct sim *s, struct sim_task *t, uint32_t src);
 int sw_sim_map_source_lost(struct sim *s, struct sim_task *t);
 /** Ends flow @p x of a reducer's output pipeline: its replica node was lost. */
 int sw_sim_write_flow_lost(struct sim *s, struct sim_xfer *x);
+
+/* contention.c */
+/** Sets up node contention when the config asks for it. @return 0 or -ENOMEM. */
+int sw_sim_contention_setup(struct sim *s);
+void sw_sim_contention_free(struct sim *s);
+/** Task @p t starts computing @p work seconds (at full speed) now: with contention its node's
+ *  computing tasks share it from now on, else its compute ends at now + work.
+ *  @return 0 or -ENOMEM. */
+int sw_sim_compute_start(struct sim *s, struct sim_task *t, double work);
+/** Task @p t stops computing now (its compute ended, or it was aborted): its queued end is
+ *  dropped and, with contention, the other tasks of its node speed up. */
+void sw_sim_compute_stop(struct sim *s, struct sim_task *t);
 
 /* fault.c */
 /** Node @p node is lost at s->now (sim.c keeps its heartbeats and slots): the scheduler and

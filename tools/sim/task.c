@@ -187,6 +187,8 @@ int sw_sim_job_arrive(struct sim *s, size_t idx)
 		t->ev = SIM_HEAP_NONE;
 	}
 	sw_sim_workload_expand(s->w, d, j->maps, &spec);
+	if (s->c->slots_only)
+		spec.map_demand = spec.reduce_demand = (struct sw_resources){0};
 	/* the live controller's placement; its job ids count from 1 */
 	for (i = 0; s->c->map_input_live && i < j->n_maps; i++)
 		sw_sched_place_input(&s->cluster, (uint64_t)idx + 1, i, &j->maps[i]);
@@ -262,7 +264,7 @@ static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rat
 
 	t->phase = SIM_COMPUTE;
 	t->failing = (uint8_t)sw_sim_attempt_fails(s, t);
-	return sw_sim_schedule_compute(s, t, s->now + (t->failing ? d / 2 : d));
+	return sw_sim_compute_start(s, t, t->failing ? d / 2 : d);
 }
 
 /* ---- reduce: shuffle ---- */
@@ -540,7 +542,8 @@ int sw_sim_task_compute_done(struct sim *s, struct sim_task *t)
 
 	t->ev = SIM_HEAP_NONE;
 	if (t->failing)
-		return sw_sim_attempt_failed(s, t);
+		return sw_sim_attempt_failed(s, t); /* its abort stops the compute */
+	sw_sim_compute_stop(s, t);
 	if (t->kind == SW_REDUCE)
 		return write_output(s, t, share(j->desc->output_bytes, t->idx, j->n_reduces));
 	if (!j->n_reduces)
@@ -681,7 +684,8 @@ static void xfer_end(struct sim *s, struct sim_xfer *x)
 
 void sw_sim_task_abort(struct sim *s, struct sim_task *t)
 {
-	sw_sim_cancel_compute(s, t);
+	if (t->phase == SIM_COMPUTE)
+		sw_sim_compute_stop(s, t);
 	xfer_end(s, &t->io[0]);
 	xfer_end(s, &t->io[1]);
 	if (t->shf) {

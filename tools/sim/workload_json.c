@@ -124,7 +124,8 @@ static int parse_topology(const struct where *at, json_t *obj, struct sw_topolog
 {
 	static const char *const known[] = {
 	        "racks",     "nodes_per_rack", "nic_bps", "oversub", "uplink_bps",
-	        "map_slots", "reduce_slots",   "cpu",     "mem_gb",  NULL,
+	        "map_slots", "reduce_slots",   "cpu",     "mem_gb",  "io",
+	        NULL,
 	};
 	uint64_t racks = 0, per = 0, map_slots = 0, reduce_slots = 0;
 	int rc;
@@ -148,6 +149,8 @@ static int parse_topology(const struct where *at, json_t *obj, struct sw_topolog
 	rc = rc < 0 ? rc
 	            : get_num(at, obj, "mem_gb", 0, 1, "must be positive",
 	                      &t->node_capacity.mem_gb);
+	rc = rc < 0 ? rc
+	            : get_num(at, obj, "io", 0, 0, "must not be negative", &t->node_capacity.io);
 	if (rc < 0)
 		return rc;
 	if (racks)

@@ -111,7 +111,7 @@ static uint16_t bench_for(uint64_t input, uint64_t shuffle)
 	for (unsigned i = 0; i < n; i++) {
 		double d = fabs(log(b[i].shuffle_ratio) - lr);
 
-		if (b[i].cls == cls && d < best) {
+		if (b[i].cls == cls && b[i].mix_percent > 0 && d < best) {
 			best = d;
 			pick = (uint16_t)i;
 		}

@@ -117,6 +117,13 @@ const char options_help[] =
         "                      --straggler-slowdown X times longer (default 3, at most 100)\n"
         "  --straggler-slowdown X\n"
         "                      see --straggler-rate\n"
+        "  --contention on|off off (default): a task computes at its benchmark's rate\n"
+        "                      whatever else runs on its node; on: the tasks computing on\n"
+        "                      a node share its CPU, disk and memory, and memory asked\n"
+        "                      beyond the node's slows its CPU and disk (tools/sim/README.md)\n"
+        "  --slots-only on|off off (default): a task starts only where its demand fits;\n"
+        "                      on: jobs reach the scheduler without demands and every\n"
+        "                      policy places by slots alone, as Hadoop 1's schedulers do\n"
         "  --ratio-history on|off\n"
         "                      on (default): a job is submitted with the ShuffleInputRatio\n"
         "                      its program measured at its last completed run of the\n"
@@ -156,6 +163,8 @@ static const struct option longopts[] = {
         {"fail-node", required_argument, NULL, 'F'},
         {"task-failure-rate", required_argument, NULL, 'R'},
         {"ratio-history", required_argument, NULL, 'r'},
+        {"contention", required_argument, NULL, 'c'},
+        {"slots-only", required_argument, NULL, 'k'},
         {"load-threshold", required_argument, NULL, 'X'},
         {"workflow-slots", required_argument, NULL, 'g'},
         {"workflow-deadline", required_argument, NULL, 'x'},
@@ -467,6 +476,10 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		                      &o->sim.task_failure_rate);
 	case 'r':
 		return parse_choice(ctx, "--ratio-history", arg, off_on, 2, &o->sim.ratio_history);
+	case 'c':
+		return parse_choice(ctx, "--contention", arg, off_on, 2, &o->sim.contention);
+	case 'k':
+		return parse_choice(ctx, "--slots-only", arg, off_on, 2, &o->sim.slots_only);
 	case 'X':
 		return parse_bounded(ctx, "--load-threshold", arg, 0, SW_SIM_MAX_LOAD_THRESHOLD,
 		                     &o->sim.load_threshold);

@@ -104,6 +104,16 @@ static int take_kill_controller(int argc, char **argv, struct replay_live_kill *
 	return argc;
 }
 
+/* The first option asked for that only the simulated cluster models, or NULL. */
+static const char *sim_only(const struct replay_opts *o)
+{
+	return o->sim.task_failure_rate > 0 ? "task-failure-rate"
+	       : o->sim.straggler_rate > 0  ? "straggler-rate"
+	       : o->sim.contention          ? "contention"
+	       : o->sim.slots_only          ? "slots-only"
+	                                    : NULL;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	const struct options_ctx ctx = {.prefix = "swctl replay", .usage = replay_usage};
@@ -144,9 +154,8 @@ int cmd_replay(int argc, char **argv)
 			default_out_dir(o, live_dir != NULL, dir, sizeof(dir));
 		rc = output_check(dir, ctx.prefix);
 	}
-	if (rc == 0 && live_dir && (o->sim.task_failure_rate > 0 || o->sim.straggler_rate > 0)) {
-		fprintf(stderr, "swctl replay: --%s is not supported with --live\n",
-		        o->sim.task_failure_rate > 0 ? "task-failure-rate" : "straggler-rate");
+	if (rc == 0 && live_dir && sim_only(o)) {
+		fprintf(stderr, "swctl replay: --%s is not supported with --live\n", sim_only(o));
 		rc = -EINVAL;
 	} else if (rc == 0 && live_dir) {
 		if (replay_live_open(&live, live_dir))

@@ -108,6 +108,14 @@ struct sw_sim_config {
 	double straggler_rate;
 	/** How many times longer a straggler computes, in [1, SW_SIM_MAX_SLOWDOWN]: 3. */
 	double straggler_slowdown;
+	/** 0 (default): a task computes at its benchmark's rate whatever else runs on its node.
+	 *  1: tasks computing on one node share its CPU, disk and memory (their benchmarks'
+	 *  demands against the node's capacity; tools/sim/README.md, "Node contention"). */
+	int contention;
+	/** 0 (default): jobs reach the scheduler with their tasks' demands, and a task starts only
+	 *  where its demand fits. 1: without them, so every policy places by slots alone, as
+	 *  Hadoop 1's Fair and FIFO schedulers do (contention still slows what they overcommit). */
+	int slots_only;
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
 	void *progress_arg;

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Node contention (sw_sim_config.contention; README.md, "Node contention"): tasks computing
+ * on one node share its CPU, disk and memory. Each resource is shared in proportion to the
+ * demands asking for it, and a task runs at the share of its tightest resource:
+ * speed = min(1, min over its resources of capacity / load). Memory asked beyond the node's
+ * capacity also shrinks its CPU and disk by capacity / load (the node swaps), which is what
+ * makes too many slots slower than fewer. A resource of capacity 0, or a demand of 0, is not
+ * modelled. Every start or end of a compute phase on a node brings that node's computing
+ * tasks up to now and moves their ends.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "sim_engine.h"
+
+int sw_sim_contention_setup(struct sim *s)
+{
+	uint32_t nn = s->cluster.n_nodes;
+
+	if (!s->c->contention)
+		return 0;
+	for (uint32_t i = 0; i < nn; i++) {
+		const struct sw_node_spec *ns = &s->cluster.nodes[i];
+
+		if ((uint32_t)ns->map_slots + ns->reduce_slots > s->stride)
+			s->stride = (uint32_t)ns->map_slots + ns->reduce_slots;
+	}
+	s->computing = calloc((size_t)nn * (s->stride ? s->stride : 1), sizeof(*s->computing));
+	s->n_computing = calloc(nn ? nn : 1, sizeof(*s->n_computing));
+	return s->computing && s->n_computing ? 0 : -ENOMEM;
+}
+
+void sw_sim_contention_free(struct sim *s)
+{
+	free(s->computing);
+	free(s->n_computing);
+}
+
+static const struct sw_resources *demand(const struct sim_task *t)
+{
+	return t->kind == SW_MAP ? &t->job->bench->map_demand : &t->job->bench->reduce_demand;
+}
+
+/* The share of @p cap a task asking @p d gets when the node's tasks ask @p load in all. */
+static double share(double d, double cap, double load)
+{
+	return d > 0 && cap > 0 && load > cap ? cap / load : 1.0;
+}
+
+/* Brings node @p node's computing tasks up to now, gives each its speed under the node's
+ * present load and queues its end anew. */
+static int reshare(struct sim *s, uint32_t node)
+{
+	struct sim_task **ts = &s->computing[(size_t)node * s->stride];
+	const struct sw_resources *cap = &s->cluster.nodes[node].capacity;
+	struct sw_resources load = {0};
+	double swap;
+	uint32_t n = s->n_computing[node];
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sw_resources *d = demand(ts[i]);
+
+		load.cpu += d->cpu;
+		load.mem_gb += d->mem_gb;
+		load.io += d->io;
+	}
+	swap = share(1, cap->mem_gb, load.mem_gb);
+	for (uint32_t i = 0; i < n; i++) {
+		struct sim_task *t = ts[i];
+		const struct sw_resources *d = demand(t);
+		double speed = share(d->cpu, cap->cpu * swap, load.cpu);
+		int rc;
+
+		speed = fmin(speed, share(d->io, cap->io * swap, load.io));
+		speed = fmin(speed, share(d->mem_gb, cap->mem_gb, load.mem_gb));
+		t->work_left -= t->speed * (s->now - t->since);
+		t->work_left = t->work_left > 0 ? t->work_left : 0;
+		t->since = s->now;
+		if (speed == t->speed && t->ev != SIM_HEAP_NONE)
+			continue;
+		t->speed = speed;
+		sw_sim_cancel_compute(s, t);
+		rc = sw_sim_schedule_compute(s, t, s->now + t->work_left / speed);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int sw_sim_compute_start(struct sim *s, struct sim_task *t, double work)
+{
+	if (!s->computing)
+		return sw_sim_schedule_compute(s, t, s->now + work);
+	t->work_left = work;
+	t->since = s->now;
+	t->speed = 0; /* no end queued yet */
+	t->cpos = s->n_computing[t->node];
+	s->computing[(size_t)t->node * s->stride + t->cpos] = t;
+	s->n_computing[t->node]++;
+	return reshare(s, t->node);
+}
+
+void sw_sim_compute_stop(struct sim *s, struct sim_task *t)
+{
+	struct sim_task **ts;
+	uint32_t last;
+
+	sw_sim_cancel_compute(s, t);
+	if (!s->computing)
+		return;
+	ts = &s->computing[(size_t)t->node * s->stride];
+	last = --s->n_computing[t->node];
+	ts[t->cpos] = ts[last];
+	ts[t->cpos]->cpos = t->cpos;
+	/* Cannot fail: every task it queues again gave back its queued end first. */
+	(void)reshare(s, t->node);
+}
