@@ -382,6 +382,38 @@ static void a_bad_spread_is_refused_naming_its_field(void **state)
 	}
 }
 
+/* An accelerated pool of the topology's last nodes, and a job's speedup on it. */
+static void accelerated_nodes_and_a_job_s_speedup_load(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+	        {"{\"topology\": {\"racks\": 1, \"nodes_per_rack\": 4, \"accelerated\": 5}}\n" JOB(
+	                 GREP(1, 0)),
+	         "1: field 'accelerated': must be at most the 4 nodes"},
+	        {JOB(GREP(1, 0) ", \"speedup\": 0.5"), "1: field 'speedup': must be at least 1"},
+	        {JOB(GREP(1, 0) ", \"speedup\": 101"), "1: field 'speedup': must be at most 100"},
+	};
+	struct sw_workload w;
+	struct sw_input_error err;
+	const char *path =
+	        tmp_write("accel.jsonl", "{\"topology\": {\"racks\": 1, \"nodes_per_rack\": 4, "
+	                                 "\"accelerated\": 1}}\n" JOB(GREP(1, 0) ", \"speedup\": 5")
+	                                         JOB(GREP(2, 1)));
+
+	(void)state;
+	if (sw_sim_workload_json(&w, path, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(w.topo.accelerated, 1);
+	assert_true(w.jobs[0].speedup == 5 && w.jobs[1].speedup == 0);
+	sw_sim_workload_free(&w);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		path = tmp_write("accel.jsonl", bad[i].text);
+		tmp_assert_error(sw_sim_workload_json(&w, path, &err), -EINVAL, &w, &err, path,
+		                 bad[i].msg);
+	}
+}
+
 static void bad_topology_is_rejected_in_line_or_in_its_file(void **state)
 {
 	struct sw_workload w;
@@ -481,6 +513,7 @@ int main(void)
 	                times_speeds_sizes_and_task_counts_beyond_their_bounds_are_refused),
 	        cmocka_unit_test(a_mix_may_spread_each_benchmark_s_task_lengths),
 	        cmocka_unit_test(a_bad_spread_is_refused_naming_its_field),
+	        cmocka_unit_test(accelerated_nodes_and_a_job_s_speedup_load),
 	        cmocka_unit_test(bad_topology_is_rejected_in_line_or_in_its_file),
 	        cmocka_unit_test(a_topology_file_outside_the_mix_directory_is_refused),
 	        cmocka_unit_test(a_last_line_without_a_newline_is_refused),

@@ -255,12 +255,16 @@ static int task_end(struct sim *s, struct sim_task *t)
 
 /* A failing attempt fails halfway through its compute: where a uniform failure time falls
  * on average. A straggler computes straggler_slowdown times longer, on top of its task's own
- * length (the workload's spread). */
+ * length (the workload's spread); an accelerable job's map computes its speedup times faster
+ * on an accelerated node. */
 static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rate)
 {
 	double d = (double)bytes / rate * sw_sim_workload_compute_scale(s->w) *
 	           sw_sim_task_factor(s->w, t->job->desc, t->kind, t->idx) *
 	           sw_sim_attempt_slowdown(s, t);
+
+	if (t->kind == SW_MAP && s->cluster.nodes[t->node].pool && t->job->desc->speedup > 1)
+		d /= t->job->desc->speedup;
 
 	t->phase = SIM_COMPUTE;
 	t->failing = (uint8_t)sw_sim_attempt_fails(s, t);

@@ -68,6 +68,9 @@ int sw_sim_topology_check(const struct sw_topology *t, const char **field, char 
 		*field = t->uplink_bps > 0 ? "uplink_bps" : "oversub";
 		snprintf(why, len, "the rack uplink must carry from %g to %g bit/s, not %g",
 		         SW_TOPOLOGY_MIN_BPS, SW_TOPOLOGY_MAX_BPS, up);
+	} else if (t->accelerated > n_nodes) {
+		*field = "accelerated";
+		snprintf(why, len, "must be at most the %llu nodes", (unsigned long long)n_nodes);
 	} else if (!(t->node_capacity.cpu > 0) || !(t->node_capacity.mem_gb > 0) ||
 	           !isfinite(t->node_capacity.cpu) || !isfinite(t->node_capacity.mem_gb)) {
 		*field = t->node_capacity.cpu > 0 ? "mem_gb" : "cpu";
@@ -103,6 +106,7 @@ int sw_sim_topology_build(const struct sw_topology *t, struct sw_cluster_spec *o
 		        .reduce_slots = t->reduce_slots,
 		        .capacity = t->node_capacity,
 		        .nic_bps = t->nic_bps,
+		        .pool = n >= n_nodes - t->accelerated,
 		};
 	out->n_racks = t->n_racks;
 	out->n_nodes = (uint32_t)n_nodes;

@@ -123,11 +123,14 @@ static int check_topology(const struct where *at, const struct sw_topology *t)
 static int parse_topology(const struct where *at, json_t *obj, struct sw_topology *t)
 {
 	static const char *const known[] = {
-	        "racks",     "nodes_per_rack", "nic_bps", "oversub", "uplink_bps",
-	        "map_slots", "reduce_slots",   "cpu",     "mem_gb",  "io",
-	        NULL,
+	        "racks",        "nodes_per_rack",
+	        "nic_bps",      "oversub",
+	        "uplink_bps",   "map_slots",
+	        "reduce_slots", "cpu",
+	        "mem_gb",       "io",
+	        "accelerated",  NULL,
 	};
-	uint64_t racks = 0, per = 0, map_slots = 0, reduce_slots = 0;
+	uint64_t racks = 0, per = 0, map_slots = 0, reduce_slots = 0, accelerated = 0;
 	int rc;
 
 	if (!json_is_object(obj))
@@ -151,6 +154,9 @@ static int parse_topology(const struct where *at, json_t *obj, struct sw_topolog
 	                      &t->node_capacity.mem_gb);
 	rc = rc < 0 ? rc
 	            : get_num(at, obj, "io", 0, 0, "must not be negative", &t->node_capacity.io);
+	rc = rc < 0 ? rc
+	            : get_uint(at, obj, "accelerated", UINT32_MAX, "must not be negative",
+	                       &accelerated);
 	if (rc < 0)
 		return rc;
 	if (racks)
@@ -161,6 +167,7 @@ static int parse_topology(const struct where *at, json_t *obj, struct sw_topolog
 		t->map_slots = (uint16_t)map_slots;
 	if (json_object_get(obj, "reduce_slots"))
 		t->reduce_slots = (uint16_t)reduce_slots;
+	t->accelerated = (uint32_t)accelerated;
 	return check_topology(at, t);
 }
 
@@ -388,7 +395,7 @@ static int parse_job(struct loader *ld, json_t *obj)
 	static const char *const known[] = {
 	        "id",          "arrival",       "user",         "queue",   "bench",
 	        "input_bytes", "shuffle_bytes", "output_bytes", "reduces", "deadline",
-	        "workflow",    "after",         NULL,
+	        "workflow",    "after",         "speedup",      NULL,
 	};
 	const struct where *at = &ld->at;
 	struct sw_workload *w = ld->w;
@@ -448,6 +455,9 @@ static int parse_job(struct loader *ld, json_t *obj)
 	if (rc >= 0 && (j->arrival > SW_WORKLOAD_MAX_TIME || j->deadline > SW_WORKLOAD_MAX_TIME))
 		return fail(at, j->arrival > SW_WORKLOAD_MAX_TIME ? "arrival" : "deadline",
 		            "must be at most 1e9 seconds");
+	rc = rc < 0 ? rc : get_num(at, obj, "speedup", 1, 0, "must be at least 1", &j->speedup);
+	if (rc >= 0 && j->speedup > SW_WORKLOAD_MAX_SPEEDUP)
+		return fail(at, "speedup", "must be at most 100");
 	rc = rc < 0 ? rc : parse_job_links(ld, obj, j);
 	return rc < 0 ? rc : parse_job_sizes(ld, obj, &sw_sim_bench_table(NULL)[b], j);
 }

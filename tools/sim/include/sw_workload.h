@@ -64,6 +64,9 @@ struct sw_topology {
 	double uplink_bps; /**< 0: derive from oversub */
 	uint16_t map_slots, reduce_slots;
 	struct sw_resources node_capacity;
+	/** Nodes of the accelerated hardware pool (sw_node_spec.pool 1), the cluster's last ones:
+	 *  a job's maps compute its speedup times faster there; 0 (default) none. */
+	uint32_t accelerated;
 };
 
 /*
@@ -102,6 +105,9 @@ struct sw_topology {
 /** Breakpoints of a transactional load's f(t) (a year of minutes fits). */
 #define SW_WORKLOAD_MAX_TX (1U << 20)
 
+/** Largest speedup of a job's maps on an accelerated node (the thesis's Montecarlo: about 5). */
+#define SW_WORKLOAD_MAX_SPEEDUP 100.0
+
 /** Jobs a workflow job may read (its "after" list in a mix). */
 #define SW_WORKLOAD_MAX_AFTER 8
 /** Largest workflow number of a mix. */
@@ -116,6 +122,9 @@ struct sw_job_desc {
 	uint64_t input_bytes, shuffle_bytes, output_bytes;
 	uint32_t n_reduces; /**< 0: a map-only job, whose maps write the output */
 	double deadline;    /**< absolute, 0 none */
+	/** How many times faster its maps compute on an accelerated node (Polo's accelerable
+	 *  jobs, seed 003), in [1, SW_WORKLOAD_MAX_SPEEDUP]; 0 or 1: the same everywhere. */
+	double speedup;
 	/** 0, or 1 + the index of its workflow (tools/sim/README.md, "Workflows"): a DAG of jobs
 	 *  run as one user with one deadline; indexes follow the mix's workflow numbers. */
 	uint32_t workflow;
