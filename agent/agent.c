@@ -234,7 +234,7 @@ static void on_srv_fd(struct sw_agent_watch *w, uint32_t events)
 	struct sw_agent *ag = container_of(w, struct sw_agent, srv_watch);
 	struct sw_dp_event ev[SW_AGENT_DP_BATCH];
 	int n = sw_dp_poll(ag->srv_dp, ev, SW_AGENT_DP_BATCH);
-	bool conns = false; /* came or went: the cross-rack cap is dealt again */
+	bool conns = false; /* came or went: cross-rack ones are marked paced and counted again */
 	for (int i = 0; i < n; i++) {
 		conns |= ev[i].type == SW_DP_EV_ACCEPT || ev[i].type == SW_DP_EV_CLOSED;
 		sw_shuffle_server_event(ag->srv, &ev[i]);
@@ -242,7 +242,7 @@ static void on_srv_fd(struct sw_agent_watch *w, uint32_t events)
 	if (n < 0)
 		sw_agent_log(ag, "shuffle transport: %s", sw_dp_strerror(n));
 	if (conns)
-		sw_agent_pace_deal(ag);
+		sw_agent_pace_mark(ag);
 	sw_shuffle_server_progress(ag->srv);
 }
 

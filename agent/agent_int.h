@@ -129,11 +129,12 @@ int sw_agent_server_rack(struct sw_agent *ag, const char *addr, uint32_t rack);
 /* NetSat's counter of a rack: rx_by_rack plus the open fetch connections' received bytes. */
 uint64_t sw_agent_rx_bytes(struct sw_agent *ag, uint32_t rack);
 /* The controller's Pace: this agent's cross-rack cap in bytes/s (0: unpaced) and the IPv4
- * addresses of its rack's hosts, whose connections stay unpaced; dealt at once. 0, -EINVAL (a
+ * addresses of its rack's hosts, whose connections stay unpaced; applied at once. 0, -EINVAL (a
  * host is not an IPv4 address), -ENOMEM. */
 int sw_agent_pace_set(struct sw_agent *ag, uint64_t bytes_per_s, char *const *hosts, size_t n);
-/* Deals the cap over the shuffle server's cross-rack connections again (one came or went). */
-void sw_agent_pace_deal(struct sw_agent *ag);
+/* Marks the shuffle server's cross-rack connections paced, and counts them, again (one came
+ * or went). */
+void sw_agent_pace_mark(struct sw_agent *ag);
 /* Starts the writer thread (the agent's signals must be blocked already). 0 or -errno. */
 int sw_agent_disk_start(struct sw_agent *ag);
 /* Queues op for the writer thread; its done() follows in the loop. */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Cross-rack pacing (agent/README.md, "Pacing"): the controller's Pace gives this agent a cap
- * on what it sends to other racks and the addresses of its own rack's hosts. The cap is dealt
- * in equal parts over the shuffle server's connections to hosts outside the rack, through the
- * dataplane's per-connection token bucket (sw_dp_ep_set_rate; the dpdk backend has one), and
- * dealt again whenever such a connection comes or goes. Connections inside the rack stay
- * unpaced: their bytes never cross the uplink.
+ * on what it sends to other racks and the addresses of its own rack's hosts. The cap is the
+ * shuffle server context's token bucket (sw_dp_set_rate; the dpdk backend has one), which its
+ * connections to hosts outside the rack draw on together (sw_dp_ep_set_paced), so a busy one
+ * takes what idle ones leave. Connections are marked at each Pace and whenever one comes;
+ * those inside the rack stay unpaced: their bytes never cross the uplink.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,14 +13,6 @@
 #include <string.h>
 
 #include "agent_int.h"
-
-struct deal {
-	struct sw_agent *ag;
-	uint64_t rate;  /* per cross-rack connection */
-	uint32_t cross; /* cross-rack connections */
-	uint32_t paced;
-	int rc;
-};
 
 static bool in_rack(const struct sw_agent *ag, const char *peer)
 {
@@ -33,44 +25,30 @@ static bool in_rack(const struct sw_agent *ag, const char *peer)
 	return false;
 }
 
-static int count(struct sw_dp_ep *ep, const char *peer, const struct sw_dp_counters *c, void *arg)
-{
-	(void)ep, (void)c;
-	struct deal *d = arg;
-	d->cross += !in_rack(d->ag, peer);
-	return 0;
-}
+struct marks {
+	struct sw_agent *ag;
+	uint32_t paced;
+};
 
-static int set(struct sw_dp_ep *ep, const char *peer, const struct sw_dp_counters *c, void *arg)
+static int mark(struct sw_dp_ep *ep, const char *peer, const struct sw_dp_counters *c, void *arg)
 {
 	(void)c;
-	struct deal *d = arg;
-	uint64_t rate = in_rack(d->ag, peer) ? 0 : d->rate;
-	int rc = sw_dp_ep_set_rate(ep, rate);
-	if (rc == -ENOTSUP)
-		return d->rc = rc;       /* the backend has no pacing: no connection will take it */
-	d->paced += rc == 0 && rate > 0; /* -ENOTCONN: a connection going down */
+	struct marks *m = arg;
+	bool cross = !in_rack(m->ag, peer);
+	/* -ENOTCONN: a connection going down; -ENOTSUP: logged by sw_agent_pace_set */
+	m->paced += sw_dp_ep_set_paced(ep, cross) == 0 && cross;
 	return 0;
 }
 
-void sw_agent_pace_deal(struct sw_agent *ag)
+void sw_agent_pace_mark(struct sw_agent *ag)
 {
-	if (ag->pace_bps == 0 && ag->paced_conns == 0)
-		return; /* nothing to cap, nothing to lift */
-	struct deal d = {.ag = ag};
-	sw_dp_foreach_peer(ag->srv_dp, count, &d);
-	d.rate = d.cross ? ag->pace_bps / d.cross : 0;
-	if (ag->pace_bps > 0 && d.rate == 0)
-		d.rate = 1; /* 0 would lift the cap */
-	sw_dp_foreach_peer(ag->srv_dp, set, &d);
-	ag->paced_conns = d.paced;
-	if (d.rc == -ENOTSUP && ag->pace_bps > 0 && !ag->pace_unsupported) {
-		sw_agent_log(ag,
-		             "the controller asks to pace cross-rack sends, but transport %s "
-		             "cannot (dpdk can): not paced",
-		             ag->conf.transport);
-		ag->pace_unsupported = true;
+	struct marks m = {.ag = ag};
+	if (ag->pace_bps == 0) {
+		ag->paced_conns = 0; /* marks left from an earlier Pace draw on a rate of 0 */
+		return;
 	}
+	sw_dp_foreach_peer(ag->srv_dp, mark, &m);
+	ag->paced_conns = m.paced;
 }
 
 int sw_agent_pace_set(struct sw_agent *ag, uint64_t bytes_per_s, char *const *hosts, size_t n)
@@ -92,6 +70,14 @@ int sw_agent_pace_set(struct sw_agent *ag, uint64_t bytes_per_s, char *const *ho
 	ag->pace_hosts = ips;
 	ag->n_pace_hosts = n;
 	ag->pace_bps = bytes_per_s;
-	sw_agent_pace_deal(ag);
+	if (sw_dp_set_rate(ag->srv_dp, bytes_per_s) == -ENOTSUP && bytes_per_s > 0 &&
+	    !ag->pace_unsupported) {
+		sw_agent_log(ag,
+		             "the controller asks to pace cross-rack sends, but transport %s "
+		             "cannot (dpdk can): not paced",
+		             ag->conf.transport);
+		ag->pace_unsupported = true;
+	}
+	sw_agent_pace_mark(ag);
 	return 0;
 }

@@ -2,8 +2,8 @@
 /*
  * NetSat-driven pacing (controller/README.md, "Pacing"): while NetSat marks a rack saturated,
  * its agents together send at most pace_uplink of the rack's uplink to other racks, an equal
- * share each; an agent deals its share over its shuffle server's connections to hosts outside
- * its rack (agent/pace.c). pace_uplink is above the saturation threshold, so a rack paced at
+ * share each, which its shuffle server's connections to hosts outside its rack draw on
+ * together (agent/pace.c). pace_uplink is above the saturation threshold, so a rack paced at
  * full demand stays saturated (and paced) instead of flipping every NetSat window, and below
  * 1, so that the uplink's queue drains. A Pace goes to an agent only when what it should do
  * changed: its rack became saturated or stopped being so, the rack's connected agents changed

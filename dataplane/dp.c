@@ -408,15 +408,24 @@ void *sw_dp_ep_user(const struct sw_dp_ep *ep)
 	return ep->user;
 }
 
-int sw_dp_ep_set_rate(struct sw_dp_ep *ep, uint64_t bytes_per_s)
+int sw_dp_set_rate(struct sw_dp_ctx *ctx, uint64_t bytes_per_s)
+{
+	if (!ctx)
+		return -EINVAL;
+	if (!ctx->ops->set_rate)
+		return -ENOTSUP;
+	return ctx->ops->set_rate(ctx, bytes_per_s);
+}
+
+int sw_dp_ep_set_paced(struct sw_dp_ep *ep, bool paced)
 {
 	if (!ep)
 		return -EINVAL;
-	if (!ep->ctx->ops->set_rate)
+	if (!ep->ctx->ops->set_paced)
 		return -ENOTSUP;
 	if (ep->closed || ep->down)
 		return -ENOTCONN;
-	return ep->ctx->ops->set_rate(ep, bytes_per_s);
+	return ep->ctx->ops->set_paced(ep, paced);
 }
 
 uint32_t sw_dp_ep_credits(const struct sw_dp_ep *ep)

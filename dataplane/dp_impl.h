@@ -34,8 +34,10 @@ struct dp_ops {
 	            void *user, uint32_t grant);
 	/* Hands n credits back to the peer. */
 	int (*grant)(struct sw_dp_ep *ep, uint32_t n);
-	/* Paces ep at bytes_per_s (0: unpaced); NULL: the backend does not pace. */
-	int (*set_rate)(struct sw_dp_ep *ep, uint64_t bytes_per_s);
+	/* The context's pacing rate (0: unpaced) and whether ep draws on it; both NULL: the
+	 * backend does not pace. */
+	int (*set_rate)(struct sw_dp_ctx *ctx, uint64_t bytes_per_s);
+	int (*set_paced)(struct sw_dp_ep *ep, bool paced);
 	int (*mem_reg)(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);
 	void (*mem_dereg)(struct sw_dp_ctx *ctx, struct sw_dp_mr *mr);
 	int (*get)(struct sw_dp_ep *ep, void *local, size_t len, uint64_t raddr, const void *rkey,

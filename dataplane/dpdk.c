@@ -103,8 +103,7 @@ struct dconn {
 	bool accepted;      /* opened by the peer: counts against dpdk_max_conns */
 	uint64_t rx_tsc;    /* last frame heard from the peer */
 	uint64_t probe_tsc; /* last probe sent while the peer was quiet */
-	/* pacing: a token bucket in bytes, rate 0 = unpaced */
-	uint64_t rate, tokens, burst, tok_tsc;
+	bool paced;         /* draws on the context's token bucket (paced_tx) */
 	/* receiver */
 	uint32_t rcv_nxt;
 	bool ack_due;
@@ -184,6 +183,12 @@ struct dpdk_ctx {
 	struct rte_mbuf *held; /* a frame held back to arrive after the next one */
 	struct rte_mbuf *tx[BURST];
 	unsigned ntx;
+	/* pacing (sw_dp_set_rate): one token bucket in frame bytes that the paced connections
+	 * share, rate 0 = unpaced; double, so that no fraction of a byte is lost between polls */
+	uint64_t rate;
+	double tokens, burst;
+	uint64_t tok_tsc;
+	uint32_t pace_next; /* the slot of the paced connection whose turn is next */
 };
 
 static struct dpdk_ctx *dctx(struct sw_dp_ctx *c)
@@ -1012,18 +1017,41 @@ static bool seg_assign(struct dpdk_ctx *d, struct dconn *k)
 	return true;
 }
 
-static bool paced_ok(struct dpdk_ctx *d, struct dconn *k, uint64_t now, uint32_t bytes)
+/* The next new segment k may send (within its window), cut now if need be, or NULL. */
+static struct dseg *next_seg(struct dpdk_ctx *d, struct dconn *k)
 {
-	if (!k->rate)
-		return true;
-	k->tokens += (now - k->tok_tsc) * k->rate / d->hz;
-	k->tok_tsc = now;
-	if (k->tokens > k->burst)
-		k->tokens = k->burst;
-	if (k->tokens < bytes)
-		return false;
-	k->tokens -= bytes;
-	return true;
+	if (k->snd_nxt - k->snd_una >= (k->cwnd < WIN ? k->cwnd : WIN))
+		return NULL;
+	if (k->snd_nxt == k->snd_end && !seg_assign(d, k))
+		return NULL;
+	return &k->seg[k->snd_nxt % WIN];
+}
+
+/* Sends the segment next_seg() returned. Returns 0, or -EAGAIN/-ENOMEM from tx_frame. */
+static int send_next(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
+{
+	int rc = tx_seg(d, k, k->snd_nxt, now);
+
+	if (rc < 0)
+		return rc;
+	if (k->snd_una == k->snd_nxt)
+		k->progress_tsc = now;
+	k->snd_nxt++;
+	return 0;
+}
+
+static bool paced(const struct dpdk_ctx *d, const struct dconn *k)
+{
+	return k->paced && d->rate;
+}
+
+static void bucket_fill(struct dpdk_ctx *d, uint64_t now)
+{
+	if (now > d->tok_tsc)
+		d->tokens += (double)(now - d->tok_tsc) * (double)d->rate / (double)d->hz;
+	if (d->tokens > d->burst)
+		d->tokens = d->burst;
+	d->tok_tsc = now;
 }
 
 /* A loss was found (three segments sacked above a hole, or a timeout). Loss is taken as
@@ -1140,26 +1168,52 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 		}
 		due(d, old->sent + k->rto_tsc);
 	}
-	for (;;) {
-		struct dseg *s;
-		if (k->snd_nxt - k->snd_una >= (k->cwnd < WIN ? k->cwnd : WIN))
-			break;
-		if (k->snd_nxt == k->snd_end && !seg_assign(d, k))
-			break;
-		s = &k->seg[k->snd_nxt % WIN];
-		if (!paced_ok(d, k, now, s->len + DPDK_HEADROOM)) {
-			due(d, now + (s->len + DPDK_HEADROOM - k->tokens) * d->hz / k->rate);
-			break;
-		}
-		if (tx_seg(d, k, k->snd_nxt, now) < 0)
-			break;
-		if (k->snd_una == k->snd_nxt)
-			k->progress_tsc = now;
-		k->snd_nxt++;
-	}
+	/* paced connections send new segments in paced_tx, after every connection's turn here */
+	while (!paced(d, k) && next_seg(d, k) && send_next(d, k, now) == 0)
+		;
 	if (k->ack_due) {
 		struct dpdk_frame f = {.type = DPDK_ACK};
 		tx_frame(d, k, &f, NULL);
+	}
+}
+
+/* New segments of the paced connections, within the context's rate: in turn, one segment
+ * each per round, from the connection whose turn it was when the tokens last ran out. So a
+ * busy connection takes what idle ones leave, and busy ones share alike (in segments, most
+ * of them full): the bucket is work-conserving across the context's connections. */
+static void paced_tx(struct dpdk_ctx *d, uint64_t now)
+{
+	bool sent = true;
+
+	if (!d->rate)
+		return;
+	bucket_fill(d, now);
+	while (sent) {
+		sent = false;
+		for (uint32_t n = 0; n < d->nconns; n++) {
+			uint32_t i = (d->pace_next + n) % d->nconns;
+			struct dconn *k = d->conns[i];
+			struct dseg *s;
+			double bytes;
+			if (!k || !k->paced || k->state == DC_SYN_SENT || k->state == DC_DEAD ||
+			    !(s = next_seg(d, k)))
+				continue;
+			bytes = s->len + DPDK_HEADROOM;
+			if (d->tokens < bytes) {
+				d->pace_next = i;
+				due(d, now +
+				               (uint64_t)((bytes - d->tokens) * (double)d->hz /
+				                          (double)d->rate) +
+				               1);
+				return;
+			}
+			if (send_next(d, k, now) < 0) {
+				d->pace_next = i; /* the port's ring is full: due soon (progress) */
+				return;
+			}
+			d->tokens -= bytes;
+			sent = true;
+		}
 	}
 }
 
@@ -1531,6 +1585,7 @@ static int dpdk_progress(struct sw_dp_ctx *c)
 		if (k->state == DC_DEAD && !k->ep) /* a FIN that was never acked */
 			dconn_free(d, k);
 	}
+	paced_tx(d, now);
 	if (d->ntx)
 		d->active_tsc = now;
 	tx_flush(d);
@@ -1629,19 +1684,34 @@ static int dpdk_grant(struct sw_dp_ep *ep, uint32_t n)
 	return 0;
 }
 
-static int dpdk_set_rate(struct sw_dp_ep *ep, uint64_t bytes_per_s)
+static int dpdk_set_rate(struct sw_dp_ctx *c, uint64_t bytes_per_s)
 {
-	struct dpdk_ctx *d = dctx(ep->ctx);
+	struct dpdk_ctx *d = dctx(c);
+	uint64_t now = rte_rdtsc(), frames = 4 * (d->mss + DPDK_HEADROOM);
+	bool was_paced = d->rate != 0;
+
+	if (was_paced)
+		bucket_fill(d, now);
+	d->rate = bytes_per_s;
+	/* Bursts of a millisecond at the rate, at least a few full frames. A new rate keeps the
+	 * tokens left (up to its burst): a controller that changes its share often must not
+	 * hand out a fresh burst each time. */
+	d->burst = (double)(bytes_per_s / 1000 > frames ? bytes_per_s / 1000 : frames);
+	if (!was_paced || d->tokens > d->burst)
+		d->tokens = d->burst;
+	d->tok_tsc = now;
+	self_kick(d); /* connections the old rate held back may send */
+	return 0;
+}
+
+static int dpdk_set_paced(struct sw_dp_ep *ep, bool on)
+{
 	struct dconn *k = dconn_of(ep);
 
 	if (!k)
 		return -ENOTCONN;
-	k->rate = bytes_per_s;
-	/* Bursts of a millisecond at the rate, at least a few full frames. */
-	k->burst = bytes_per_s / 1000 > 4 * (d->mss + DPDK_HEADROOM) ? bytes_per_s / 1000
-	                                                             : 4 * (d->mss + DPDK_HEADROOM);
-	k->tokens = k->burst;
-	k->tok_tsc = rte_rdtsc();
+	k->paced = on;
+	self_kick(dctx(ep->ctx));
 	return 0;
 }
 
@@ -1742,9 +1812,9 @@ static void dpdk_describe(const struct sw_dp_ep *ep, FILE *out)
 	const struct dpdk_ctx *d = (const struct dpdk_ctx *)ep->ctx;
 	const struct dconn *k = ((const struct dpdk_ep *)ep)->c;
 
-	fprintf(out, "dpdk endpoint to %s on port %s (conn %u -> %u, %u unacked, rate %llu B/s)\n",
-	        ep->peer, d->p->name, k ? k->id : 0, k ? k->peer_id : 0,
-	        k ? k->snd_nxt - k->snd_una : 0, k ? (unsigned long long)k->rate : 0ull);
+	fprintf(out, "dpdk endpoint to %s on port %s (conn %u -> %u, %u unacked, %s)\n", ep->peer,
+	        d->p->name, k ? k->id : 0, k ? k->peer_id : 0, k ? k->snd_nxt - k->snd_una : 0,
+	        k && paced(d, k) ? "paced" : "unpaced");
 }
 
 const struct dp_ops sw_dp_dpdk_ops = {
@@ -1761,6 +1831,7 @@ const struct dp_ops sw_dp_dpdk_ops = {
         .send = dpdk_send,
         .grant = dpdk_grant,
         .set_rate = dpdk_set_rate,
+        .set_paced = dpdk_set_paced,
         .mem_reg = dpdk_mem_reg,
         .mem_dereg = dpdk_mem_dereg,
         .progress = dpdk_progress,

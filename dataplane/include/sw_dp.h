@@ -58,6 +58,7 @@
 #ifndef SW_DP_H
 #define SW_DP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -218,11 +219,16 @@ void sw_dp_ep_set_user(struct sw_dp_ep *ep, void *user);
 void *sw_dp_ep_user(const struct sw_dp_ep *ep);
 
 /*
- * Caps what this endpoint sends at bytes_per_s (frame bytes, token bucket with bursts of a
- * millisecond at the rate), from now on; 0 lifts the cap. For pacing cross-rack senders.
- * Returns 0, -ENOTSUP on backends that do not pace (tcp, ucx), -ENOTCONN.
+ * Pacing, for cross-rack senders. A context has one token bucket over frame bytes, with bursts
+ * of a millisecond at its rate; the endpoints marked paced draw on it together, in turn, a
+ * segment at a time: a busy endpoint takes what idle ones leave, busy ones get equal shares.
+ * sw_dp_set_rate sets the context's rate from now on, 0 lifting the cap (the marks stay);
+ * sw_dp_ep_set_paced marks or unmarks an endpoint (endpoints start unmarked).
+ * Return 0, -EINVAL (NULL), -ENOTSUP on backends that do not pace (tcp, ucx), -ENOTCONN
+ * (sw_dp_ep_set_paced on an endpoint that is down).
  */
-int sw_dp_ep_set_rate(struct sw_dp_ep *ep, uint64_t bytes_per_s);
+int sw_dp_set_rate(struct sw_dp_ctx *ctx, uint64_t bytes_per_s);
+int sw_dp_ep_set_paced(struct sw_dp_ep *ep, bool paced);
 
 /*
  * Placement: receiving a message's payload straight into the application's memory instead of a
