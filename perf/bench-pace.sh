@@ -12,7 +12,8 @@
 # tables, the qdisc samples) and OUT/summary.txt.
 # usage (root): perf/bench-pace.sh [BUILD_DIR]     (default build)
 # env: RUNS (3), PACE (0.9), MIX (shuffle, or a mix file), JOBS (6), RACKS x NODES (2 x 2),
-#      UPLINK (100mbit), OUT (perf/results/pace/MIX)
+#      UPLINK (100mbit), OUT (perf/results/pace/MIX), NAME (the clusters' namespace prefix,
+#      pc and 6 random hex digits)
 set -eu
 build=${1:-build}
 runs=${RUNS:-3} pace=${PACE:-0.9} racks=${RACKS:-2} nodes=${NODES:-2} uplink=${UPLINK:-100mbit}
@@ -20,7 +21,7 @@ mix=${MIX:-shuffle} jobs=${JOBS:-6}
 [ "$mix" = shuffle ] || mix=$(realpath "$mix")
 out=${OUT:-perf/results/pace/$(basename "$mix" .jsonl)}
 swctl=$(realpath "$build/tools/swctl/swctl")
-name=pc$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
+name=${NAME:-pc$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')}
 tmp=$(mktemp -d /tmp/sw-pace-bench-XXXXXX)
 watchers=''
 cleanup() {
