@@ -44,10 +44,10 @@ static const char *ucx_tls;
 static int trust_peers; /* third argument "trusted": sw_dp_config.ucx_trust_peers */
 static const char *self_exe;
 
-/* dpdk: every context has a memif port of its own. A peer process and this one share a new
- * link: the peer is its server, this process's next context its client. Other contexts
- * serve a link of their own that nobody joins (memif has no in-process pair; tests of two
- * contexts in this process are skipped under dpdk). */
+/* dpdk: a peer process and this one share a new memif link: the peer is its server, this
+ * process's next context its client. Other contexts of this process share one net_ring port,
+ * whose ring loops every frame back (the contexts sort them by UDP port, as on a host's NIC):
+ * so two contexts of one process talk to each other too. */
 static int dp_links;          /* links made so far */
 static bool dp_peer_mode;     /* this process is a peer: its context serves the memif link */
 static bool dp_peer_link;     /* peer_start() made a memif link: the next context is its client */
@@ -69,10 +69,13 @@ static struct sw_dp_config config(uint32_t credits)
 	c.credits = credits;
 	if (strcmp(backend, "dpdk") == 0) {
 		bool client = dp_peer_link && !dp_peer_mode;
-		dp_links += !dp_peer_link && !dp_peer_mode;
-		snprintf(dp_port, sizeof(dp_port),
-		         "net_memif_%s%d,role=%s,socket=/swdp-test-%ld-%d", client ? "c" : "s",
-		         dp_links, client ? "client" : "server", dp_session, dp_links);
+		if (client || dp_peer_mode)
+			snprintf(dp_port, sizeof(dp_port),
+			         "net_memif_%s%d,role=%s,socket=/swdp-test-%ld-%d",
+			         client ? "c" : "s", dp_links, client ? "client" : "server",
+			         dp_session, dp_links);
+		else
+			snprintf(dp_port, sizeof(dp_port), "net_ring_t%ld", dp_session);
 		dp_peer_link = false;
 		c.dpdk_port = dp_port;
 		c.dpdk_drop_every = dp_fault[0];
@@ -900,15 +903,6 @@ static void counters_split_by_peer_add_up_to_the_context_total(void **state)
 	conn_close(&c);
 }
 
-/* memif joins two processes, not two contexts of one: those tests skip under dpdk. */
-static bool no_pair_in_process(void)
-{
-	if (strcmp(backend, "dpdk") != 0)
-		return false;
-	printf("# two connected contexts in one process: not over memif\n");
-	return true;
-}
-
 /* A listening receiver and a sender connected to it, both in this process. */
 struct pair {
 	struct sw_dp_ctx *rx, *tx;
@@ -979,8 +973,6 @@ static void receive_buffers_go_back_when_the_context_idles_after_a_peer_left(voi
 	struct iovec s = {small, sizeof(small)}, b = {big, sizeof(big)};
 
 	(void)state;
-	if (no_pair_in_process())
-		skip();
 	pair_open(&p, 0, 0);
 	for (int i = 0; i < SMALL; i++)
 		send_retrying(p.tx, p.ep, 1, &s, 1, NULL);
@@ -1021,8 +1013,6 @@ static void messages_still_held_are_freed_with_the_context(void **state)
 	int64_t end = now_ms() + WAIT_MS;
 
 	(void)state;
-	if (no_pair_in_process())
-		skip();
 	pair_open(&p, 0, 0);
 	send_retrying(p.tx, p.ep, 1, &s, 1, NULL);
 	send_retrying(p.tx, p.ep, 2, &b, 1, NULL);
@@ -1082,8 +1072,6 @@ static void a_context_without_one_sided_access_lets_no_peer_read_its_memory(void
 	size_t key_len;
 
 	(void)state;
-	if (no_pair_in_process())
-		skip();
 	memset(secret, 'S', sizeof(secret));
 	tc.one_sided = 0;
 	assert_int_equal(sw_dp_open(&tc, &target), 0);
@@ -1136,8 +1124,6 @@ static void credits_return_to_every_sender_when_the_receiver_closes_one_owing_a_
 	int nheld = 0, nowing = 0, back = 0;
 
 	(void)state;
-	if (no_pair_in_process())
-		skip();
 	assert_int_equal(sw_dp_open(&rc, &rx), 0);
 	assert_int_equal(sw_dp_listen(rx, "127.0.0.1:0"), 0);
 	assert_int_equal(sw_dp_listen_addr(rx, addr, sizeof(addr)), 0);
@@ -1196,8 +1182,6 @@ static void a_peer_over_max_recv_or_its_credits_loses_the_endpoint_unallocated(v
 	unsigned got;
 
 	(void)state;
-	if (no_pair_in_process())
-		skip();
 	pair_open(&p, 4096, 0); /* a message above max_recv: refused, never delivered */
 	assert_int_equal(sw_dp_send(p.ep, 1, &iov, 1, NULL), 0);
 	assert_int_equal(pair_until_closed(&p, &got), -EMSGSIZE);
@@ -1317,8 +1301,6 @@ static void connecting_to_a_closed_port_reports_ECONNREFUSED(void **state)
 	char addr[SW_DP_ADDRSTRLEN];
 
 	(void)state;
-	if (no_pair_in_process())
-		skip();
 	/* A port that was just free: listen on it, then close the listener. */
 	assert_int_equal(sw_dp_open(&cfg, &tmp), 0);
 	assert_int_equal(sw_dp_listen(tmp, "127.0.0.1:0"), 0);
@@ -1633,6 +1615,25 @@ a_dpdk_connection_stays_up_while_quiet_and_times_out_once_its_peer_is_silent(voi
 	conn_close(&c);
 }
 
+/* dpdk: a context that holds the process's ring port for the whole run. A ring port made
+ * again would attach to the ring the last one left, frames of an earlier test included. */
+static struct sw_dp_ctx *ring_keeper;
+
+static int ring_keep(void **state)
+{
+	struct sw_dp_config c = config(0);
+
+	(void)state;
+	return strcmp(backend, "dpdk") == 0 ? sw_dp_open(&c, &ring_keeper) : 0;
+}
+
+static int ring_release(void **state)
+{
+	(void)state;
+	sw_dp_close(ring_keeper);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1713,5 +1714,5 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "dataplane[%s%s%s%s]", backend,
 		         ucx_tls ? " UCX_TLS=" : "", ucx_tls ? ucx_tls : "",
 		         trust_peers ? " trusted" : "");
-	return cmocka_run_group_tests_name(name, tests, NULL, NULL);
+	return cmocka_run_group_tests_name(name, tests, ring_keep, ring_release);
 }
