@@ -45,8 +45,8 @@ static void launch(struct sw_sched *s, const struct decision *d, struct sw_assig
 	p->running[d->kind]++;
 	n->running[d->kind]++;
 	sw_sched_hold_count(s, j, d->kind, 1);
-	add_resources(&p->used, &j->demand[d->kind], 1);
-	add_resources(&n->used, &j->demand[d->kind], 1);
+	add_resources(&p->used, sw_sched_task_demand(j, d->kind), 1);
+	add_resources(&n->used, sw_sched_task_demand(j, d->kind), 1);
 	if (j->pending[d->kind] == 0)
 		sw_sched_pool_list_del(s, p, j, d->kind);
 	sw_sched_pool_refresh(s, p, d->now);
@@ -173,13 +173,33 @@ void sw_sched_task_release(struct sw_sched *s, struct sched_job *j, enum sw_task
 	p->running[kind]--;
 	n->running[kind]--;
 	sw_sched_hold_count(s, j, kind, -1);
-	add_resources(&p->used, &j->demand[kind], -1);
-	add_resources(&n->used, &j->demand[kind], -1);
+	add_resources(&p->used, sw_sched_task_demand(j, kind), -1);
+	add_resources(&n->used, sw_sched_task_demand(j, kind), -1);
 	/* Sums of doubles drift: an idle node or pool uses exactly nothing. */
 	if (n->running[SW_MAP] + n->running[SW_REDUCE] == 0)
 		n->used = (struct sw_resources){0};
 	if (p->running[SW_MAP] + p->running[SW_REDUCE] == 0)
 		p->used = (struct sw_resources){0};
+}
+
+void sw_sched_reduces_recharge(struct sw_sched *s, struct sched_job *j,
+                               const struct sw_resources *was)
+{
+	const struct sw_resources *now = sw_sched_task_demand(j, SW_REDUCE);
+	struct sched_pool *p = s->pools[j->pool];
+
+	if (now == was)
+		return;
+	for (uint32_t r = 0; r < j->n_tasks[SW_REDUCE]; r++) {
+		struct sched_node *n = &s->nodes[j->tasks[SW_REDUCE][r].node];
+
+		if (j->tasks[SW_REDUCE][r].state != TASK_RUNNING)
+			continue;
+		add_resources(&n->used, was, -1);
+		add_resources(&n->used, now, 1);
+		add_resources(&p->used, was, -1);
+		add_resources(&p->used, now, 1);
+	}
 }
 
 int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind kind, uint32_t task,
@@ -189,14 +209,17 @@ int sw_sched_task_finished(struct sw_sched *s, uint64_t job, enum sw_task_kind k
 	struct sched_job *j;
 	struct sched_task *t = sw_sched_task_running(s, job, kind, task, now, &j, &rc);
 	struct sched_pool *p;
+	const struct sw_resources *was;
 
 	if (!t)
 		return rc;
 	p = s->pools[j->pool];
 	sw_sched_task_release(s, j, kind, t);
+	was = sw_sched_task_demand(j, SW_REDUCE);
 	t->state = TASK_DONE;
 	t->duration = now - t->started;
 	j->done[kind]++;
+	sw_sched_reduces_recharge(s, j, was);
 	j->duration_sum[kind] += t->duration;
 	if (kind == SW_MAP)
 		map_done(s, p, j);

@@ -80,7 +80,10 @@ static uint32_t output_node(const struct sched_job *j, uint32_t m)
 /* Finished map @p m of @p j runs again: its output is gone and a reduce still needs it. */
 static void output_lost(struct sw_sched *s, struct sched_job *j, uint32_t m)
 {
+	const struct sw_resources *was = sw_sched_task_demand(j, SW_REDUCE);
+
 	j->done[SW_MAP]--;
+	sw_sched_reduces_recharge(s, j, was);
 	j->duration_sum[SW_MAP] -= j->tasks[SW_MAP][m].duration;
 	output_drop(s, j, m);
 	requeue(s, j, SW_MAP, m);

@@ -86,6 +86,9 @@ int sw_sched_job_create(const struct sw_sched *s, const struct sw_job_spec *spec
 	j->n_tasks[SW_REDUCE] = j->pending[SW_REDUCE] = spec->n_reduces;
 	j->demand[SW_MAP] = spec->map_demand;
 	j->demand[SW_REDUCE] = spec->reduce_demand;
+	j->shuffle_demand = spec->shuffle_demand;
+	if (!j->shuffle_demand.cpu && !j->shuffle_demand.mem_gb && !j->shuffle_demand.io)
+		j->shuffle_demand = spec->reduce_demand;
 	/* Hadoop: ceil(slowstart * maps) finished maps (mapred.reduce.slowstart.completed.maps). */
 	j->slowstart_maps = (uint32_t)ceil(s->cfg.slowstart * spec->n_maps);
 	j->reduces_ready = j->slowstart_maps == 0;
@@ -190,12 +193,21 @@ bool sw_sched_job_reduce_next(struct sched_job *j, struct sched_choice *c)
 	return true;
 }
 
+const struct sw_resources *sw_sched_task_demand(const struct sched_job *j, enum sw_task_kind kind)
+{
+	if (kind == SW_REDUCE && j->done[SW_MAP] < j->n_tasks[SW_MAP])
+		return &j->shuffle_demand;
+	return &j->demand[kind];
+}
+
 bool sw_sched_job_fits(const struct sched_job *j, enum sw_task_kind kind,
                        const struct sched_node *n)
 {
-	return n->used.cpu + j->demand[kind].cpu <= n->capacity.cpu + FIT_EPS &&
-	       n->used.mem_gb + j->demand[kind].mem_gb <= n->capacity.mem_gb + FIT_EPS &&
-	       n->used.io + j->demand[kind].io <= n->capacity.io + FIT_EPS;
+	const struct sw_resources *d = sw_sched_task_demand(j, kind);
+
+	return n->used.cpu + d->cpu <= n->capacity.cpu + FIT_EPS &&
+	       n->used.mem_gb + d->mem_gb <= n->capacity.mem_gb + FIT_EPS &&
+	       n->used.io + d->io <= n->capacity.io + FIT_EPS;
 }
 
 void sw_sched_job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,

@@ -464,7 +464,8 @@ static int plan(struct sw_sched *s, double now, bool reverse)
 	for (i = 0; i < n_jobs; i++)
 		in[i] = (struct ras_job_in){
 		        .need = need_of(live[i], now),
-		        .demand = {live[i]->demand[SW_MAP], live[i]->demand[SW_REDUCE]},
+		        .demand = {live[i]->demand[SW_MAP],
+		                   *sw_sched_task_demand(live[i], SW_REDUCE)},
 		};
 	if (reverse && (rc = reverse_fit(s, live, in, n_jobs, now)) < 0)
 		goto out;

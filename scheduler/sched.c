@@ -240,7 +240,8 @@ static int check_job(const struct sw_sched *s, const struct sw_job_spec *job, do
 	    (unsigned)job->cls >= SW_CLASSES || job->n_maps + (uint64_t)job->n_reduces == 0)
 		return -EINVAL;
 	if (!demand_ok(s, &job->map_demand, job->n_maps) ||
-	    !demand_ok(s, &job->reduce_demand, job->n_reduces) || !nonneg(job->deadline))
+	    !demand_ok(s, &job->reduce_demand, job->n_reduces) ||
+	    !demand_ok(s, &job->shuffle_demand, job->n_reduces) || !nonneg(job->deadline))
 		return -EINVAL;
 	return sw_sched_job_table_find(&s->jobs, job->id) ? -EEXIST : 0;
 }

@@ -76,6 +76,8 @@ struct sched_job {
 	uint32_t n_tasks[SW_KINDS];
 	uint32_t pending[SW_KINDS], running[SW_KINDS], done[SW_KINDS];
 	struct sw_resources demand[SW_KINDS];
+	struct sw_resources shuffle_demand; /* a reduce's while maps are left (the spec's, or its
+	                                     * reduce_demand when the spec gives none) */
 	struct sched_task *tasks[SW_KINDS];
 	double duration_sum[SW_KINDS]; /* of the done[] tasks: ARIA's and Polo's averages */
 	struct sched_map *maps;
@@ -197,6 +199,9 @@ void sw_sched_job_free(struct sched_job *j);
 bool sw_sched_job_map_at(const struct sw_sched *s, struct sched_job *j, uint32_t node,
                          enum sw_locality max_level, struct sched_choice *c);
 bool sw_sched_job_reduce_next(struct sched_job *j, struct sched_choice *c);
+/* What a running task of @p kind holds now: a reduce its shuffle demand while the job has
+ * maps to finish (it only copies), its reduce demand once they are all done. */
+const struct sw_resources *sw_sched_task_demand(const struct sched_job *j, enum sw_task_kind kind);
 bool sw_sched_job_fits(const struct sched_job *j, enum sw_task_kind kind,
                        const struct sched_node *n);
 /* Task @p task is pending again: moves the cursors that passed it back to it. */
@@ -239,6 +244,11 @@ struct sched_task *sw_sched_task_running(struct sw_sched *s, uint64_t job, enum 
 /* events.c: gives back the slot and resources running task @p t of @p j holds. */
 void sw_sched_task_release(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
                            struct sched_task *t);
+/* events.c: @p j's count of finished maps changed, and its running reduces held @p was
+ * before: each now holds sw_sched_task_demand's on its node and pool instead (a reduce that
+ * ends copying may overfill its node until tasks end: RAS's overload protection). */
+void sw_sched_reduces_recharge(struct sw_sched *s, struct sched_job *j,
+                               const struct sw_resources *was);
 
 /* job_table.c */
 int sw_sched_job_table_init(struct job_table *t);

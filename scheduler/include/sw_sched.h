@@ -129,8 +129,11 @@ struct sw_job_spec {
 	uint32_t n_maps;
 	const struct sw_map_spec *maps;
 	uint32_t n_reduces;
-	struct sw_resources map_demand;       /**< per task */
-	struct sw_resources reduce_demand;    /**< per task */
+	struct sw_resources map_demand;    /**< per task */
+	struct sw_resources reduce_demand; /**< per task */
+	/** per reduce task while the job has maps to finish (copying: RAS's shuffle profile);
+	 *  all 0: reduce_demand throughout */
+	struct sw_resources shuffle_demand;
 	double deadline;                      /**< absolute completion-time goal, 0 for none */
 	const struct sw_job_profile *profile; /**< NULL when none */
 };

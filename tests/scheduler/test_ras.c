@@ -283,15 +283,15 @@ static struct sw_sched *one_node(struct fx_cluster *c, const char *policy)
 	return fx_sched(c, policy, 1);
 }
 
-/* Counts, per job id 1 and 2, the tasks of one heartbeat offering @p free map slots. */
-static void offer_maps(struct sw_sched *s, uint16_t free, double now, int got[3])
+/* Counts, per job id 1 to 3, the tasks of one heartbeat offering @p free map slots. */
+static void offer_maps(struct sw_sched *s, uint16_t free, double now, int got[4])
 {
 	struct sw_assignment out[8];
 	int n = fx_offer(s, 0, SW_MAP, free, now, out);
 
-	got[1] = got[2] = 0;
+	got[1] = got[2] = got[3] = 0;
 	for (int i = 0; i < n; i++) {
-		assert_true(out[i].job == 1 || out[i].job == 2);
+		assert_true(out[i].job >= 1 && out[i].job <= 3);
 		got[out[i].job]++;
 	}
 }
@@ -306,7 +306,7 @@ static void job_ahead_of_its_goal_gets_one_slot_and_needy_job_the_rest(void **st
 		struct fx_job ahead, needy;
 		struct sw_sched *s = one_node(&c, policies[p]);
 		struct sw_assignment a;
-		int got[3];
+		int got[4];
 
 		/* ahead: 11 maps of 10 s, goal 10,000 s: after its first map it needs
 		 * 100 / 9,990 of a slot. needy: no deadline, so it needs all 10 of its maps. */
@@ -331,7 +331,7 @@ static void slots_beyond_the_plan_go_to_the_lowest_utility(void **state)
 	struct fx_cluster c;
 	struct fx_job a, b;
 	struct sw_sched *s = one_node(&c, "ras");
-	int got[3];
+	int got[4];
 
 	(void)state;
 	/* Both need all their maps: 2 + 2 on the 4 slots, whatever the arrival order. */
@@ -350,7 +350,7 @@ static void io_bound_and_cpu_bound_jobs_share_a_node(void **state)
 	struct fx_cluster c;
 	struct fx_job cpu, io;
 	struct sw_sched *s = one_node(&c, "ras");
-	int got[3];
+	int got[4];
 
 	(void)state;
 	/* Node: 8 cores, io 8, 4 slots. cpu: 3.5 cores per map; io: io 4 (and half a core)
@@ -371,12 +371,103 @@ static void io_bound_and_cpu_bound_jobs_share_a_node(void **state)
 	sw_sched_destroy(s);
 }
 
+/*
+ * One node of 8 cores: job a (id 1) runs its second map (4 cores) and its reduce, which holds
+ * @p shuffle while it copies and 4 cores once a's maps are done; job b (id 2, 2 maps of 4
+ * cores) arrives. @return b's maps the next heartbeat offering 2 slots starts; *r: a's reduce.
+ */
+static int maps_beside_a_copying_reduce(struct sw_sched *s, struct fx_job *a, struct fx_job *b,
+                                        const struct sw_resources *shuffle, struct sw_assignment *r)
+{
+	int got[4];
+
+	fx_job_init(a, 1, 0, 0, 2, 1, 1);
+	a->spec.map_demand = (struct sw_resources){.cpu = 4, .mem_gb = 1};
+	a->spec.reduce_demand = (struct sw_resources){.cpu = 4, .mem_gb = 2, .io = 4};
+	a->spec.shuffle_demand = *shuffle;
+	fx_job_init(b, 2, 0, 0, 2, 0, 1);
+	b->spec.map_demand = (struct sw_resources){.cpu = 4, .mem_gb = 1};
+	assert_int_equal(sw_sched_job_add(s, &a->spec, 0), 0);
+	offer_maps(s, 1, 0, got);
+	assert_int_equal(got[1], 1);
+	assert_int_equal(sw_sched_task_finished(s, 1, SW_MAP, 0, 10), 0);
+	offer_maps(s, 1, 10, got);
+	assert_int_equal(got[1], 1);
+	*r = fx_one(s, 0, SW_REDUCE, 10);
+	assert_int_equal(r->job, 1);
+	assert_int_equal(sw_sched_job_add(s, &b->spec, 10), 0);
+	offer_maps(s, 2, 11, got);
+	return got[2];
+}
+
+static void a_copying_reduce_holds_its_shuffle_demand_until_the_maps_end(void **state)
+{
+	static const char *const policies[] = {"fifo", "ras"};
+	/* Table 4.2's "-" CPU in the shuffle phase: memory and a little I/O only. */
+	static const struct sw_resources copying = {.mem_gb = 2, .io = 0.1};
+
+	(void)state;
+	for (int p = 0; p < 2; p++) {
+		struct fx_cluster c;
+		struct fx_job a, b, c3;
+		struct sw_sched *s = one_node(&c, policies[p]);
+		struct sw_assignment r;
+		int got[4];
+
+		/* a's map (4 cores) and its copying reduce (0): b's map fits beside them. */
+		assert_int_equal(maps_beside_a_copying_reduce(s, &a, &b, &copying, &r), 1);
+		/* a's last map ends: its reduce holds its 4 cores, b's map the other 4. */
+		assert_int_equal(sw_sched_task_finished(s, 1, SW_MAP, 1, 20), 0);
+		offer_maps(s, 2, 21, got);
+		assert_int_equal(got[2], 0);
+		/* b's map ends: room for its other one. */
+		assert_int_equal(sw_sched_task_finished(s, 2, SW_MAP, 0, 30), 0);
+		offer_maps(s, 2, 31, got);
+		assert_int_equal(got[2], 1);
+		/* a's map 0's output is lost: its reduce copies again and gives back its cores,
+		 * so the map, run again, fits beside b's last. */
+		assert_int_equal(sw_sched_map_output_lost(s, 1, 0, 40), 0);
+		offer_maps(s, 2, 41, got);
+		assert_int_equal(got[1], 1);
+		/* It ends: the reduce holds its cores again, c's map waits for b's to end. */
+		assert_int_equal(sw_sched_task_finished(s, 1, SW_MAP, 0, 50), 0);
+		fx_job_init(&c3, 3, 0, 50, 2, 0, 1);
+		c3.spec.map_demand = b.spec.map_demand;
+		assert_int_equal(sw_sched_job_add(s, &c3.spec, 50), 0);
+		offer_maps(s, 2, 51, got);
+		assert_int_equal(got[3], 0);
+		assert_int_equal(sw_sched_task_finished(s, 2, SW_MAP, 1, 60), 0);
+		offer_maps(s, 2, 61, got);
+		assert_int_equal(got[3], 1);
+		sw_sched_destroy(s);
+	}
+}
+
+static void a_reduce_without_a_shuffle_demand_holds_its_reduce_demand(void **state)
+{
+	static const struct sw_resources none = {0};
+	struct fx_cluster c;
+	struct fx_job a, b;
+	struct sw_sched *s = one_node(&c, "fifo");
+	struct sw_assignment r;
+
+	(void)state;
+	/* a's copying reduce holds its 4 cores: b's map waits. */
+	assert_int_equal(maps_beside_a_copying_reduce(s, &a, &b, &none, &r), 0);
+	/* A shuffle demand no node can hold is refused at add like the others. */
+	b.spec.id = 3;
+	b.spec.n_reduces = 1;
+	b.spec.shuffle_demand = (struct sw_resources){.mem_gb = 17};
+	assert_int_equal(sw_sched_job_add(s, &b.spec, 10), -EINVAL);
+	sw_sched_destroy(s);
+}
+
 static void the_plan_follows_the_control_cycle(void **state)
 {
 	struct fx_cluster c;
 	struct fx_job a, b;
 	struct sw_sched *s = one_node(&c, "ras");
-	int got[3];
+	int got[4];
 
 	(void)state;
 	/* a (8 maps, no deadline) alone: the plan gives it all 4 slots; it takes 2 now. */
@@ -485,7 +576,7 @@ static void reverse_adaptive_gives_what_cannot_wait_to_the_job_that_needs_it(voi
 		struct fx_cluster c;
 		struct fx_job a, b;
 		struct sw_sched *s = one_node(&c, "reverse-adaptive");
-		int got[3];
+		int got[4];
 
 		if (peak)
 			assert_int_equal(sw_sched_transactional(s, f, 2), 0);
@@ -514,7 +605,7 @@ static void reverse_adaptive_plans_on_the_slots_the_load_leaves(void **state)
 	struct fx_job a, b;
 	struct sw_sched *s = one_node(&c, "reverse-adaptive");
 	struct sw_job_status st;
-	int got[3];
+	int got[4];
 
 	(void)state;
 	assert_int_equal(sw_sched_transactional(s, f, 1), 0);
@@ -595,6 +686,8 @@ int main(void)
 	        cmocka_unit_test(job_ahead_of_its_goal_gets_one_slot_and_needy_job_the_rest),
 	        cmocka_unit_test(slots_beyond_the_plan_go_to_the_lowest_utility),
 	        cmocka_unit_test(io_bound_and_cpu_bound_jobs_share_a_node),
+	        cmocka_unit_test(a_copying_reduce_holds_its_shuffle_demand_until_the_maps_end),
+	        cmocka_unit_test(a_reduce_without_a_shuffle_demand_holds_its_reduce_demand),
 	        cmocka_unit_test(the_plan_follows_the_control_cycle),
 	        cmocka_unit_test(fit_utility_follows_figure_5_17),
 	        cmocka_unit_test(available_slot_seconds_integrate_the_transactional_load),

@@ -85,6 +85,7 @@ void sw_sim_workload_expand(const struct sw_workload *w, const struct sw_job_des
 	        .n_reduces = j->n_reduces,
 	        .map_demand = b->map_demand,
 	        .reduce_demand = b->reduce_demand,
+	        .shuffle_demand = b->shuffle_demand,
 	        .deadline = j->deadline,
 	};
 }

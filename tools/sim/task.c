@@ -188,7 +188,8 @@ int sw_sim_job_arrive(struct sim *s, size_t idx)
 	}
 	sw_sim_workload_expand(s->w, d, j->maps, &spec);
 	if (s->c->slots_only)
-		spec.map_demand = spec.reduce_demand = (struct sw_resources){0};
+		spec.map_demand = spec.reduce_demand = spec.shuffle_demand =
+		        (struct sw_resources){0};
 	/* the live controller's placement; its job ids count from 1 */
 	for (i = 0; s->c->map_input_live && i < j->n_maps; i++)
 		sw_sched_place_input(&s->cluster, (uint64_t)idx + 1, i, &j->maps[i]);

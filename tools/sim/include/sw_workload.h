@@ -41,6 +41,7 @@ struct sw_bench {
 	double reduce_rate;   /**< shuffled bytes one reduce task processes per second */
 	double mix_percent;   /**< share of jobs in the paper's Table 1 */
 	struct sw_resources map_demand, reduce_demand;
+	struct sw_resources shuffle_demand; /**< a reduce's while it copies; all 0: reduce_demand */
 };
 
 /** Room for the built-in benchmark table (bench.c checks that it fits): the size of a
