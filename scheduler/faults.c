@@ -106,10 +106,14 @@ int sw_sched_map_output_lost(struct sw_sched *s, uint64_t job, uint32_t map, dou
 	return 0;
 }
 
-/* Sends back @p j's tasks that ran on @p node and are lost with it; @return how many. */
-static uint32_t job_node_lost(struct sw_sched *s, struct sched_job *j, uint32_t node)
+/*
+ * Sends back @p j's tasks that ran on @p node and are lost with it, and its finished maps'
+ * outputs there unless @p keep_outputs; @return how many.
+ */
+static uint32_t job_node_lost(struct sw_sched *s, struct sched_job *j, uint32_t node,
+                              bool keep_outputs)
 {
-	bool outputs_needed = j->done[SW_REDUCE] < j->n_tasks[SW_REDUCE];
+	bool outputs_needed = !keep_outputs && j->done[SW_REDUCE] < j->n_tasks[SW_REDUCE];
 	uint32_t n = 0;
 
 	for (int k = 0; k < SW_KINDS; k++) {
@@ -155,19 +159,38 @@ static int check_node(const struct sw_sched *s, uint32_t node, double now, bool 
  * Walks every task of every live job: O(tasks live), paid once per lost node, so that
  * launches and finishes keep no per-node task lists.
  */
+static int node_tasks_lost(struct sw_sched *s, uint32_t node, bool keep_outputs)
+{
+	uint32_t n = 0;
+
+	for (uint32_t b = 0; b <= s->jobs.mask; b++)
+		for (struct sched_job *j = s->jobs.buckets[b]; j; j = j->hash_next)
+			n += job_node_lost(s, j, node, keep_outputs);
+	return (int)(n > INT32_MAX ? INT32_MAX : n);
+}
+
 int sw_sched_node_lost(struct sw_sched *s, uint32_t node, double now)
 {
 	int rc = check_node(s, node, now, true);
-	uint32_t n = 0;
 
 	if (rc < 0)
 		return rc;
 	s->nodes[node].down = true;
-	for (uint32_t b = 0; b <= s->jobs.mask; b++)
-		for (struct sched_job *j = s->jobs.buckets[b]; j; j = j->hash_next)
-			n += job_node_lost(s, j, node);
+	rc = node_tasks_lost(s, node, false);
 	node_capacity(s, node, now, -1);
-	return (int)(n > INT32_MAX ? INT32_MAX : n);
+	return rc;
+}
+
+int sw_sched_node_restarted(struct sw_sched *s, uint32_t node, double now)
+{
+	int rc = check_node(s, node, now, true); /* -EALREADY: it is down */
+
+	if (rc < 0)
+		return rc == -EALREADY ? -EHOSTDOWN : rc;
+	rc = node_tasks_lost(s, node, true);
+	/* The freed slots and the tasks back to pending change every pool's rank and lists. */
+	sw_sched_pool_refresh_all(s, now);
+	return rc;
 }
 
 int sw_sched_node_up(struct sw_sched *s, uint32_t node, double now)

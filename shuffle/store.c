@@ -815,6 +815,20 @@ void sw_shuffle_store_stats(struct sw_shuffle_store *st, struct sw_shuffle_store
 	pthread_mutex_unlock(&st->lock);
 }
 
+int sw_shuffle_store_each_part(struct sw_shuffle_store *st,
+                               int (*fn)(void *arg, uint64_t job, uint32_t map, uint32_t part),
+                               void *arg)
+{
+	int rc = 0;
+	pthread_mutex_lock(&st->lock);
+	for (const struct job *j = st->jobs; j != NULL && !rc; j = j->next)
+		for (const struct part *p = j->removed ? NULL : j->parts; p != NULL && !rc;
+		     p = p->jnext)
+			rc = fn(arg, p->job, p->map, p->idx);
+	pthread_mutex_unlock(&st->lock);
+	return rc;
+}
+
 /* Takes a job found on disk when a durable store opens: its partitions are on file only. */
 static int adopt(void *arg, struct sw_shuffle_durable_job *d)
 {

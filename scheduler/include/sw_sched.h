@@ -322,6 +322,16 @@ int sw_sched_map_output_lost(struct sw_sched *s, uint64_t job, uint32_t map, dou
 int sw_sched_node_lost(struct sw_sched *s, uint32_t node, double now);
 
 /**
+ * Node @p node stays up but its agent restarted: the tasks running there are gone and return
+ * to pending, counted as lost like sw_sched_node_lost's, while finished maps keep their
+ * outputs on it (its disk kept them). An output the restarted agent no longer has is the
+ * driver's to report with sw_sched_map_output_lost.
+ * @return the number of tasks returned to pending, -EINVAL (NULL, node out of range, bad
+ *         time), -EHOSTDOWN (the node is down: it comes back with sw_sched_node_up).
+ */
+int sw_sched_node_restarted(struct sw_sched *s, uint32_t node, double now);
+
+/**
  * Node @p node is back, empty (no task, no map output), and gets work at its heartbeats.
  * @return 0, -EINVAL (NULL, node out of range, bad time), -EALREADY (the node is not down).
  */

@@ -107,6 +107,13 @@ struct sw_shuffle_store_stats {
 };
 void sw_shuffle_store_stats(struct sw_shuffle_store *st, struct sw_shuffle_store_stats *out);
 
+/* Calls @p fn for every partition the store holds, under the store's lock (@p fn must not call
+ * into the store). Stops at the first non-zero return of @p fn and returns it; else 0. A
+ * process restarted on a durable store tells from it which map output survived. */
+int sw_shuffle_store_each_part(struct sw_shuffle_store *st,
+                               int (*fn)(void *arg, uint64_t job, uint32_t map, uint32_t part),
+                               void *arg);
+
 /* Length of a stored partition: -ESRCH (job), -ENOENT (partition). */
 int sw_shuffle_part_len(struct sw_shuffle_store *st, uint64_t job, uint32_t map, uint32_t part,
                         uint64_t *len);

@@ -124,6 +124,42 @@ static void a_lost_node_gives_back_its_running_tasks_and_gets_nothing(void **sta
 	sw_sched_destroy(w.s);
 }
 
+static void a_restarted_node_gives_back_its_running_tasks_and_keeps_its_map_outputs(void **state)
+{
+	struct fx_world w;
+	struct sw_assignment a[4];
+	struct sw_job_status st;
+	uint32_t done;
+
+	(void)state;
+	fx_world_init(&w, 1, 2, "fair", 4, 1);
+	assert_int_equal(fx_offer(w.s, 0, SW_MAP, 2, 0, a), 2);
+	done = a[0].task;
+	assert_int_equal(sw_sched_task_finished(w.s, 1, SW_MAP, done, 1), 0);
+	assert_int_equal(fx_one(w.s, 0, SW_REDUCE, 1).task, 0);
+	/* The running map and reduce go back; the finished map's output stays on node 0. */
+	assert_int_equal(sw_sched_node_restarted(w.s, 0, 2), 2);
+	st = status(w.s, 1);
+	assert_int_equal(st.pending[SW_MAP], 3);
+	assert_int_equal(st.pending[SW_REDUCE], 1);
+	assert_int_equal(st.running[SW_MAP] + st.running[SW_REDUCE], 0);
+	assert_int_equal(st.lost[SW_MAP], 1);
+	assert_int_equal(st.lost[SW_REDUCE], 1);
+	assert_int_equal(st.lost_outputs, 0);
+	assert_int_equal(st.done[SW_MAP], 1);
+	assert_int_equal(st.failed[SW_MAP], 0);
+	/* The node stays up and gets work at once, its slots free again. */
+	assert_int_equal(sw_sched_heartbeat(w.s, &(struct sw_heartbeat){0, {2, 2}}, 3, a, 4), 3);
+	/* An output the agent no longer has is the driver's to report. */
+	assert_int_equal(sw_sched_map_output_lost(w.s, 1, done, 4), 0);
+	assert_int_equal(status(w.s, 1).lost_outputs, 1);
+	assert_int_equal(sw_sched_node_restarted(w.s, 2, 4), -EINVAL);
+	assert_int_equal(sw_sched_node_restarted(w.s, 0, NAN), -EINVAL);
+	assert_int_equal(sw_sched_node_lost(w.s, 0, 5), 3);
+	assert_int_equal(sw_sched_node_restarted(w.s, 0, 6), -EHOSTDOWN);
+	sw_sched_destroy(w.s);
+}
+
 static void finished_maps_stay_done_once_no_reduce_needs_them(void **state)
 {
 	struct fx_world w;
@@ -601,6 +637,8 @@ int main(void)
 	        cmocka_unit_test(a_failed_attempt_drops_the_output_it_registered),
 	        cmocka_unit_test(a_failed_reduce_runs_again),
 	        cmocka_unit_test(a_lost_node_gives_back_its_running_tasks_and_gets_nothing),
+	        cmocka_unit_test(
+	                a_restarted_node_gives_back_its_running_tasks_and_keeps_its_map_outputs),
 	        cmocka_unit_test(finished_maps_stay_done_once_no_reduce_needs_them),
 	        cmocka_unit_test(a_map_output_registered_elsewhere_follows_its_node),
 	        cmocka_unit_test(a_map_whose_output_is_lost_runs_again_while_a_reduce_needs_it),

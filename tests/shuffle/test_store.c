@@ -397,6 +397,15 @@ static void durable_child(int wr)
 	raise(SIGKILL);
 }
 
+static int held_part(void *arg, uint64_t job, uint32_t map, uint32_t part)
+{
+	uint32_t *bits = arg;
+	if (job != 1 || map != part / 3)
+		return -EINVAL;
+	*bits |= 1u << part;
+	return 0;
+}
+
 static void map_output_survives_a_restart_of_the_serving_process(void **state)
 {
 	(void)state;
@@ -419,6 +428,9 @@ static void map_output_survives_a_restart_of_the_serving_process(void **state)
 	assert_int_equal(durable_open(&st, dir, sizeof(dir), &lines), 0);
 	assert_int_equal(sw_shuffle_store_job_secret(st, 1, secret), 16);
 	assert_memory_equal(secret, KEY, 16);
+	uint32_t held = 0; /* the maps' partitions it reports, a bit each: 0-2 of map 0, 3 of 1 */
+	assert_int_equal(sw_shuffle_store_each_part(st, held_part, &held), 0);
+	assert_int_equal(held, 0xf);
 	check_pattern(st, 1, 0, 0, 1000); /* was in memory too: the file has it */
 	check_pattern(st, 1, 0, 1, 0);
 	check_pattern(st, 1, 0, 2, 3 * MiB);
