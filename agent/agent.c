@@ -318,8 +318,10 @@ int sw_agent_create(const struct sw_agent_conf *conf, const uint8_t *key, size_t
 	if (rc)
 		goto fail;
 
+	/* Durable: map output outlives the process (held.c tells the controller what survived). */
 	struct sw_shuffle_store_conf sc = {.mem_budget = conf->store_mem,
 	                                   .spill_dir = conf->store_dir,
+	                                   .durable = true,
 	                                   .log = {shuffle_log, ag}};
 	rc = sw_shuffle_store_create(&sc, &ag->store);
 	if (rc) {

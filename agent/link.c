@@ -332,6 +332,7 @@ static void on_message(struct sw_agent_link *l, const struct sw_wire_msg *m)
 {
 	struct sw_agent *ag = l->ag;
 	SwWire__Auth auth = SW_WIRE__AUTH__INIT;
+	struct sw_agent_held held;
 	int rc;
 	/* before Welcome only the handshake's answers are taken */
 	if (l->state != UP && m->type != SW_WIRE_CHALLENGE && m->type != SW_WIRE_WELCOME &&
@@ -352,8 +353,10 @@ static void on_message(struct sw_agent_link *l, const struct sw_wire_msg *m)
 			          "side?)");
 			return;
 		}
+		sw_agent_held_list(ag, &held, &auth);
 		if (link_send(l, SW_WIRE_AUTH, &auth.base) == 0)
 			l->state = AUTH_SENT;
+		sw_agent_held_free(&held);
 		break;
 	case SW_WIRE_WELCOME:
 		if (l->state != AUTH_SENT) {

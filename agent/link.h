@@ -11,6 +11,18 @@
 
 struct sw_agent_link;
 
+/* The map outputs of the agent's store as Auth.held lists them (held.c). */
+struct sw_agent_held {
+	SwWire__HeldOutput *outputs;
+	SwWire__HeldOutput **ptrs;
+	size_t n;
+};
+/* Points auth->held at the store's map outputs (sorted by job then map, at most
+ * SW_WIRE_MAX_HELD: the rest are logged and left out). 0, or -ENOMEM with none listed.
+ * h owns the storage: sw_agent_held_free once the Auth is sent. */
+int sw_agent_held_list(struct sw_agent *ag, struct sw_agent_held *h, SwWire__Auth *auth);
+void sw_agent_held_free(struct sw_agent_held *h);
+
 /* Starts connecting to conf->controller; the loop does the rest. 0, -ENOMEM, sw_dp codes. */
 int sw_agent_link_create(struct sw_agent *ag, const struct sw_wire_key *key,
                          struct sw_agent_link **out);

@@ -97,6 +97,25 @@ static bool write_returned(struct synth *x)
 	return false;
 }
 
+/*
+ * Opens the map's job in the store: it may be there already (an earlier map of the job ran
+ * here). Output that an earlier job with the same id left under another secret (the store
+ * reopened it after a restart, and the controller has started afresh since) is dropped.
+ */
+static int job_open(struct sw_agent *ag, const struct sw_agent_task_spec *s)
+{
+	int rc = sw_shuffle_job_add(ag->store, s->job, s->secret, s->secret_len);
+	if (rc == -EKEYREJECTED) {
+		sw_agent_log(ag,
+		             "job %llu: the store held an earlier job's output under this id "
+		             "(another secret); dropped",
+		             (unsigned long long)s->job);
+		sw_shuffle_job_remove(ag->store, s->job);
+		rc = sw_shuffle_job_add(ag->store, s->job, s->secret, s->secret_len);
+	}
+	return rc == -EEXIST ? 0 : rc;
+}
+
 /* On the writer thread: makes, checksums and stores the map's partitions from next_part on.
  * 0, or -errno with next_part the partition that failed (-EAGAIN: the store's writers are
  * paused until fetches release memory). */
@@ -409,10 +428,8 @@ static int synth_start(struct sw_agent_task *t)
 		x->part_crc = calloc(s->partitions + 1, sizeof(*x->part_crc));
 		/* no partitions: a map-only job, whose map computes and writes nothing here */
 		rc = !x->part_bytes || !x->part_crc ? -ENOMEM : 0;
-		if (!rc) {
-			rc = sw_shuffle_job_add(ag->store, s->job, s->secret, s->secret_len);
-			rc = rc == -EEXIST ? 0 : rc;
-		}
+		if (!rc)
+			rc = job_open(ag, s);
 		if (!rc)
 			rc = sw_agent_timer_start(ag, &x->timer,
 			                          compute_ms(s->input_bytes, s->rate));

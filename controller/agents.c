@@ -105,6 +105,20 @@ static void hello(struct ctl *c, struct ctl_conn *conn, const SwWire__Hello *h)
 	sw_ctl_send(c, conn, SW_WIRE_CHALLENGE, &ch.base);
 }
 
+/* Map output of jobs that ended while the agent was away would stay on its disk for good. */
+static void held_jobs_done(struct ctl *c, struct ctl_conn *conn, const SwWire__Auth *a)
+{
+	for (size_t i = 0; i < a->n_held; i++) {
+		uint64_t id = a->held[i]->job;
+		const struct ctl_job *j = sw_ctl_job(c, id);
+		if ((i > 0 && a->held[i - 1]->job == id) || (j != NULL && j->state == JOB_RUNNING))
+			continue;
+		SwWire__JobDone done = SW_WIRE__JOB_DONE__INIT;
+		done.job = id;
+		sw_ctl_send(c, conn, SW_WIRE_JOB_DONE, &done.base);
+	}
+}
+
 static void auth(struct ctl *c, struct ctl_conn *conn, const SwWire__Auth *a)
 {
 	if (sw_wire_auth_check(&conn->hs, &c->key, a) < 0) {
@@ -118,10 +132,8 @@ static void auth(struct ctl *c, struct ctl_conn *conn, const SwWire__Auth *a)
 		       n->conn->peer);
 		return;
 	}
-	if (n->state == NODE_UP && n->boot_epoch != conn->boot_epoch && n->boot_epoch != 0) {
-		/* The agent restarted: what it ran and stored is gone. */
-		sw_ctl_node_lost(c, conn->node, "its agent restarted (new boot epoch)");
-	}
+	if (n->state == NODE_UP && n->boot_epoch != conn->boot_epoch && n->boot_epoch != 0)
+		sw_ctl_node_restarted(c, conn->node, a);
 	if (n->state == NODE_LOST)
 		sw_ctl_node_up(c, conn->node);
 	n->state = NODE_UP;
@@ -139,6 +151,7 @@ static void auth(struct ctl *c, struct ctl_conn *conn, const SwWire__Auth *a)
 	w.heartbeat_ms = c->conf.heartbeat_ms;
 	w.lost_after_ms = c->conf.lost_after_ms;
 	sw_ctl_send(c, conn, SW_WIRE_WELCOME, &w.base);
+	held_jobs_done(c, conn, a);
 	sw_ctl_log(c, "agent %s registered as %s (rack %u, shuffle %s)", conn->peer,
 	           conn->hs.node_id, c->conf.nodes[conn->node].rack, n->shuffle_addr);
 }
@@ -224,7 +237,7 @@ void sw_ctl_node_lost(struct ctl *c, uint32_t node, const char *why)
 	int back = sw_ctl_rec_node_lost(&c->rec, node, c->now);
 	n->state = NODE_LOST;
 	c->lost_events++;
-	sw_ctl_jobs_node_lost(c, node);
+	sw_ctl_jobs_node_lost(c, node, NULL);
 	sw_ctl_store_node(c, node);
 	sw_ctl_log(c, "node %s lost: %s; %d tasks back to pending", c->conf.nodes[node].name, why,
 	           back);
@@ -245,6 +258,18 @@ void sw_ctl_node_up(struct ctl *c, uint32_t node)
 	c->nodes[node].state = NODE_UP;
 	c->nodes[node].no_maps_until = 0; /* back empty: its old map output is gone anyway */
 	sw_ctl_log(c, "node %s is back", c->conf.nodes[node].name);
+}
+
+void sw_ctl_node_restarted(struct ctl *c, uint32_t node, const SwWire__Auth *a)
+{
+	int back = sw_ctl_rec_node_restarted(&c->rec, node, c->now);
+	struct ctl_outputs o = sw_ctl_jobs_node_lost(c, node, a);
+	c->restarts++;
+	c->outputs_kept += o.kept;
+	sw_ctl_log(c,
+	           "node %s restarted (new boot epoch): %d running tasks back to pending; map "
+	           "outputs there: %u kept, %u to make again (its store lists %zu)",
+	           c->conf.nodes[node].name, back, o.kept, o.lost, a->n_held);
 }
 
 void sw_ctl_agents_tick(struct ctl *c)

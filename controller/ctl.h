@@ -166,6 +166,7 @@ struct ctl {
 	/* for /metrics */
 	uint64_t msgs_in, bad_msgs, refused, lost_events, jobs_submitted;
 	uint64_t fetch_reports, fetch_reruns; /* fetch failures reported, maps re-run for them */
+	uint64_t restarts, outputs_kept;      /* agents restarted on an up node, map outputs kept */
 };
 
 /* conf.c: writes a message into err and returns code */
@@ -189,6 +190,9 @@ void sw_ctl_agent_drop(struct ctl *c, struct ctl_conn *conn, const char *why);
 /* Declares the node lost (sw_sched_node_lost) and closes its connection. */
 void sw_ctl_node_lost(struct ctl *c, uint32_t node, const char *why);
 void sw_ctl_node_up(struct ctl *c, uint32_t node);
+/* The node's agent restarted (new boot epoch) while the node was up: its tasks are gone, the
+ * map outputs its Auth lists are kept (sw_sched_node_restarted). */
+void sw_ctl_node_restarted(struct ctl *c, uint32_t node, const SwWire__Auth *a);
 
 /* dispatch.c: an authenticated agent's message */
 void sw_ctl_dispatch(struct ctl *c, struct ctl_conn *conn, const struct sw_wire_msg *m);
@@ -215,9 +219,17 @@ void sw_ctl_task_msg_free(SwWire__Task *t);
 void sw_ctl_job_outputs(struct ctl *c, struct ctl_job *j, uint32_t reduce, int64_t map);
 /* A map of j finished (its parts are stored): tells the agents running j's reduces. */
 void sw_ctl_job_map_done(struct ctl *c, struct ctl_job *j, uint32_t map);
+/* Map outputs on a node whose agent restarted: kept, or lost and to be made again. */
+struct ctl_outputs {
+	uint32_t kept, lost;
+};
 /* Mirrors sw_sched_node_lost in the job table: running tasks on node, and finished maps
- * whose output was there while their job still has reduces to feed, back to pending. */
-void sw_ctl_jobs_node_lost(struct ctl *c, uint32_t node);
+ * whose output was there while their job still has reduces to feed, back to pending. With
+ * @p restarted (the Auth of the node's restarted agent, after sw_sched_node_restarted), a
+ * finished map whose partitions it lists keeps its output; each other one is reported lost
+ * (sw_sched_map_output_lost). @return what became of the outputs on the node. */
+struct ctl_outputs sw_ctl_jobs_node_lost(struct ctl *c, uint32_t node,
+                                         const SwWire__Auth *restarted);
 /* Tells the agents running j's tasks to stop them. */
 void sw_ctl_job_kill_tasks(struct ctl *c, struct ctl_job *j, const char *why);
 /* The job ended (done or failed): tells the agents to drop its data. */

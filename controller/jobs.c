@@ -387,8 +387,27 @@ void sw_ctl_job_map_done(struct ctl *c, struct ctl_job *j, uint32_t map)
 		sw_ctl_job_outputs(c, j, r, map);
 }
 
-void sw_ctl_jobs_node_lost(struct ctl *c, uint32_t node)
+/* Whether the sorted (wire.c checks it) Auth.held lists all of map's partitions. */
+static bool output_held(const SwWire__Auth *a, const struct ctl_job *j, uint32_t map)
 {
+	size_t lo = 0, hi = a->n_held;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const SwWire__HeldOutput *h = a->held[mid];
+		if (h->job == j->id && h->map == map)
+			return h->partitions == j->n_reduces;
+		if (h->job < j->id || (h->job == j->id && h->map < map))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+struct ctl_outputs sw_ctl_jobs_node_lost(struct ctl *c, uint32_t node,
+                                         const SwWire__Auth *restarted)
+{
+	struct ctl_outputs o = {0, 0};
 	for (size_t i = 0; i < c->n_jobs; i++) {
 		struct ctl_job *j = c->jobs[i];
 		if (j->state != JOB_RUNNING)
@@ -401,13 +420,23 @@ void sw_ctl_jobs_node_lost(struct ctl *c, uint32_t node)
 				                   j->done[SW_REDUCE] < j->n_reduces;
 				if (ct->node != node || !(ct->state == TASK_RUNNING || output_lost))
 					continue;
-				if (ct->state == TASK_DONE)
+				if (ct->state == TASK_DONE && restarted) {
+					if (output_held(restarted, j, t)) {
+						o.kept++;
+						continue;
+					}
+					sw_ctl_rec_map_output_lost(&c->rec, j->id, t, c->now);
+				}
+				if (ct->state == TASK_DONE) {
 					j->done[k]--;
+					o.lost++;
+				}
 				sw_ctl_task_state(c, ct, TASK_PENDING);
 				sw_ctl_store_task(c, j, (enum sw_task_kind)k, t);
 			}
 		}
 	}
+	return o;
 }
 
 void sw_ctl_job_kill_tasks(struct ctl *c, struct ctl_job *j, const char *why)

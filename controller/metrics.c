@@ -79,6 +79,12 @@ char *sw_ctl_metrics(struct ctl *c, size_t *len)
 	counter(f, "refused_total", "Agents refused (key, node id, version) or not accepted.",
 	        c->refused);
 	counter(f, "nodes_lost_total", "Nodes declared lost.", c->lost_events);
+	counter(f, "agents_restarted_total",
+	        "Agents that came back with a new boot epoch while their node was up.",
+	        c->restarts);
+	counter(f, "map_outputs_kept_total",
+	        "Finished maps' outputs that a restarted agent's store still held (not run again).",
+	        c->outputs_kept);
 	counter(f, "fetch_failures_total", "Failed fetches of map output reported by reduces.",
 	        c->fetch_reports);
 	counter(f, "fetch_failure_reruns_total",

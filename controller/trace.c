@@ -385,7 +385,7 @@ static int replay_map_output_lost(struct sw_ctl_rec *r, json_t *line, char *err,
 	return replay_task(r, line, "map_output_lost", map_output_lost, err, errlen);
 }
 
-/* ---- node_lost, node_up, job_remove: one id ---- */
+/* ---- node_lost, node_up, job_remove, node_restarted: one id ---- */
 
 typedef int (*id_fn)(struct sw_sched *, uint64_t, double);
 
@@ -399,6 +399,11 @@ static int node_up(struct sw_sched *s, uint64_t node, double now)
 	return sw_sched_node_up(s, (uint32_t)node, now);
 }
 
+static int node_restarted(struct sw_sched *s, uint64_t node, double now)
+{
+	return sw_sched_node_restarted(s, (uint32_t)node, now);
+}
+
 static const struct {
 	const char *call, *key;
 	id_fn fn;
@@ -406,6 +411,7 @@ static const struct {
         {"node_lost", "node", node_lost},
         {"node_up", "node", node_up},
         {"job_remove", "job", sw_sched_job_remove},
+        {"node_restarted", "node", node_restarted},
 };
 
 static int rec_id(struct sw_ctl_rec *r, int which, uint64_t id, double now)
@@ -442,6 +448,11 @@ int sw_ctl_rec_job_remove(struct sw_ctl_rec *r, uint64_t job, double now)
 	return rec_id(r, 2, job, now);
 }
 
+int sw_ctl_rec_node_restarted(struct sw_ctl_rec *r, uint32_t node, double now)
+{
+	return rec_id(r, 3, node, now);
+}
+
 static int replay_node_lost(struct sw_ctl_rec *r, json_t *line, char *err, size_t errlen)
 {
 	return replay_id(r, line, 0, err, errlen);
@@ -455,6 +466,11 @@ static int replay_node_up(struct sw_ctl_rec *r, json_t *line, char *err, size_t 
 static int replay_job_remove(struct sw_ctl_rec *r, json_t *line, char *err, size_t errlen)
 {
 	return replay_id(r, line, 2, err, errlen);
+}
+
+static int replay_node_restarted(struct sw_ctl_rec *r, json_t *line, char *err, size_t errlen)
+{
+	return replay_id(r, line, 3, err, errlen);
 }
 
 /* ---- map_output ---- */
@@ -524,6 +540,7 @@ static const struct {
         {"node_lost", replay_node_lost},
         {"node_up", replay_node_up},
         {"job_remove", replay_job_remove},
+        {"node_restarted", replay_node_restarted},
 };
 
 int sw_ctl_rec_replay(struct sw_ctl_rec *r, const char *text, size_t len, char *err, size_t errlen)

@@ -567,7 +567,12 @@ int sw_shuffle_job_add(struct sw_shuffle_store *st, uint64_t job, const void *se
 		return -ENOMEM;
 	}
 	pthread_mutex_lock(&st->lock);
-	int err = job_find(st, job) != NULL ? -EEXIST : 0;
+	const struct job *old = job_find(st, job);
+	int err = old == NULL ? 0
+	          : old->secret_len == secret_len &&
+	                          CRYPTO_memcmp(old->secret, secret, secret_len) == 0
+	                  ? -EEXIST
+	                  : -EKEYREJECTED;
 	if (err == 0 && st->durable &&
 	    (err = sw_shuffle_durable_create(st->spill_dir, job, secret, secret_len, &j->fd,
 	                                     &j->idx_fd)) < 0)
@@ -822,8 +827,7 @@ int sw_shuffle_store_each_part(struct sw_shuffle_store *st,
 	int rc = 0;
 	pthread_mutex_lock(&st->lock);
 	for (const struct job *j = st->jobs; j != NULL && !rc; j = j->next)
-		for (const struct part *p = j->removed ? NULL : j->parts; p != NULL && !rc;
-		     p = p->jnext)
+		for (const struct part *p = j->parts; p != NULL && !rc; p = p->jnext)
 			rc = fn(arg, p->job, p->map, p->idx);
 	pthread_mutex_unlock(&st->lock);
 	return rc;

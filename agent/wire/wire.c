@@ -74,6 +74,25 @@ static int task_ref_valid(const SwWire__TaskRef *t)
 	       (t->kind == SW_WIRE__TASK_KIND__MAP || t->kind == SW_WIRE__TASK_KIND__REDUCE);
 }
 
+/* Auth.held: bounded, and sorted by job then map without repeats (the controller bisects it). */
+static int held_check(const SwWire__Auth *a, char *err, size_t errlen)
+{
+	if (a->n_held > SW_WIRE_MAX_HELD)
+		return sw_wire_errf(err, errlen, -EPROTO,
+		                    "invalid Auth: %zu held outputs, more than %u", a->n_held,
+		                    SW_WIRE_MAX_HELD);
+	for (size_t i = 1; i < a->n_held; i++) {
+		const SwWire__HeldOutput *p = a->held[i - 1], *q = a->held[i];
+		if (p->job > q->job || (p->job == q->job && p->map >= q->map))
+			return sw_wire_errf(
+			        err, errlen, -EPROTO,
+			        "invalid Auth: held[%zu] is not after held[%zu] (sorted "
+			        "by job, then map)",
+			        i, i - 1);
+	}
+	return 0;
+}
+
 /* The checks beyond protobuf's own. Returns 0 when m is usable, else -EPROTO saying why. */
 static int check(const struct sw_wire_msg *m, char *err, size_t errlen)
 {
@@ -93,7 +112,8 @@ static int check(const struct sw_wire_msg *m, char *err, size_t errlen)
 		               ?: len_check(name, "mac", &m->challenge->mac, SW_WIRE_MAC_LEN, err,
 		                            errlen);
 	case SW_WIRE_AUTH:
-		return len_check(name, "mac", &m->auth->mac, SW_WIRE_MAC_LEN, err, errlen);
+		return len_check(name, "mac", &m->auth->mac, SW_WIRE_MAC_LEN, err, errlen)
+		               ?: held_check(m->auth, err, errlen);
 	case SW_WIRE_HEARTBEAT:
 		for (size_t i = 0; i < m->heartbeat->n_events; i++) {
 			const SwWire__TaskEvent *e = m->heartbeat->events[i];

@@ -52,6 +52,7 @@ int sw_ctl_rec_task_failed(struct sw_ctl_rec *r, uint64_t job, enum sw_task_kind
                            uint32_t task, double now);
 int sw_ctl_rec_map_output_lost(struct sw_ctl_rec *r, uint64_t job, uint32_t map, double now);
 int sw_ctl_rec_node_lost(struct sw_ctl_rec *r, uint32_t node, double now);
+int sw_ctl_rec_node_restarted(struct sw_ctl_rec *r, uint32_t node, double now);
 int sw_ctl_rec_node_up(struct sw_ctl_rec *r, uint32_t node, double now);
 int sw_ctl_rec_job_remove(struct sw_ctl_rec *r, uint64_t job, double now);
 int sw_ctl_rec_map_output(struct sw_ctl_rec *r, uint64_t job, uint32_t map, uint32_t node,

@@ -72,9 +72,10 @@ void sw_shuffle_store_destroy(struct sw_shuffle_store *st);
  * controller makes one per job and hands it to the map side and the job's reducers. 0 or -EIO. */
 int sw_shuffle_secret_new(uint8_t secret[SW_SHUFFLE_SECRET_LEN]);
 
-/* -EEXIST (job already there: in a durable store also one reopened from disk, or whose files
- * are left in spill_dir), -EINVAL (secret shorter than SW_SHUFFLE_SECRET_MIN or longer than
- * SW_SHUFFLE_SECRET_MAX); durable: -errno creating its files. */
+/* -EEXIST (job already there with this secret: in a durable store also one reopened from
+ * disk, or whose files are left in spill_dir), -EKEYREJECTED (a job with this id but another
+ * secret is there: an earlier job's), -EINVAL (secret shorter than SW_SHUFFLE_SECRET_MIN or
+ * longer than SW_SHUFFLE_SECRET_MAX); durable: -errno creating its files. */
 int sw_shuffle_job_add(struct sw_shuffle_store *st, uint64_t job, const void *secret,
                        size_t secret_len);
 /* Frees the job's partitions, memory and spill file. Parts that a fetch still reads are freed

@@ -66,6 +66,13 @@ static void on_end(struct sw_agent *ag, const struct sw_agent_task_result *r, vo
 	}
 }
 
+static void node_create(struct node *n, const struct sw_agent_conf *c, const uint8_t *k)
+{
+	struct sw_agent_hooks h = {
+	        .on_task_end = on_end, .arg = n, .on_fetch_failed = on_fetch_failed};
+	assert_int_equal(sw_agent_create(c, k, 32, &h, &n->ag), 0);
+}
+
 static void node_start_on(struct node *n, const char *name, uint32_t rack, const uint8_t *k,
                           const char *transport)
 {
@@ -79,9 +86,15 @@ static void node_start_on(struct node *n, const char *name, uint32_t rack, const
 	snprintf(c.transport, sizeof(c.transport), "%s", transport);
 	snprintf(c.store_dir, sizeof(c.store_dir), "%s", n->dir);
 	snprintf(c.data_dir, sizeof(c.data_dir), "%s/data", n->dir);
-	struct sw_agent_hooks h = {
-	        .on_task_end = on_end, .arg = n, .on_fetch_failed = on_fetch_failed};
-	assert_int_equal(sw_agent_create(&c, k, 32, &h, &n->ag), 0);
+	node_create(n, &c, k);
+}
+
+/* The agent restarts on the same directories, as its process would after a crash. */
+static void node_restart(struct node *n, const uint8_t *k)
+{
+	struct sw_agent_conf c = *sw_agent_conf(n->ag);
+	sw_agent_destroy(n->ag);
+	node_create(n, &c, k);
 }
 
 static void node_start(struct node *n, const char *name, uint32_t rack, const uint8_t *k)
@@ -296,6 +309,35 @@ static void test_a_synthetic_map_stores_its_output_split_over_the_partitions(voi
 	assert_int_equal(sw_agent_job_done(a.ag, JOB), 0);
 	uint64_t len;
 	assert_int_equal(sw_shuffle_part_len(a.ag->store, JOB, 4, 0, &len), -ESRCH);
+	node_stop(&a);
+}
+
+static void
+test_a_restarted_agent_keeps_its_map_output_but_not_an_earlier_jobs_of_the_same_id(void **state)
+{
+	(void)state;
+	struct node a;
+	uint8_t buf[334], gen[334];
+	uint64_t len;
+	node_start(&a, "r0n0", 0, key);
+	run_map(&a, 4, 3, 1000);
+	node_restart(&a, key);
+	assert_int_equal(sw_shuffle_part_len(a.ag->store, JOB, 4, 0, &len), 0);
+	assert_int_equal(len, 334);
+	assert_int_equal(sw_shuffle_read(a.ag->store, JOB, 4, 0, 0, buf, len), 0);
+	sw_agent_synth_fill(gen, len, JOB, 4, 0);
+	assert_memory_equal(buf, gen, len);
+	/* a controller started afresh hands out the id again, with its own secret */
+	struct node *all[] = {&a};
+	struct sw_agent_task_spec s = map_spec(5, 2, 100);
+	s.secret = (const uint8_t *)"the-secret-of-another-job";
+	s.secret_len = strlen((const char *)s.secret);
+	assert_int_equal(sw_agent_task_start(a.ag, &s), 0);
+	run_until(all, 1, &a, 2);
+	assert_int_equal(a.end.r.state, SW_AGENT_SUCCEEDED);
+	assert_int_equal(sw_shuffle_part_len(a.ag->store, JOB, 4, 0, &len), -ENOENT);
+	assert_int_equal(sw_shuffle_part_len(a.ag->store, JOB, 5, 0, &len), 0);
+	assert_int_equal(len, 50);
 	node_stop(&a);
 }
 
@@ -627,6 +669,8 @@ int main(void)
 	        cmocka_unit_test(test_kill_ends_the_task_and_everything_it_started),
 	        cmocka_unit_test(test_a_task_for_an_unknown_runner_or_without_a_program_is_refused),
 	        cmocka_unit_test(test_a_synthetic_map_stores_its_output_split_over_the_partitions),
+	        cmocka_unit_test(
+	                test_a_restarted_agent_keeps_its_map_output_but_not_an_earlier_jobs_of_the_same_id),
 	        cmocka_unit_test(
 	                test_a_synthetic_reduce_fetches_every_map_checks_it_and_puts_replicas),
 	        cmocka_unit_test(

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The live service under faults, with real processes: swcontroller and 4 swagents (2 racks) on
 # 127.0.0.2-5. The controller killed with SIGKILL mid-job and restarted on its state database;
-# an agent claiming the id of a live node, then of a dead one; malformed, oversized and
+# an agent claiming the id of a live node, then of a dead one; an agent killed and restarted
+# on its store (its map output kept); malformed, oversized and
 # truncated frames at the controller's agent port and at an agent's replica and shuffle ports;
 # an agent stopped with SIGSTOP (its socket stays open) until it is declared lost.
 # Arguments: the swcontroller, swagent, swctl and badpeer binaries.
@@ -65,11 +66,40 @@ dead_id_claimed() {
 	before=$(count "$dir/ctl.log" "registered as r0n2")
 	kill -9 "$pid_impostor" "$pid_r0n2"
 	start_agent r0n2 0 127.0.0.3 "$dir/key"
-	wait_for "$dir/ctl.log" "node r0n2 lost: its agent restarted (new boot epoch)" &&
+	wait_for "$dir/ctl.log" "node r0n2 restarted (new boot epoch)" &&
 		[ "$(count "$dir/ctl.log" "registered as r0n2")" = $((before + 1)) ] &&
 		ran_job restarted
 }
-check "an agent with a new boot epoch claiming a node whose agent is gone is accepted: the node is lost and up at once" dead_id_claimed
+check "an agent with a new boot epoch claiming a node whose agent is gone is accepted as that node restarted" dead_id_claimed
+
+# maps_succeeded JOB: map attempts of JOB that succeeded, over every agent's log
+maps_succeeded() {
+	cat "$dir"/r?n?/log | grep -c "job $1 map [0-9]* attempt [0-9]* succeeded"
+}
+restart_keeps_output() {
+	restarts=$(count "$dir/ctl.log" "node r1n1 restarted (new boot epoch)")
+	# maps of 0.25 s; each reduce computes 4 s once it has fetched its 16 MB
+	id=$("$swctl" submit --name kept --maps 16 --reduces 4 --input-bytes 1000000 --rate 4e6 \
+		--map-output-bytes 4000000 --replicas 0) || return 1
+	i=0
+	until [ "$(maps_succeeded "$id")" -ge 16 ]; do
+		i=$((i + 1))
+		[ $i -le 1200 ] || { echo "  the maps of job $id did not finish"; return 1; }
+		sleep 0.1
+	done
+	grep -q "job $id map [0-9]* attempt [0-9]* succeeded" "$dir/r1n1/log" ||
+		{ echo "  no map of job $id ran on r1n1: nothing to keep"; return 1; }
+	kill -9 "$pid_r1n1"
+	wait "$pid_r1n1" 2>/dev/null
+	start_agent r1n1 1 127.0.0.4 "$dir/key"
+	wait_for "$dir/ctl.log" "node r1n1 restarted (new boot epoch)" "$restarts" || return 1
+	line=$(grep -F "node r1n1 restarted (new boot epoch)" "$dir/ctl.log" | tail -1)
+	kept=$(echo "$line" | sed -n 's/.*map outputs there: \([0-9]*\) kept.*/\1/p')
+	echo "  $line"
+	[ "${kept:-0}" -ge 1 ] || { echo "  no map output kept"; return 1; }
+	jobs_done "$id" && no_checksum_failures && trace_replays
+}
+check "an agent killed with SIGKILL and restarted keeps its map output: the controller keeps its finished maps instead of running them again, and the job completes with 0 checksum failures" restart_keeps_output
 
 # bad_peer ADDR LOG TEXT MODE [ARG]: badpeer misbehaves at ADDR; then LOG has a line with TEXT
 # that names badpeer's address

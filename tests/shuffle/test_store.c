@@ -435,6 +435,8 @@ static void map_output_survives_a_restart_of_the_serving_process(void **state)
 	check_pattern(st, 1, 0, 1, 0);
 	check_pattern(st, 1, 0, 2, 3 * MiB);
 	check_pattern(st, 1, 1, 3, 200 * 1000);
+	assert_int_equal(sw_shuffle_job_add(st, 1, KEY, 16), -EEXIST);
+	assert_int_equal(sw_shuffle_job_add(st, 1, "another-key-of-16", 17), -EKEYREJECTED);
 	uint8_t b[10] = {0};
 	assert_int_equal(sw_shuffle_put(st, 1, 0, 0, b, 10), -EEXIST);
 	put_pattern(st, 1, 2, 0, 5000); /* the job takes more output after the restart */

@@ -21,8 +21,13 @@ static SwWire__Challenge challenge = {
         .controller_nonce = {SW_WIRE_NONCE_LEN, nonce_c},
         .mac = {SW_WIRE_MAC_LEN, mac},
 };
+static SwWire__HeldOutput held0 = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__held_output__descriptor),
+                                   .job = 42, .map = 7, .partitions = 4};
+static SwWire__HeldOutput held1 = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__held_output__descriptor),
+                                   .job = 43, .map = 0, .partitions = 1};
+static SwWire__HeldOutput *held[] = {&held0, &held1};
 static SwWire__Auth auth = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__auth__descriptor),
-                            .mac = {SW_WIRE_MAC_LEN, mac}};
+                            .mac = {SW_WIRE_MAC_LEN, mac}, .n_held = 2, .held = held};
 static SwWire__Welcome welcome = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__welcome__descriptor),
                                   .heartbeat_ms = 3000, .lost_after_ms = 30000};
 static SwWire__Refused refused = {PROTOBUF_C_MESSAGE_INIT(&sw_wire__refused__descriptor),

@@ -280,6 +280,23 @@ static void messages_consumers_cannot_use_are_refused(void **state)
 
 	SwWire__Auth auth = SW_WIRE__AUTH__INIT;
 	assert_invalid(SW_WIRE_AUTH, &auth.base, "invalid Auth: mac is 0 bytes");
+	auth = *(const SwWire__Auth *)wire_sample(SW_WIRE_AUTH);
+	SwWire__HeldOutput h0 = SW_WIRE__HELD_OUTPUT__INIT, h1 = h0;
+	SwWire__HeldOutput *held[] = {&h0, &h1};
+	h0.job = h1.job = 5;
+	h0.map = h1.map = 3; /* twice */
+	auth.n_held = 2;
+	auth.held = held;
+	assert_invalid(SW_WIRE_AUTH, &auth.base, "invalid Auth: held[1] is not after held[0]");
+	h0.job = 6; /* out of order */
+	assert_invalid(SW_WIRE_AUTH, &auth.base, "invalid Auth: held[1] is not after held[0]");
+	auth.n_held = SW_WIRE_MAX_HELD + 1;
+	auth.held = calloc(auth.n_held, sizeof(*auth.held));
+	assert_non_null(auth.held);
+	for (size_t i = 0; i < auth.n_held; i++)
+		auth.held[i] = &h1;
+	assert_invalid(SW_WIRE_AUTH, &auth.base, "invalid Auth: 32769 held outputs, more than");
+	free(auth.held);
 
 	SwWire__TaskEvent ev = SW_WIRE__TASK_EVENT__INIT; /* no task */
 	SwWire__TaskEvent *evs[] = {&ev};

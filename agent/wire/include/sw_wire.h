@@ -49,6 +49,7 @@ extern "C" {
 
 #define SW_WIRE_VERSION     1
 #define SW_WIRE_MAX_MSG     (1u << 20) /* bytes of one encoded message */
+#define SW_WIRE_MAX_HELD    32768u     /* Auth.held entries: 25 B each at most, < MAX_MSG */
 #define SW_WIRE_KEY_LEN     32
 #define SW_WIRE_NONCE_LEN   32
 #define SW_WIRE_MAC_LEN     32 /* HMAC-SHA256 */
