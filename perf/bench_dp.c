@@ -287,15 +287,16 @@ static struct rte_mempool *raw_port(int server, uint16_t *port)
 	struct rte_mempool *mp;
 
 	snprintf(args, sizeof(args),
-	         "bench --no-pci --no-huge -m 256 --no-telemetry --log-level=lib.eal:warning "
+	         "bench --no-pci --no-huge -m 256 --no-shconf --no-telemetry "
+	         "--log-level=lib.eal:warning "
 	         "--file-prefix swdpraw-%ld --lcores=0@(0-%ld)",
 	         (long)getpid(), sysconf(_SC_NPROCESSORS_ONLN) - 1);
 	for (char *save, *t = strtok_r(args, " ", &save); t; t = strtok_r(NULL, " ", &save))
 		argv[argc++] = t;
 	snprintf(dev, sizeof(dev), "net_memif_raw,role=%s,socket=/swdp-bench-%ld",
 	         server ? "server" : "client", session);
-	if (rte_eal_init(argc, argv) < 0 || rte_dev_probe(dev) < 0 ||
-	    rte_eth_dev_get_port_by_name("net_memif_raw", port) < 0)
+	if (rte_eal_init(argc, argv) < 0 || rmdir(rte_eal_get_runtime_dir()) < 0 ||
+	    rte_dev_probe(dev) < 0 || rte_eth_dev_get_port_by_name("net_memif_raw", port) < 0)
 		die("memif port", -EIO);
 	mp = rte_pktmbuf_pool_create("raw", 8191, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	if (!mp || rte_eth_dev_configure(*port, 1, 1, &conf) < 0 ||
