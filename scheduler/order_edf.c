@@ -37,9 +37,10 @@ static bool edf_sized(const struct sched_job *j)
 	return j->has_profile && p->map_avg + p->shuffle_avg + p->reduce_avg > 0;
 }
 
-/* Slots of each kind @p j deserves now: its Lagrange minimum, all its tasks without a
- * profile or when the deadline can no longer be met. */
-static void edf_allocation(const struct sched_job *j, double now, uint32_t quota[SW_KINDS])
+/* Slots of each kind @p j deserves now: its Lagrange minimum on @p bound, all its tasks
+ * without a profile or when the deadline can no longer be met. */
+static void edf_allocation(const struct sched_job *j, enum sw_aria_bound bound, double now,
+                           uint32_t quota[SW_KINDS])
 {
 	struct sw_aria_model m;
 
@@ -47,7 +48,7 @@ static void edf_allocation(const struct sched_job *j, double now, uint32_t quota
 	quota[SW_REDUCE] = j->n_tasks[SW_REDUCE];
 	if (!edf_sized(j) ||
 	    sw_sched_aria_model(&j->profile, j->n_tasks[SW_MAP] - j->done[SW_MAP],
-	                        j->n_tasks[SW_REDUCE] - j->done[SW_REDUCE], SW_ARIA_AVG, &m) < 0)
+	                        j->n_tasks[SW_REDUCE] - j->done[SW_REDUCE], bound, &m) < 0)
 		return;
 	if (sw_sched_aria_min_slots(&m, j->deadline - now, quota) == -ETIME) {
 		quota[SW_MAP] = j->n_tasks[SW_MAP];
@@ -61,7 +62,6 @@ static void edf_update_keys(const struct sw_sched *s, struct sched_pool *p, doub
 	        p->runnable[SW_MAP].head ? p->runnable[SW_MAP].head : p->runnable[SW_REDUCE].head;
 	uint32_t quota[SW_KINDS];
 
-	(void)s;
 	if (!j)
 		return; /* nothing runnable: the pool is in no heap */
 	if (j->deadline <= 0) {
@@ -69,7 +69,7 @@ static void edf_update_keys(const struct sw_sched *s, struct sched_pool *p, doub
 			p->key[k] = 2 * EDF_TIER + j->arrival;
 		return;
 	}
-	edf_allocation(j, now, quota);
+	edf_allocation(j, s->cfg.aria_bound, now, quota);
 	for (int k = 0; k < SW_KINDS; k++)
 		p->key[k] = (j->running[k] < quota[k] ? 0 : EDF_TIER) + j->deadline;
 }

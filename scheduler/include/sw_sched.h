@@ -149,6 +149,13 @@ struct sw_job_spec {
 int sw_sched_place_input(const struct sw_cluster_spec *cluster, uint64_t job, uint32_t map,
                          struct sw_map_spec *m);
 
+/** Which of ARIA's completion-time estimates (Eqs. 5-7; sw_sched_aria.h). */
+enum sw_aria_bound {
+	SW_ARIA_LOW = 0,
+	SW_ARIA_AVG = 1, /**< the mean of the two */
+	SW_ARIA_UP = 2,
+};
+
 /** Settings shared by all policies; sw_sched_config_default() fills the documented defaults. */
 struct sw_sched_config {
 	const char *policy; /**< a name from sw_sched_policy_names() */
@@ -187,6 +194,9 @@ struct sw_sched_config {
 	 *  on a node holding none of its pending maps' input to the next job (Polo's data
 	 *  affinity; 0 = his basic scheduler): 1. */
 	uint32_t affinity_max_delays;
+	/** minedf, aria (and sw-minedf): the bound a job's Lagrange minimum pair is sized on:
+	 *  SW_ARIA_AVG (ARIA does not say which it deploys; its authors recommend the average). */
+	enum sw_aria_bound aria_bound;
 };
 
 /** ShuffleWatcher mechanisms beyond NASS, for ablations (sw_sched_config.sw_mechanisms). */

@@ -37,13 +37,6 @@ struct sw_task_record {
  */
 int sw_sched_profile_build(const struct sw_task_record *recs, size_t n, struct sw_job_profile *out);
 
-/** Which of ARIA's completion-time estimates (Eqs. 5-7). */
-enum sw_aria_bound {
-	SW_ARIA_LOW = 0,
-	SW_ARIA_AVG = 1, /**< the mean of the two: what the deadline policies allocate for */
-	SW_ARIA_UP = 2,
-};
-
 /** A job's completion time on m map and r reduce slots: a / m + b / r + c. */
 struct sw_aria_model {
 	double a, b, c;

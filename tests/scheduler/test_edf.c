@@ -115,6 +115,31 @@ static void aria_gives_a_deadline_job_its_allocation_and_no_spare_slot(void **st
 	sw_sched_destroy(s);
 }
 
+/* The same job under aria sized on each bound: T_up = 700 / m + 100 <= 425 needs m = 3 where
+ * T_avg = 750 / m + 50 needs 2; a bound that is none is refused. */
+static void the_minimum_is_sized_on_the_configured_bound(void **state)
+{
+	struct fx_cluster c;
+	struct fx_job a;
+	struct sw_sched_config cfg;
+	struct sw_sched *s;
+	uint32_t per_job[2] = {0};
+
+	(void)state;
+	fx_cluster_init(&c, 1, 4);
+	sw_sched_config_default(&cfg);
+	cfg.policy = "aria";
+	cfg.aria_bound = SW_ARIA_UP;
+	s = sw_sched_create(&c.spec, &cfg);
+	assert_non_null(s);
+	add(s, job(&a, 1, 0, 425, 8, 0), 0);
+	offer_every_map_slot(s, per_job);
+	assert_int_equal(per_job[1], 3);
+	sw_sched_destroy(s);
+	cfg.aria_bound = (enum sw_aria_bound)(SW_ARIA_UP + 1);
+	assert_null(sw_sched_create(&c.spec, &cfg));
+}
+
 static void job_falling_behind_gets_a_larger_allocation(void **state)
 {
 	struct fx_cluster c;
@@ -228,6 +253,7 @@ int main(void)
 	        cmocka_unit_test(earliest_deadline_goes_first_whatever_the_arrival),
 	        cmocka_unit_test(
 	                job_is_capped_at_its_minimum_and_spare_slots_follow_edf_then_come_back),
+	        cmocka_unit_test(the_minimum_is_sized_on_the_configured_bound),
 	        cmocka_unit_test(job_falling_behind_gets_a_larger_allocation),
 	        cmocka_unit_test(aria_gives_a_deadline_job_its_allocation_and_no_spare_slot),
 	        cmocka_unit_test(

@@ -17,7 +17,7 @@
 #include "sim_engine.h"
 #include "sw_sched_aria.h"
 
-/* The slots of each kind job @p d asks for: its Lagrange minimum pair on the average bound,
+/* The slots of each kind job @p d asks for: its Lagrange minimum pair on the policies' bound,
  * all its tasks without a deadline or when no allocation meets it, at most every slot of the
  * kind. */
 static void need(const struct sim *s, const struct sw_job_desc *d, uint64_t n[SW_KINDS])
@@ -31,7 +31,8 @@ static void need(const struct sim *s, const struct sw_job_desc *d, uint64_t n[SW
 	n[SW_REDUCE] = d->n_reduces;
 	if (d->deadline > 0) {
 		sw_sim_workload_profile(s->w, d, &p);
-		if (sw_sched_aria_model(&p, n_maps, d->n_reduces, SW_ARIA_AVG, &m) == 0 &&
+		if (sw_sched_aria_model(&p, n_maps, d->n_reduces, s->c->sched.aria_bound, &m) ==
+		            0 &&
 		    sw_sched_aria_min_slots(&m, d->deadline - d->arrival, slots) == 0) {
 			n[SW_MAP] = slots[SW_MAP];
 			n[SW_REDUCE] = slots[SW_REDUCE];

@@ -50,6 +50,10 @@ const char options_help[] =
         "                      data affinity; default 1, 0 = his basic scheduler)\n"
         "  --plan-period SEC   ras, sw-ras, reverse-adaptive: seconds between two\n"
         "                      placements (default 30)\n"
+        "  --aria-bound low|avg|up\n"
+        "                      minedf, aria, sw-minedf and --load-threshold's admission:\n"
+        "                      the completion-time bound a job's Lagrange minimum pair is\n"
+        "                      sized on (default avg; ARIA does not say which it deploys)\n"
         "  --deadline-factor LO:HI\n"
         "                      every job's deadline drawn again: its arrival + U[LO, HI] x\n"
         "                      its time alone on the whole cluster (default: the mix's; paper\n"
@@ -158,6 +162,7 @@ static const struct option longopts[] = {
         {"starvation-window", required_argument, NULL, 'W'},
         {"affinity-delays", required_argument, NULL, 'A'},
         {"plan-period", required_argument, NULL, 'K'},
+        {"aria-bound", required_argument, NULL, 'B'},
         {"map-input", required_argument, NULL, 'i'},
         {"output-replicas", required_argument, NULL, 'e'},
         {"fail-node", required_argument, NULL, 'F'},
@@ -273,6 +278,7 @@ static int parse_choice(const struct options_ctx *ctx, const char *opt, const ch
 }
 
 static const char *const off_on[] = {"off", "on"};
+static const char *const bounds[] = {"low", "avg", "up"};           /* enum sw_aria_bound */
 static const char *const wf_slots[] = {"free", "basic", "refined"}; /* enum sw_sim_wf_slots */
 static const char *const placements[] = {"random", "rack"};         /* enum sw_placement */
 static const char *const map_inputs[] = {"hdfs", "live"}; /* sw_sim_config.map_input_live */
@@ -461,6 +467,10 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		break;
 	case 'K':
 		return parse_double(ctx, "--plan-period", arg, 1e-3, &o->sim.sched.plan_period);
+	case 'B':
+		rc = parse_choice(ctx, "--aria-bound", arg, bounds, 3, &choice);
+		o->sim.sched.aria_bound = (enum sw_aria_bound)choice;
+		break;
 	case 'i':
 		rc = parse_choice(ctx, "--map-input", arg, map_inputs, 2, &choice);
 		o->sim.map_input_live = choice;
