@@ -293,6 +293,29 @@ static void assert_max_min(const struct sim_net *n, const uint32_t *ids, unsigne
 	}
 }
 
+/* Starts or ends 1 to @p max_changes random flows of @p ids (*@p nf of them, at most
+ * @p max_flows) on the nodes of @p fx at @p now. */
+static void churn(struct sim_net *n, const struct fixture *fx, uint32_t *ids, unsigned *nf,
+                  unsigned max_flows, unsigned max_changes, double now)
+{
+	unsigned changes = 1 + (unsigned)rand() % max_changes, c;
+
+	for (c = 0; c < changes; c++) {
+		if (*nf && (*nf == max_flows || rand() % 3 == 0)) {
+			unsigned victim = (unsigned)rand() % *nf;
+
+			sw_sim_net_flow_end(n, ids[victim], now);
+			ids[victim] = ids[--*nf];
+		} else {
+			uint32_t src = (uint32_t)rand() % fx->c.n_nodes;
+			uint32_t dst =
+			        (src + 1 + (uint32_t)rand() % (fx->c.n_nodes - 1)) % fx->c.n_nodes;
+
+			ids[(*nf)++] = start(n, src, dst, 1 + (uint64_t)rand(), now);
+		}
+	}
+}
+
 /* Random flows start and end, a few at a time, on a cluster of random NIC and uplink speeds;
  * after each update the rates must match a from-scratch recomputation and the reference. */
 static void random_churn(uint32_t n_racks, uint32_t per_rack, unsigned max_flows, unsigned rounds,
@@ -315,23 +338,7 @@ static void random_churn(uint32_t n_racks, uint32_t per_rack, unsigned max_flows
 		assert_non_null(n);
 		nf = 0;
 		for (step = 0; step < steps; step++) {
-			unsigned changes = 1 + rand() % 4, c;
-
-			for (c = 0; c < changes; c++) {
-				if (nf && (nf == max_flows || rand() % 3 == 0)) {
-					unsigned victim = (unsigned)rand() % nf;
-
-					sw_sim_net_flow_end(n, ids[victim], now);
-					ids[victim] = ids[--nf];
-				} else {
-					uint32_t src = (uint32_t)rand() % fx.c.n_nodes;
-					uint32_t dst =
-					        (src + 1 + (uint32_t)rand() % (fx.c.n_nodes - 1)) %
-					        fx.c.n_nodes;
-
-					ids[nf++] = start(n, src, dst, 1 + (uint64_t)rand(), now);
-				}
-			}
+			churn(n, &fx, ids, &nf, max_flows, 4, now);
 			sw_sim_net_update(n, now);
 			for (f = 0; f < nf; f++)
 				before[f] = sw_sim_net_flow_rate(n, ids[f]);
@@ -375,22 +382,7 @@ static void quantum_stays_within_capacity_and_is_exact_at_each_multiple(void **s
 	assert_int_equal(sw_sim_net_set_quantum(n, 1), 0);
 	srand(4242);
 	for (step = 0; step < 400; step++) {
-		unsigned changes = 1 + rand() % 4, c;
-
-		for (c = 0; c < changes; c++) {
-			if (nf && (nf == 200 || rand() % 3 == 0)) {
-				unsigned victim = (unsigned)rand() % nf;
-
-				sw_sim_net_flow_end(n, ids[victim], now);
-				ids[victim] = ids[--nf];
-			} else {
-				uint32_t src = (uint32_t)rand() % fx.c.n_nodes;
-				uint32_t dst = (src + 1 + (uint32_t)rand() % (fx.c.n_nodes - 1)) %
-				               fx.c.n_nodes;
-
-				ids[nf++] = start(n, src, dst, 1 + (uint64_t)rand(), now);
-			}
-		}
+		churn(n, &fx, ids, &nf, 200, 4, now);
 		sw_sim_net_update(n, now);
 		for (uint32_t l = 0; l < sw_sim_net_n_links(n); l++)
 			assert_true(sw_sim_net_link_load(n, l) <=
@@ -414,6 +406,56 @@ static void quantum_stays_within_capacity_and_is_exact_at_each_multiple(void **s
 	assert_int_equal(sw_sim_net_set_quantum(n, NAN), -EINVAL);
 	assert_int_equal(sw_sim_net_set_quantum(n, SW_SIM_MAX_NET_QUANTUM * 2), -EINVAL);
 	sw_sim_net_destroy(n);
+}
+
+/* The component solve works on bottleneck groups (flows counted per link and group) rather
+ * than on flows; the flow-level solve of sw_sim_net_update_all() is its reference, which it
+ * must equal bit for bit, rates and link loads. With a quantum every changed component waits
+ * for the next multiple and is then solved whole, so churn between multiples moves many flows
+ * between groups and each multiple exercises the group solve on every changed component. */
+static void group_solve_equals_the_flow_level_solve_bit_for_bit(void **state)
+{
+	struct fixture fx;
+	uint32_t ids[MAX_FLOWS], l, round;
+	double rate[MAX_FLOWS], load[1024], now = 0;
+	unsigned nf, f, step, checked = 0;
+
+	(void)state;
+	srand(9090);
+	for (round = 0; round < 6; round++) {
+		struct sim_net *n = make(&fx, 2 + round, 8, GBIT);
+
+		for (l = 0; l < fx.c.n_racks; l++)
+			fx.racks[l].uplink_bps = (50 + rand() % 2000) * MBIT;
+		for (l = 0; l < fx.c.n_nodes; l++)
+			fx.nodes[l].nic_bps = (100 + rand() % 900) * MBIT;
+		sw_sim_net_destroy(n);
+		n = sw_sim_net_create(&fx.c);
+		assert_non_null(n);
+		assert_true(sw_sim_net_n_links(n) <= 1024);
+		assert_int_equal(sw_sim_net_set_quantum(n, 1), 0);
+		nf = 0;
+		for (step = 0; step < 300; step++) {
+			churn(n, &fx, ids, &nf, MAX_FLOWS, 12, now);
+			sw_sim_net_update(n, now);
+			now += 0.25;
+			if (sw_sim_net_due(n) > now)
+				continue;
+			sw_sim_net_update(n, now);
+			for (f = 0; f < nf; f++)
+				rate[f] = sw_sim_net_flow_rate(n, ids[f]);
+			for (l = 0; l < sw_sim_net_n_links(n); l++)
+				load[l] = sw_sim_net_link_load(n, l);
+			sw_sim_net_update_all(n, now);
+			for (f = 0; f < nf; f++)
+				assert_true(rate[f] == sw_sim_net_flow_rate(n, ids[f]));
+			for (l = 0; l < sw_sim_net_n_links(n); l++)
+				assert_true(load[l] == sw_sim_net_link_load(n, l));
+			checked++;
+		}
+		sw_sim_net_destroy(n);
+	}
+	assert_true(checked > 400);
 }
 
 /* The heap against a plain array: after every random push, key change and removal (of the top
@@ -483,6 +525,7 @@ int main(void)
 	        cmocka_unit_test(incremental_recomputation_equals_recomputation_from_scratch),
 	        cmocka_unit_test(large_flow_sets_take_the_component_path_and_stay_exact),
 	        cmocka_unit_test(quantum_stays_within_capacity_and_is_exact_at_each_multiple),
+	        cmocka_unit_test(group_solve_equals_the_flow_level_solve_bit_for_bit),
 	        cmocka_unit_test(heap_top_is_the_least_key_through_pushes_updates_and_removals),
 	};
 

@@ -17,6 +17,16 @@
  * tests/sim/test_net.c checks both paths against a from-scratch recomputation and against a
  * plain reference on random flow sets.
  *
+ * The component solve works on bottleneck groups: every flow belongs to the group of the link
+ * that froze it last, and sim_net.cells counts each group's flows on each link. Progressive
+ * filling then freezes a group with one pass over its column (the links its flows cross, with
+ * counts) instead of a pass over its flows and their links, finds the component through the
+ * cells instead of through every flow, and gives new rates only to groups whose level moved;
+ * only the few flows that change group are handled one by one. A component of some 4,000
+ * flows on the uplinks is a few dozen groups. It repeats the flow-level solve's subtractions,
+ * one per flow, so its result is that solve's bit for bit (sw_sim_net_update_all() keeps the
+ * flow-level one, the reference the tests compare it with).
+ *
  * With a quantum (sw_sim_net_set_quantum), an approximation: flows that start share only what
  * the running flows leave (progressive filling over the new flows alone, which costs what
  * they cross, not what shares their links), the changed links wait in a pending set, and the
@@ -32,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_cells.h"
 #include "sim_heap.h"
 #include "sim_net.h"
 
@@ -56,18 +67,28 @@ struct link {
 	uint32_t mark; /* epoch of the recomputation whose L holds it */
 	uint8_t dirty;
 	uint8_t pending; /* in sim_net.pending: its component's solve is deferred */
+	/* its bottleneck group: the flows it froze when they were last solved */
+	uint32_t *members;
+	uint32_t n_members;
+	uint8_t mixed; /* a member's rate may differ from level */
+	double level;  /* the share the group solve last gave every member */
+	uint32_t seen; /* epoch of the group solve that reached the group */
+	uint32_t done; /* round of the group solve that froze the group */
 };
 
 struct flow {
 	uint32_t links[SIM_NET_MAX_HOPS];
 	uint32_t pos[SIM_NET_MAX_HOPS]; /* index in each link's flow list */
 	uint8_t n_links, live;
-	uint32_t mark;    /* epoch of the recomputation whose F holds it */
-	uint32_t frozen;  /* solve round that froze it */
-	uint32_t checked; /* check round that looked at it */
-	uint64_t seq;     /* start order: the tie-break between equal completion times */
+	uint32_t mark;                   /* epoch of the recomputation whose F holds it */
+	uint32_t frozen;                 /* solve round that froze it */
+	uint32_t checked;                /* check round that looked at it */
+	uint32_t group;                  /* the link of its bottleneck group, one of links[] */
+	uint32_t gpos;                   /* index in the group's members */
+	uint32_t cell[SIM_NET_MAX_HOPS]; /* its count in (links[k], group) of sim_net.cells */
+	uint64_t seq; /* start order: the tie-break between equal completion times */
 	double rate;
-	double nrate;  /* rate being computed, while in F */
+	double nrate;  /* rate being computed, while in F; its rate outside updates */
 	double rem;    /* bytes left at time t */
 	uint64_t size; /* bytes it was given, growths included */
 	double t;
@@ -84,8 +105,9 @@ struct sim_net {
 	uint32_t flows_cap, free_head; /* free flow ids are chained through flows[].pos[0] */
 	uint64_t seq;
 	uint32_t epoch, round;
-	struct sim_heap done;  /* flows by completion time */
-	struct sim_heap share; /* links by fair share, during one solve */
+	struct sim_heap done;   /* flows by completion time */
+	struct sim_heap share;  /* links by fair share, during one solve */
+	struct sim_cells cells; /* flows per (link, bottleneck group) */
 	uint32_t *dirty, n_dirty;
 	/* links whose component solve waits for `due`, a multiple of `quantum` (0: none) */
 	uint32_t *pending, n_pending;
@@ -131,7 +153,8 @@ struct sim_net *sw_sim_net_create(const struct sw_cluster_spec *c)
 	n->dirty = calloc(n->n_links, sizeof(*n->dirty));
 	n->pending = calloc(n->n_links, sizeof(*n->pending));
 	n->set_links = calloc(n->n_links, sizeof(*n->set_links));
-	if (!n->rack_of || !n->rx || !n->links || !n->dirty || !n->pending || !n->set_links) {
+	if (!n->rack_of || !n->rx || !n->links || !n->dirty || !n->pending || !n->set_links ||
+	    sw_sim_cells_init(&n->cells, n->n_links)) {
 		sw_sim_net_destroy(n);
 		errno = ENOMEM;
 		return NULL;
@@ -161,8 +184,11 @@ void sw_sim_net_destroy(struct sim_net *n)
 
 	if (!n)
 		return;
-	for (i = 0; n->links && i < n->n_links; i++)
+	for (i = 0; n->links && i < n->n_links; i++) {
 		free(n->links[i].flows);
+		free(n->links[i].members);
+	}
+	sw_sim_cells_fini(&n->cells);
 	sw_sim_heap_fini(&n->done);
 	sw_sim_heap_fini(&n->share);
 	free(n->rack_of);
@@ -250,7 +276,8 @@ static int flows_reserve(struct sim_net *n)
 	n->flows = nf;
 	/* Nothing sized by the flow count grows later, so an update cannot fail. */
 	if (grow_ids(&n->fresh, ncap) || grow_ids(&n->set_flows, ncap) ||
-	    sw_sim_heap_reserve(&n->done, ncap))
+	    sw_sim_heap_reserve(&n->done, ncap) ||
+	    sw_sim_cells_reserve(&n->cells, SIM_NET_MAX_HOPS * ncap))
 		return -ENOMEM;
 	memset(nf + n->flows_cap, 0, (size_t)(ncap - n->flows_cap) * sizeof(*nf));
 	for (i = ncap; i-- > n->flows_cap;) {
@@ -261,8 +288,13 @@ static int flows_reserve(struct sim_net *n)
 	return 0;
 }
 
-static int link_attach(struct link *l, uint32_t id, uint32_t *pos)
+/* Makes room for a flow on @p link: in its flow list, its group (only flows on it may join
+ * it), its row of the cells (a group per flow at most) and its column (a flow of the group
+ * crosses at most SIM_NET_MAX_HOPS links). */
+static int link_attach(struct sim_net *n, uint32_t link, uint32_t id, uint32_t *pos)
 {
+	struct link *l = &n->links[link];
+
 	if (l->n_flows == l->flows_cap) {
 		uint32_t ncap = l->flows_cap ? 2 * l->flows_cap : 4;
 		uint32_t *nf = realloc(l->flows, (size_t)ncap * sizeof(*nf));
@@ -270,8 +302,15 @@ static int link_attach(struct link *l, uint32_t id, uint32_t *pos)
 		if (!nf)
 			return -ENOMEM;
 		l->flows = nf;
+		nf = realloc(l->members, (size_t)ncap * sizeof(*nf));
+		if (!nf)
+			return -ENOMEM;
+		l->members = nf;
 		l->flows_cap = ncap;
 	}
+	if (sw_sim_cells_reserve_line(&n->cells, link, l->n_flows + 1,
+	                              SIM_NET_MAX_HOPS * (l->n_flows + 1)))
+		return -ENOMEM;
 	*pos = l->n_flows;
 	l->flows[l->n_flows++] = id;
 	return 0;
@@ -309,6 +348,41 @@ static unsigned route(const struct sim_net *n, uint32_t src, uint32_t dst,
 	return k;
 }
 
+static void flow_leave(struct sim_net *n, uint32_t id)
+{
+	struct flow *f = &n->flows[id];
+	struct link *g = &n->links[f->group];
+	uint32_t moved = g->members[--g->n_members];
+	unsigned k;
+
+	g->members[f->gpos] = moved;
+	n->flows[moved].gpos = f->gpos;
+	for (k = 0; k < f->n_links; k++)
+		sw_sim_cells_dec(&n->cells, f->cell[k]);
+}
+
+static void flow_enter(struct sim_net *n, uint32_t id, uint32_t link)
+{
+	struct flow *f = &n->flows[id];
+	struct link *g = &n->links[link];
+	unsigned k;
+
+	f->group = link;
+	f->gpos = g->n_members;
+	g->members[g->n_members++] = id;
+	for (k = 0; k < f->n_links; k++)
+		f->cell[k] = sw_sim_cells_inc(&n->cells, f->links[k], link);
+}
+
+/* Moves flow @p id to the bottleneck group of @p link, a link of its path. */
+static void flow_join(struct sim_net *n, uint32_t id, uint32_t link)
+{
+	if (n->flows[id].group == link)
+		return;
+	flow_leave(n, id);
+	flow_enter(n, id, link);
+}
+
 int sw_sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t bytes, double now,
                           void *owner, uint32_t *id)
 {
@@ -326,7 +400,7 @@ int sw_sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_
 	memset(f, 0, sizeof(*f));
 	f->n_links = (uint8_t)route(n, src, dst, f->links);
 	for (k = 0; k < f->n_links; k++) {
-		if (link_attach(&n->links[f->links[k]], fid, &f->pos[k])) {
+		if (link_attach(n, f->links[k], fid, &f->pos[k])) {
 			while (k--)
 				link_detach(n, &n->links[f->links[k]], f->pos[k]);
 			f->pos[0] = n->free_head;
@@ -336,6 +410,9 @@ int sw_sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_
 	}
 	for (k = 0; k < f->n_links; k++)
 		mark_dirty(n, f->links[k]);
+	/* Any link of its path will do until a solve freezes it. */
+	flow_enter(n, fid, f->links[0]);
+	n->links[f->links[0]].mixed = 1;
 	f->live = 1;
 	f->seq = n->seq++;
 	f->rem = (double)bytes;
@@ -386,6 +463,7 @@ void sw_sim_net_flow_end(struct sim_net *n, uint32_t id, double now)
 	n->rx[(size_t)dst * n->n_racks + n->rack_of[src]] +=
 	        f->size - (left < f->size ? left : f->size);
 	sw_sim_heap_remove(&n->done, id);
+	flow_leave(n, id);
 	for (k = 0; k < f->n_links; k++) {
 		struct link *l = &n->links[f->links[k]];
 
@@ -486,14 +564,15 @@ static double rate_now(const struct sim_net *n, const struct flow *f)
 	return f->mark == n->epoch ? f->nrate : f->rate;
 }
 
-/* Freezes @p f at rate @p s, bottlenecked at @p l: its load and share go to its other links
- * (the caller closes @p l). */
-static void freeze(struct sim_net *n, struct flow *f, double s, const struct link *l)
+/* A flow frozen at share @p s by link @p l: its rate goes on every link's load, and is taken
+ * from what its other links have left to share. A link whose last open flow this was leaves
+ * the queue at once: it is usually a NIC far down the heap, which costs a sift of a level or
+ * two there, against a whole descent from the top if it waited to surface (most of a
+ * component's NICs close so, before the solve reaches their share). */
+static void take_share(struct sim_net *n, const struct flow *f, double s, const struct link *l)
 {
 	unsigned k;
 
-	f->frozen = n->round;
-	f->nrate = s;
 	for (k = 0; k < f->n_links; k++) {
 		struct link *m = &n->links[f->links[k]];
 
@@ -503,24 +582,30 @@ static void freeze(struct sim_net *n, struct flow *f, double s, const struct lin
 		if (m == l)
 			continue;
 		m->left = m->left > s ? m->left - s : 0;
-		m->open--;
+		if (!--m->open)
+			sw_sim_heap_remove(&n->share, f->links[k]);
 	}
 }
 
-/* Progressive filling of F over L, on what the flows outside F leave of each link. Shares only
- * grow as flows freeze ((c - s) / (k - 1) >= c / k when s <= c / k), so a queued key is a lower
- * bound and a link whose share grew is simply queued again when it surfaces. It also sums each
- * link's load and fastest rate as it goes, which the check needs: a separate pass over every
- * flow of L would cost as much again. @p whole: F holds every flow on L's links (a component
- * solve), so no flow outside F takes capacity and the pass over each link's flows is skipped.
- * The queue is built in one O(|L|) heapify, and dropped once every flow is frozen: the links
- * still queued then (most NICs, usually) carry no open flow, and popping them one by one would
- * cost a log |L| sift each. */
-static void solve(struct sim_net *n, int whole)
+/* Freezes flow @p id at rate @p s, bottlenecked at @p link, whose group it joins (the caller
+ * closes the link). */
+static void freeze(struct sim_net *n, uint32_t id, double s, uint32_t link)
 {
-	uint32_t i, j, top, unfrozen = n->n_set_flows;
+	struct flow *f = &n->flows[id];
 
-	n->round++;
+	f->frozen = n->round;
+	f->nrate = s;
+	flow_join(n, id, link);
+	n->links[link].mixed = 1;
+	take_share(n, f, s, &n->links[link]);
+}
+
+/* Queues the links of L that carry flows of F by fair share, from what the flows outside F
+ * leave (@p whole: F holds every flow on them). */
+static void queue_links(struct sim_net *n, int whole)
+{
+	uint32_t i, j;
+
 	for (i = 0; i < n->n_set_links; i++) {
 		struct link *l = &n->links[n->set_links[i]];
 
@@ -548,7 +633,15 @@ static void solve(struct sim_net *n, int whole)
 		}
 	}
 	sw_sim_heap_heapify(&n->share);
-	while (unfrozen && (top = sim_heap_top(&n->share)) != SIM_HEAP_NONE) {
+}
+
+/* Takes the queued link of least fair share, with open flows, off the queue. @return it, with
+ * its share in *@p share, or SIM_HEAP_NONE. */
+static uint32_t next_share(struct sim_net *n, double *share)
+{
+	uint32_t top;
+
+	while ((top = sim_heap_top(&n->share)) != SIM_HEAP_NONE) {
 		struct link *l = &n->links[top];
 		double s;
 
@@ -563,12 +656,37 @@ static void solve(struct sim_net *n, int whole)
 			continue;
 		}
 		sw_sim_heap_remove(&n->share, top);
+		*share = s;
+		return top;
+	}
+	return SIM_HEAP_NONE;
+}
+
+/* Progressive filling of F over L, on what the flows outside F leave of each link. Shares only
+ * grow as flows freeze ((c - s) / (k - 1) >= c / k when s <= c / k), so a queued key is a lower
+ * bound and a link whose share grew is simply queued again when it surfaces. It also sums each
+ * link's load and fastest rate as it goes, which the check needs: a separate pass over every
+ * flow of L would cost as much again. @p whole: F holds every flow on L's links (a component
+ * solve), so no flow outside F takes capacity and the pass over each link's flows is skipped.
+ * The queue is built in one O(|L|) heapify, and dropped once every flow is frozen: the links
+ * still queued then (most NICs, usually) carry no open flow, and popping them one by one would
+ * cost a log |L| sift each. */
+static void solve(struct sim_net *n, int whole)
+{
+	uint32_t j, top, unfrozen = n->n_set_flows;
+	double s;
+
+	n->round++;
+	queue_links(n, whole);
+	while (unfrozen && (top = next_share(n, &s)) != SIM_HEAP_NONE) {
+		struct link *l = &n->links[top];
+
 		for (j = 0; j < l->n_flows; j++) {
-			struct flow *f = &n->flows[l->flows[j]];
+			const struct flow *f = &n->flows[l->flows[j]];
 
 			if (f->mark != n->epoch || f->frozen == n->round)
 				continue;
-			freeze(n, f, s, l);
+			freeze(n, l->flows[j], s, top);
 			unfrozen--;
 		}
 		l->open = 0;
@@ -647,6 +765,103 @@ static void close_component(struct sim_net *n, double now)
 	}
 }
 
+/* L := every link of the components that touch L, through the groups: a link's row of the
+ * cells names the groups of its flows, a group's column every link its flows cross, and each
+ * flow crosses its group's link. @return how many flows those components hold. */
+static uint32_t close_groups(struct sim_net *n, double now)
+{
+	uint32_t i, j, k, flows = 0;
+
+	for (i = 0; i < n->n_set_links; i++) {
+		const struct sim_line *row = &n->cells.rows[n->set_links[i]];
+
+		for (j = 0; j < row->n; j++) {
+			uint32_t g = n->cells.cell[row->cells[j]].col;
+			const struct sim_line *col = &n->cells.cols[g];
+
+			if (n->links[g].seen == n->epoch)
+				continue;
+			n->links[g].seen = n->epoch;
+			flows += n->links[g].n_members;
+			for (k = 0; k < col->n; k++)
+				set_add_link(n, n->cells.cell[col->cells[k]].row, now);
+		}
+	}
+	return flows;
+}
+
+/* Sets a rate outside F: as apply() does, nrate keeps it, since check() reads the nrate of
+ * the flows it adds to F. */
+static void give_rate(struct sim_net *n, uint32_t id, double s, double now)
+{
+	n->flows[id].nrate = s;
+	flow_set_rate(n, id, s, now);
+}
+
+/* Freezes every open flow on @p link at share @p s and gives it that rate: first its group,
+ * through the group's column (per link, as many subtractions and additions of s as it has
+ * flows of the group, in the same order as freezing them one by one would make, so that the
+ * result is the flow-level solve's to the last bit), then the flows on it whose groups are
+ * still open, which join its group. @return how many flows it froze. */
+static uint32_t freeze_group(struct sim_net *n, uint32_t link, double s, double now)
+{
+	struct link *l = &n->links[link];
+	const struct sim_line *col = &n->cells.cols[link];
+	uint32_t i, j, frozen = l->open, others = l->open - l->n_members;
+
+	for (i = 0; i < col->n; i++) {
+		const struct sim_cell *c = &n->cells.cell[col->cells[i]];
+		struct link *m = &n->links[c->row];
+
+		for (j = 0; j < c->count; j++) {
+			m->load += s;
+			if (m != l)
+				m->left = m->left > s ? m->left - s : 0;
+		}
+		if (s > m->maxrate)
+			m->maxrate = s;
+		if (m != l && !(m->open -= c->count))
+			sw_sim_heap_remove(&n->share, c->row);
+	}
+	/* Members keep their rate while the group keeps its level: most groups, in a solve. */
+	if (l->mixed || l->level != s)
+		for (i = 0; i < l->n_members; i++)
+			give_rate(n, l->members[i], s, now);
+	l->level = s;
+	l->mixed = 0;
+	l->done = n->round;
+	for (j = 0; others && j < l->n_flows; j++) {
+		uint32_t id = l->flows[j];
+		const struct flow *f = &n->flows[id];
+
+		if (f->group == link || n->links[f->group].done == n->round)
+			continue;
+		others--;
+		flow_join(n, id, link);
+		take_share(n, f, s, l);
+		give_rate(n, id, s, now);
+	}
+	l->open = 0;
+	return frozen;
+}
+
+/* Solves the components that touch L at the level of bottleneck groups: the progressive
+ * filling of solve(n, 1), whose per-flow work (collecting the flows, freezing each on each of
+ * its links, applying rates that did not change) becomes per-group work, and whose results it
+ * equals bit for bit. Any assignment of flows to groups gives the same result; the last
+ * solve's makes flows that must change group few. */
+static void solve_groups(struct sim_net *n, double now)
+{
+	uint32_t unfrozen = close_groups(n, now), top;
+	double s;
+
+	n->round++;
+	queue_links(n, 1);
+	while (unfrozen && (top = next_share(n, &s)) != SIM_HEAP_NONE)
+		unfrozen -= freeze_group(n, top, s, now);
+	sw_sim_heap_clear(&n->share);
+}
+
 static void apply(struct sim_net *n, double now)
 {
 	uint32_t i;
@@ -707,7 +922,7 @@ static void fill_fresh(struct sim_net *n, double now)
 				crosses |= f->links[k] == best;
 			if (f->frozen == n->round || !crosses)
 				continue;
-			freeze(n, f, s, &n->links[best]);
+			freeze(n, n->set_flows[i], s, best);
 			unfrozen--;
 		}
 		n->links[best].open = 0;
@@ -765,9 +980,7 @@ void sw_sim_net_update(struct sim_net *n, double now)
 		}
 		n->n_pending = 0;
 		n->due = INFINITY;
-		close_component(n, now);
-		solve(n, 1);
-		apply(n, now);
+		solve_groups(n, now);
 		return;
 	}
 	for (;;) {
@@ -778,9 +991,8 @@ void sw_sim_net_update(struct sim_net *n, double now)
 			break;
 		/* No flow to add means rounding defeated the check: take the exact path. */
 		if (!joined || n->n_set_flows > LOCAL_MAX_FLOWS || ++rounds == LOCAL_MAX_ROUNDS) {
-			close_component(n, now);
-			solve(n, 1);
-			break;
+			solve_groups(n, now);
+			return;
 		}
 	}
 	apply(n, now);
