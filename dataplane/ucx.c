@@ -447,22 +447,6 @@ static int set_am(struct ucx_ctx *u, unsigned id, ucp_am_recv_callback_t cb)
 	return err_of(ucp_worker_set_am_recv_handler(u->w, &p));
 }
 
-/* Whether a UCX_TLS value can enable a shared-memory transport ("sm", "posix", "sysv",
- * "shm" aliases, "all", or a "^..." exclusion list). NULL: the environment's, else all. */
-static bool may_use_shm(const char *tls)
-{
-	static const char *const shm[] = {"sm", "shm", "posix", "sysv", "mm", "all"};
-
-	if (!tls)
-		tls = getenv("UCX_TLS"); /* what ucp_config_read() saw */
-	if (!tls || tls[0] == '^')
-		return true;
-	for (size_t i = 0; i < sizeof(shm) / sizeof(shm[0]); i++)
-		if (strstr(tls, shm[i]))
-			return true;
-	return false;
-}
-
 static int ucx_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 {
 	struct ucx_ctx *u = uctx(c);
@@ -488,12 +472,15 @@ static int ucx_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 		return err_of(s);
 	if (cfg->ucx_tls)
 		s = ucp_config_modify(conf, "TLS", cfg->ucx_tls);
-	/* UCX 1.13 leaves shared-memory transports out of endpoints that ask for peer-failure
-	 * handling unless they do it too (openucx/ucx#8477); we need both. UCX warns about
-	 * the setting when no shared-memory transport is enabled, so only then. */
+	/* UCX 1.13 leaves its shared-memory transports (mm: sysv, posix) out of endpoints that
+	 * ask for peer-failure handling, and this backend leaves them out (UCX_MM_ERROR_HANDLING
+	 * keeps its default, n): every sender writes into the receiver's one FIFO, taking a slot
+	 * and then marking it written, and the receiver reads the slots in order. A peer killed
+	 * between the two leaves a slot that is never marked, and the receiver takes nothing from
+	 * anyone after it: a reducer SIGKILLed there (gdb) left its shuffle server deaf to every
+	 * new reducer, which timed out. So shared memory carries messages only among trusted peers
+	 * (ucx_trust_peers), whose failure takes the survivor down anyway. */
 	u->trust_peers = cfg->ucx_trust_peers != 0;
-	if (s == UCS_OK && !u->trust_peers && may_use_shm(cfg->ucx_tls))
-		s = ucp_config_modify(conf, "MM_ERROR_HANDLING", "y");
 	/* UCX 1.13's tcp PUT-zcopy protocol aborts the whole process (an assertion in
 	 * tcp_ep.c, PUT_TX_WAITING_ACK) when the peer vanishes in the middle of a PUT: a reducer
 	 * killed mid-fetch took its server down in about one run in fifteen. Rendezvous over tcp
