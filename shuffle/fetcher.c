@@ -572,7 +572,11 @@ static void frame_failed(struct fconn *c, struct sw_shuffle_fetch_op *op,
 }
 
 /* Puts a chunk's bytes where they go, unless the transport placed them there already, and
- * checks them against the chunk's CRC32C. */
+ * checks a compressed chunk's against its CRC32C. A raw chunk's bytes are the ones its
+ * tag covers, which on_frame() checked already and the server took from put time (digests,
+ * or bytes it read and checked against put-time CRCs): a CRC pass would check them twice.
+ * The tag of a compressed chunk covers what the server compressed at send time, so only the
+ * CRC links its bytes to put time. */
 static bool chunk_good(struct sw_shuffle_fetch_op *op, const struct proto_chunk *h,
                        const uint8_t *payload)
 {
@@ -580,7 +584,7 @@ static bool chunk_good(struct sw_shuffle_fetch_op *op, const struct proto_chunk 
 	if (payload != dst &&
 	    sw_shuffle_proto_unpack(op->fc->z, h->codec, payload, h->len, dst, h->raw_len) < 0)
 		return false;
-	return sw_shuffle_proto_crc32c(dst, h->raw_len) == h->data_crc;
+	return h->codec == PROTO_RAW || sw_shuffle_proto_crc32c(dst, h->raw_len) == h->data_crc;
 }
 
 /* Handles one frame of the current answer (h decoded, in seq order or an error status). */

@@ -241,9 +241,11 @@ static int queue_send(struct conn *c, struct stream *s, struct sendbuf *b, size_
 }
 
 /* Queues one answer frame, tagged when the peer proved a key: from the payload's digests
- * when put time left them (ndig of them at dig), else from its bytes. 0, -EAGAIN, other. */
+ * when put time left them (ndig of them at dig), else from its bytes. corrupt (TEST ONLY, see
+ * sw_shuffle_server_corrupt_next_chunk) flips a byte of the owned payload after the seal, as
+ * a bad link would. 0, -EAGAIN, other. */
 static int send_frame(struct conn *c, struct stream *s, struct proto_chunk *h, uint8_t *payload,
-                      const void *data, const uint8_t *dig, size_t ndig)
+                      const void *data, const uint8_t *dig, size_t ndig, bool corrupt)
 {
 	struct sendbuf *b = malloc(sizeof(*b));
 	if (b == NULL)
@@ -258,6 +260,8 @@ static int send_frame(struct conn *c, struct stream *s, struct proto_chunk *h, u
 		free(b);
 		return err;
 	}
+	if (corrupt)
+		payload[h->len / 2] ^= 0x5a;
 	sw_shuffle_proto_chunk_encode(h, b->hdr);
 	b->payload = payload;
 	return queue_send(c, s, b, PROTO_CHUNK_LEN, data, h->len);
@@ -282,7 +286,7 @@ static int send_status(struct conn *c, uint8_t status)
 {
 	struct proto_chunk h = {
 	        .version = SW_SHUFFLE_VERSION, .status = status, .flags = PROTO_LAST};
-	return send_frame(c, NULL, &h, NULL, NULL, NULL, 0);
+	return send_frame(c, NULL, &h, NULL, NULL, NULL, 0, false);
 }
 
 static void send_done(struct sw_shuffle_server *srv, struct sendbuf *b, int status)
@@ -358,18 +362,15 @@ static int stream_chunk(struct sw_shuffle_server *srv, struct conn *c, struct st
 		raw = wire;
 		data = wire;
 	}
-	if (corrupt)
-		raw[h.len / 2] ^=
-		        0x5a; /* TEST ONLY path, see sw_shuffle_server_corrupt_next_chunk */
 	if (s->next + n == s->end)
 		h.flags = PROTO_LAST;
 	/* the raw bytes of the range as put: their digests from put time, no pass over them */
 	const uint8_t *dig = NULL;
 	size_t ndig = 0;
-	if (h.codec == PROTO_RAW && !corrupt &&
+	if (h.codec == PROTO_RAW &&
 	    sw_shuffle_store_view_digests(&s->v, s->next, n, &dig, &ndig) < 0)
 		dig = NULL;
-	err = send_frame(c, s, &h, raw, data, dig, ndig);
+	err = send_frame(c, s, &h, raw, data, dig, ndig, corrupt);
 	if (err < 0) {
 		free(raw);
 		return err;
@@ -411,7 +412,7 @@ static int send_lease(struct sw_shuffle_server *srv, struct conn *c, const struc
 	                        .len = (uint32_t)size,
 	                        .raw_len = (uint32_t)size,
 	                        .data_crc = sw_shuffle_proto_crc32c(payload, size)};
-	if ((err = send_frame(c, NULL, &h, payload, payload, NULL, 0)) < 0)
+	if ((err = send_frame(c, NULL, &h, payload, payload, NULL, 0, false)) < 0)
 		goto fail;
 	*l = (struct lease){
 	        .v = *v, .job = r->job, .map = r->map, .part = r->part, .next = c->leases};

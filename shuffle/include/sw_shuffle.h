@@ -215,8 +215,8 @@ int sw_shuffle_server_run(struct sw_shuffle_server *srv);
 void sw_shuffle_server_stop(struct sw_shuffle_server *srv);
 /* Counters; safe from any thread (each field is read atomically). */
 void sw_shuffle_server_counters(struct sw_shuffle_server *srv, struct sw_shuffle_counters *out);
-/* TEST ONLY: flips one payload byte of the next data chunk sent, after its CRC was computed,
- * so that tests can check that clients detect and re-fetch a corrupted chunk. */
+/* TEST ONLY: flips one payload byte of the next data chunk sent, after its CRC and tag were
+ * computed, so that tests can check that clients detect and re-fetch a corrupted chunk. */
 void sw_shuffle_server_corrupt_next_chunk(struct sw_shuffle_server *srv);
 
 /* ---------------------------------------------------------------------------------------- */
@@ -289,7 +289,7 @@ void sw_shuffle_fetcher_destroy(struct sw_shuffle_fetcher *fc);
  * Codes: -ESRCH (job removed), -ENOENT (unknown partition), -ERANGE (past the end), -EACCES
  * (wrong secret, or a job the server does not have: it tells the two apart only to a peer that
  * proved a key), -EPROTONOSUPPORT (server speaks another version), -EBADMSG (corrupt frame),
- * -EILSEQ (CRC still wrong after the retries), -ECONNRESET (server unreachable or gone),
+ * -EILSEQ (tag or CRC still wrong after the retries), -ECONNRESET (server unreachable or gone),
  * -ETIMEDOUT (no sign of life for timeout_ms, or past deadline_ms), -EIO (server could not
  * read its spill file), -ENOBUFS (answer longer than the caller's buffer), -EFBIG (answer above
  * max_fetch), -ENOMEM.
