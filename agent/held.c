@@ -46,27 +46,24 @@ static int by_job_then_map(const void *a, const void *b)
 	return (x->map > y->map) - (x->map < y->map);
 }
 
-/* Counts the partitions of each (job, map) in the sorted ps into h; @return outputs left out. */
+/* One output per run of (job, map) in the sorted ps, into h; @return outputs left out. */
 static size_t outputs_count(const struct parts *ps, struct sw_agent_held *h)
 {
 	size_t left_out = 0;
-	for (size_t i = 0; i < ps->n; i++) {
+	for (size_t i = 0, end; i < ps->n; i = end) {
 		const struct part_ref *r = &ps->v[i];
-		SwWire__HeldOutput *last = h->n ? &h->outputs[h->n - 1] : NULL;
-		if (last && last->job == r->job && last->map == r->map) {
-			last->partitions++;
-		} else if (i > 0 && ps->v[i - 1].job == r->job && ps->v[i - 1].map == r->map) {
-			continue; /* an output left out below */
-		} else if (h->n == SW_WIRE_MAX_HELD) {
+		for (end = i + 1; end < ps->n && !by_job_then_map(&ps->v[end], r); end++)
+			;
+		if (h->n == SW_WIRE_MAX_HELD) {
 			left_out++;
-		} else {
-			SwWire__HeldOutput *o = &h->outputs[h->n];
-			sw_wire__held_output__init(o);
-			o->job = r->job;
-			o->map = r->map;
-			o->partitions = 1;
-			h->ptrs[h->n++] = o;
+			continue;
 		}
+		SwWire__HeldOutput *o = &h->outputs[h->n];
+		sw_wire__held_output__init(o);
+		o->job = r->job;
+		o->map = r->map;
+		o->partitions = (uint32_t)(end - i);
+		h->ptrs[h->n++] = o;
 	}
 	return left_out;
 }

@@ -110,8 +110,10 @@ static void held_jobs_done(struct ctl *c, struct ctl_conn *conn, const SwWire__A
 {
 	for (size_t i = 0; i < a->n_held; i++) {
 		uint64_t id = a->held[i]->job;
+		if (i > 0 && a->held[i - 1]->job == id)
+			continue; /* one JobDone per job */
 		const struct ctl_job *j = sw_ctl_job(c, id);
-		if ((i > 0 && a->held[i - 1]->job == id) || (j != NULL && j->state == JOB_RUNNING))
+		if (j != NULL && j->state == JOB_RUNNING)
 			continue;
 		SwWire__JobDone done = SW_WIRE__JOB_DONE__INIT;
 		done.job = id;

@@ -420,14 +420,14 @@ struct ctl_outputs sw_ctl_jobs_node_lost(struct ctl *c, uint32_t node,
 				                   j->done[SW_REDUCE] < j->n_reduces;
 				if (ct->node != node || !(ct->state == TASK_RUNNING || output_lost))
 					continue;
-				if (ct->state == TASK_DONE && restarted) {
-					if (output_held(restarted, j, t)) {
+				if (ct->state == TASK_DONE) {
+					if (restarted && output_held(restarted, j, t)) {
 						o.kept++;
 						continue;
 					}
-					sw_ctl_rec_map_output_lost(&c->rec, j->id, t, c->now);
-				}
-				if (ct->state == TASK_DONE) {
+					if (restarted)
+						sw_ctl_rec_map_output_lost(&c->rec, j->id, t,
+						                           c->now);
 					j->done[k]--;
 					o.lost++;
 				}
