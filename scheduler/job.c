@@ -129,6 +129,7 @@ void sw_sched_job_free(struct sched_job *j)
 	free(j->maps);
 	free(j->nass);
 	free(j->ras);
+	free(j->accel);
 	free(j);
 }
 

@@ -6,12 +6,17 @@
  *   1  a job with no completed task yet (no mean to estimate from), oldest first; a reduce
  *      with no reduce finished is estimated from the maps' mean (Polo's 3.4.5);
  *   2  the others by required slots s_req, the most needed first;
- *   3  a job without a deadline, by arrival.
+ *   3  a job without a deadline, by arrival;
+ *   4  (adaptive-hw) a job whose maps wait for its calibration maps on both pools: it takes
+ *      no map slot, so a decision should not walk past it.
  * s_req comes from the job's own completed tasks (the core's done[] and duration_sum[]),
  * not from a profile: Polo estimates online. It is recomputed at every add, launch and finish
  * of the job; a launch lowers it by one, which is how surplus slots spread over the jobs.
+ * Under adaptive-hw an accelerable job's map need is s_req,acc (Eq. 2) over its accelerated
+ * maps alone, and each map need is handed to accel.c, whose PICK defers by it.
  */
 #include <errno.h>
+#include <math.h>
 
 #include "policy.h"
 #include "sw_sched_aria.h"
@@ -40,30 +45,38 @@ static void adaptive_update_keys(const struct sw_sched *s, struct sched_pool *p,
 	const struct sched_job *j =
 	        p->runnable[SW_MAP].head ? p->runnable[SW_MAP].head : p->runnable[SW_REDUCE].head;
 
-	(void)s;
 	if (!j)
 		return; /* nothing runnable: the pool is in no heap */
 	for (int k = 0; k < SW_KINDS; k++) {
-		double goal = sw_sched_adaptive_phase_goal(j, k), mu;
+		double goal = sw_sched_adaptive_phase_goal(j, k), mu, need = NAN;
+		uint32_t running = j->running[k];
 		int k_mu;
 
 		if (j->deadline <= 0) {
 			p->key[k] = 3 * ORDER_TIER + j->arrival;
 		} else if (now >= goal) {
 			p->key[k] = j->deadline;
+			need = INFINITY;
 		} else if (j->done[k] == 0 && j->done[SW_MAP] == 0) {
 			p->key[k] = ORDER_TIER + j->arrival;
 		} else {
 			/* Running tasks are taken as half done: the core keeps no sum of their
 			 * start times, and half is the mean left of a task seen at a random
 			 * point of its life. Before a reduce finished, a reduce lasts a map
-			 * (Polo's default relative cost of a reduce, 1.0). */
-			k_mu = j->done[k] > 0 ? k : SW_MAP;
-			mu = j->duration_sum[k_mu] / j->done[k_mu];
-			p->key[k] =
-			        2 * ORDER_TIER - sw_sched_adaptive_slots(mu, j->running[k] * mu / 2,
-			                                                 j->running[k],
-			                                                 j->pending[k], goal - now);
+			 * (Polo's default relative cost of a reduce, 1.0). An accelerable job's
+			 * maps count only the accelerated pool's (Eq. 2). */
+			if (k != SW_MAP || !j->accel || !sw_sched_accel_pool(j, &mu, &running)) {
+				k_mu = j->done[k] > 0 ? k : SW_MAP;
+				mu = j->duration_sum[k_mu] / j->done[k_mu];
+			}
+			need = sw_sched_adaptive_slots(mu, running * mu / 2, running, j->pending[k],
+			                               goal - now);
+			p->key[k] = 2 * ORDER_TIER - need;
+		}
+		if (k == SW_MAP && j->accel) {
+			sw_sched_accel_keyed(s, j, need);
+			if (sw_sched_accel_calibrating(s, j))
+				p->key[k] = 4 * ORDER_TIER + j->arrival;
 		}
 	}
 }

@@ -24,6 +24,7 @@
 	X("sw-minedf", sw_sched_order_edf, sw_sched_pick_nass, SW_FULL)                     \
 	X("aria", sw_sched_order_edf, sw_sched_pick_quota, 0)                               \
 	X("adaptive", sw_sched_order_adaptive, sw_sched_pick_affinity, 0)                   \
+	X("adaptive-hw", sw_sched_order_adaptive, sw_sched_pick_accel, 0)                   \
 	X("sw-adaptive", sw_sched_order_adaptive, sw_sched_pick_nass, SW_FULL)              \
 	X("ras", sw_sched_order_ras, sw_sched_pick_locality, 0)                             \
 	X("sw-ras", sw_sched_order_ras, sw_sched_pick_nass, SW_FULL)                        \

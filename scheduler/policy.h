@@ -96,7 +96,21 @@ double sw_sched_adaptive_phase_goal(const struct sched_job *j, enum sw_task_kind
 /* Adaptive ranks pool @p p's job as having the map slots its goal needs (s_req <= 0). */
 bool sw_sched_adaptive_ahead(const struct sched_pool *p);
 extern const struct sched_pick_ops sw_sched_pick_locality, sw_sched_pick_delay, sw_sched_pick_nass,
-        sw_sched_pick_affinity, sw_sched_pick_quota;
+        sw_sched_pick_affinity, sw_sched_pick_quota, sw_sched_pick_accel;
+
+/* Polo's accelerated pools (accel.c), for a job with a policy area (j->accel): whether @p j
+ * is accelerable, and if so its accelerated maps' mean length and running count. */
+bool sw_sched_accel_pool(const struct sched_job *j, double *mu, uint32_t *running);
+/* Adaptive ranked @p j's maps on @p need: s_req or s_req,acc, INFINITY when its goal is
+ * missed, NAN when it has no measure (no goal, or no finished map). */
+void sw_sched_accel_keyed(const struct sw_sched *s, const struct sched_job *j, double need);
+/* @p j runs its calibration map on each pool and may run no other map until one finishes. */
+bool sw_sched_accel_calibrating(const struct sw_sched *s, const struct sched_job *j);
+/* Eq. 3 counted in running slots: the regular map slots an accelerable job of speedup
+ * @p speedup (mu_reg / mu_acc) needs beyond the @p r_reg it holds, when it needs @p need more
+ * accelerated slots than its @p r_acc and the pool has @p acc_slots. */
+double sw_sched_accel_extra(double speedup, double need, uint32_t r_acc, uint32_t r_reg,
+                            double acc_slots);
 
 /* The registered policy called @p name, NULL when there is none. */
 const struct sched_policy *sw_sched_policy_find(const char *name);

@@ -30,6 +30,7 @@ void sw_sched_config_default(struct sw_sched_config *cfg)
 	        .sw_mechanisms = SW_MECH_ALL,
 	        .plan_period = 30,
 	        .affinity_max_delays = 1,
+	        .accel_threshold = 1.5,
 	        .aria_bound = SW_ARIA_AVG,
 	};
 }
@@ -88,7 +89,8 @@ static int check_config(const struct sw_sched_config *cfg)
 	    cfg->n_users > SW_SCHED_MAX_USERS || cfg->n_queues > SW_SCHED_MAX_QUEUES)
 		return -EINVAL;
 	if (!(cfg->slowstart >= 0 && cfg->slowstart <= 1) || !nonneg(cfg->node_wait) ||
-	    !nonneg(cfg->rack_wait) || (unsigned)cfg->aria_bound > SW_ARIA_UP)
+	    !nonneg(cfg->rack_wait) || (unsigned)cfg->aria_bound > SW_ARIA_UP ||
+	    !(isfinite(cfg->accel_threshold) && cfg->accel_threshold >= 1))
 		return -EINVAL;
 	if (check_sw_config(cfg) < 0)
 		return -EINVAL;

@@ -61,8 +61,9 @@ struct delay_job {
 	uint32_t skip_idx;      /* index in the skipped-this-heartbeat list, SCHED_NONE */
 };
 
-struct nass_job; /* ShuffleWatcher's per-job state, nass.c */
-struct ras_job;  /* RAS's per-job plan, ras.c */
+struct nass_job;  /* ShuffleWatcher's per-job state, nass.c */
+struct ras_job;   /* RAS's per-job plan, ras.c */
+struct accel_job; /* Polo's per-pool map statistics, accel.c */
 
 struct sched_job {
 	uint64_t id;
@@ -100,6 +101,7 @@ struct sched_job {
 	uint32_t deferred;     /* Polo's data affinity: maps deferred in a row (pick_affinity.c) */
 	struct nass_job *nass; /* one allocation, owned by the sw-* PICK; NULL otherwise */
 	struct ras_job *ras;   /* one allocation, owned by the ras ORDER; NULL otherwise */
+	struct accel_job *accel; /* one allocation, owned by the adaptive-hw PICK; NULL otherwise */
 	struct sched_job *hash_next;
 };
 

@@ -194,6 +194,9 @@ struct sw_sched_config {
 	 *  on a node holding none of its pending maps' input to the next job (Polo's data
 	 *  affinity; 0 = his basic scheduler): 1. */
 	uint32_t affinity_max_delays;
+	/** adaptive-hw: the speedup mu_reg / mu_acc of a job's calibration maps above which it
+	 *  is accelerable (Polo's threshold, value not given): 1.5, at least 1. */
+	double accel_threshold;
 	/** minedf, aria (and sw-minedf): the bound a job's Lagrange minimum pair is sized on:
 	 *  SW_ARIA_AVG (ARIA does not say which it deploys; its authors recommend the average). */
 	enum sw_aria_bound aria_bound;

@@ -87,12 +87,11 @@ static void users_and_queues_beyond_their_bounds_are_refused(void **state)
 
 static void policy_names_list_every_registered_policy(void **state)
 {
-	static const char *const want[] = {"fifo",         "fair",       "drf",
-	                                   "capacity",     "delay",      "sw-fair",
-	                                   "sw-drf",       "sw-relaxed", "sw-nass",
-	                                   "sw-nass-sarp", "minedf",     "sw-minedf",
-	                                   "aria",         "adaptive",   "sw-adaptive",
-	                                   "ras",          "sw-ras",     "reverse-adaptive"};
+	static const char *const want[] = {
+	        "fifo",        "fair",      "drf",        "capacity",        "delay",
+	        "sw-fair",     "sw-drf",    "sw-relaxed", "sw-nass",         "sw-nass-sarp",
+	        "minedf",      "sw-minedf", "aria",       "adaptive",        "adaptive-hw",
+	        "sw-adaptive", "ras",       "sw-ras",     "reverse-adaptive"};
 	const char *const *names = sw_sched_policy_names();
 	struct fx_cluster c;
 	size_t n = 0;

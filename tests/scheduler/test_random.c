@@ -10,9 +10,10 @@
  * The sw-* policies get the consistency checks and the locality check (a job's map is still
  * its best placed one for the node) but no reference choice: test_nass.c specifies NASS.
  * Their racks turn saturated and clear at random, and some jobs are shuffle-heavy. MinEDF,
- * Adaptive and RAS get the same checks (test_edf.c, test_adaptive.c and test_ras.c specify
- * their order); half the jobs carry a deadline and an ARIA profile, some too tight to be
- * met once the job waits.
+ * Adaptive and RAS get the same checks (test_edf.c, test_adaptive.c, test_accel.c and
+ * test_ras.c specify their order); half the jobs carry a deadline and an ARIA profile, some
+ * too tight to be met once the job waits. A quarter of the nodes form the accelerated
+ * hardware pool, which only adaptive-hw reads.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -359,13 +360,15 @@ static void run_policy(const char *policy, uint64_t seed)
 	w->policy = policy;
 	w->delay = strcmp(policy, "delay") == 0;
 	w->model = strncmp(policy, "sw-", 3) != 0 && strcmp(policy, "minedf") != 0 &&
-	           strcmp(policy, "aria") != 0 && strcmp(policy, "adaptive") != 0 &&
+	           strcmp(policy, "aria") != 0 && strncmp(policy, "adaptive", 8) != 0 &&
 	           strcmp(policy, "ras") != 0 && strcmp(policy, "reverse-adaptive") != 0;
 	w->last_heartbeat = -1;
 	fx_cluster_init(&w->c, 3, 4);
 	n_nodes = w->c.spec.n_nodes;
 	for (uint32_t i = 0; i < n_nodes; i += 3)
 		w->c.nodes[i].capacity = (struct sw_resources){.cpu = 6, .mem_gb = 12};
+	for (uint32_t i = 3; i < n_nodes; i += 4)
+		w->c.nodes[i].pool = 1;
 	for (uint32_t i = 0; i < n_nodes; i++) {
 		w->total.cpu += w->c.nodes[i].capacity.cpu;
 		w->total.mem_gb += w->c.nodes[i].capacity.mem_gb;

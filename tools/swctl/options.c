@@ -48,6 +48,9 @@ const char options_help[] =
         "  --affinity-delays N adaptive: times in a row a job ahead of its goal may pass a\n"
         "                      slot on a node without its input to the next job (Polo's\n"
         "                      data affinity; default 1, 0 = his basic scheduler)\n"
+        "  --accel-threshold X adaptive-hw: the speedup of a job's calibration maps\n"
+        "                      (regular over accelerated) above which it is accelerable\n"
+        "                      (Polo's threshold; default 1.5, at least 1)\n"
         "  --plan-period SEC   ras, sw-ras, reverse-adaptive: seconds between two\n"
         "                      placements (default 30)\n"
         "  --aria-bound low|avg|up\n"
@@ -161,6 +164,7 @@ static const struct option longopts[] = {
         {"map-completion-threshold", required_argument, NULL, 'M'},
         {"starvation-window", required_argument, NULL, 'W'},
         {"affinity-delays", required_argument, NULL, 'A'},
+        {"accel-threshold", required_argument, NULL, 'V'},
         {"plan-period", required_argument, NULL, 'K'},
         {"aria-bound", required_argument, NULL, 'B'},
         {"map-input", required_argument, NULL, 'i'},
@@ -465,6 +469,9 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		if (rc == 0)
 			o->sim.sched.affinity_max_delays = (uint32_t)v;
 		break;
+	case 'V':
+		return parse_double(ctx, "--accel-threshold", arg, 1,
+		                    &o->sim.sched.accel_threshold);
 	case 'K':
 		return parse_double(ctx, "--plan-period", arg, 1e-3, &o->sim.sched.plan_period);
 	case 'B':
