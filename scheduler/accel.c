@@ -11,7 +11,7 @@
  * - Pools by deferral, as data affinity defers: on a regular node an accelerable job passes
  *   the slot while its regular need s_req,extra (Eq. 3) is not positive; on an accelerated
  *   node a regular job passes while an accelerable job with a positive need waits, unless
- *   its own goal is missed or its need exceeds the regular pool's free map slots. The notes'
+ *   its own goal is missed or its whole need exceeds the regular pool's map slots. The notes'
  *   exception also asks that it exceed the top accelerable need: a walk in key order reaches
  *   a regular job only after every accelerable job ranked above it, so the waiting ones all
  *   need less.
@@ -38,10 +38,14 @@ struct accel_job {
 };
 
 struct accel_state {
-	uint32_t slots[POOLS];   /* map slots of the nodes up */
-	uint32_t running[POOLS]; /* maps running */
-	uint32_t needy;          /* accelerable jobs with maps pending and a positive need */
+	uint32_t slots[POOLS]; /* map slots of the nodes up */
+	uint32_t needy;        /* accelerable jobs with maps pending and a positive need */
 };
+
+static double mean(const struct accel_job *a, int pool)
+{
+	return a->sum[pool] / a->done[pool];
+}
 
 static int pool_of_node(const struct sw_sched *s, uint32_t node)
 {
@@ -63,7 +67,7 @@ bool sw_sched_accel_pool(const struct sched_job *j, double *mu, uint32_t *runnin
 
 	if (a->cls != ACCEL_ACCELERABLE)
 		return false;
-	*mu = a->sum[POOL_ACC] / a->done[POOL_ACC];
+	*mu = mean(a, POOL_ACC);
 	*running = a->running[POOL_ACC];
 	return true;
 }
@@ -105,7 +109,6 @@ static bool passes(const struct sw_sched *s, const struct sched_job *j, int pool
 {
 	const struct accel_state *st = s->pick_priv;
 	const struct accel_job *a = j->accel;
-	uint32_t free_reg;
 
 	switch (a->cls) {
 	case ACCEL_UNKNOWN:
@@ -113,17 +116,14 @@ static bool passes(const struct sw_sched *s, const struct sched_job *j, int pool
 	case ACCEL_ACCELERABLE:
 		/* No finite need: a missed goal runs anywhere, a job without one never defers. */
 		return pool == POOL_REG && isfinite(a->need) &&
-		       sw_sched_accel_extra(a->sum[POOL_REG] / a->done[POOL_REG] /
-		                                    (a->sum[POOL_ACC] / a->done[POOL_ACC]),
-		                            a->need, a->running[POOL_ACC], a->running[POOL_REG],
+		       sw_sched_accel_extra(mean(a, POOL_REG) / mean(a, POOL_ACC), a->need,
+		                            a->running[POOL_ACC], a->running[POOL_REG],
 		                            st->slots[POOL_ACC]) <= 0;
 	case ACCEL_REGULAR:
-		if (pool == POOL_REG || st->needy == 0)
-			return false;
-		free_reg = st->slots[POOL_REG] > st->running[POOL_REG]
-		                   ? st->slots[POOL_REG] - st->running[POOL_REG]
-		                   : 0;
-		return !(a->need > free_reg); /* NAN: no measure, no claim */
+		/* The whole need (its running maps and s_req more) against the whole regular
+		 * pool: a busy pool has no free slot, and any positive need would then count. */
+		return pool == POOL_ACC && st->needy > 0 &&
+		       !(a->need + a->running[POOL_REG] > st->slots[POOL_REG]); /* NAN: no claim */
 	}
 	return false;
 }
@@ -145,19 +145,18 @@ static bool accel_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t nod
 		return true;
 	a = c->job->accel;
 	a->running[hw]++;
-	st->running[hw]++;
 	if (c->job->pending[SW_MAP] == 1) /* its last: Adaptive keys it no more as a map job */
 		set_needy(st, a, false);
 	return true;
 }
 
-static void map_stopped(struct sw_sched *s, struct sched_job *j, uint32_t task)
+/* Map @p task of @p j stopped running (finished, failed or lost with its node). */
+static int map_stopped(const struct sw_sched *s, struct sched_job *j, uint32_t task)
 {
-	struct accel_state *st = s->pick_priv;
 	int hw = pool_of_node(s, j->tasks[SW_MAP][task].node);
 
 	j->accel->running[hw]--;
-	st->running[hw]--;
+	return hw;
 }
 
 static void accel_task_finished(struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
@@ -169,14 +168,11 @@ static void accel_task_finished(struct sw_sched *s, struct sched_job *j, enum sw
 	(void)now;
 	if (kind == SW_REDUCE)
 		return;
-	map_stopped(s, j, task);
-	hw = pool_of_node(s, j->tasks[SW_MAP][task].node);
+	hw = map_stopped(s, j, task);
 	a->sum[hw] += j->tasks[SW_MAP][task].duration;
 	a->done[hw]++;
 	if (a->cls == ACCEL_UNKNOWN && a->done[POOL_REG] > 0 && a->done[POOL_ACC] > 0)
-		a->cls = a->sum[POOL_REG] / a->done[POOL_REG] > s->cfg.accel_threshold *
-		                                                        a->sum[POOL_ACC] /
-		                                                        a->done[POOL_ACC]
+		a->cls = mean(a, POOL_REG) > s->cfg.accel_threshold * mean(a, POOL_ACC)
 		                 ? ACCEL_ACCELERABLE
 		                 : ACCEL_REGULAR;
 }
@@ -203,14 +199,10 @@ static int accel_job_added(struct sw_sched *s, struct sched_job *j, double now)
 	return 0;
 }
 
-/* The core frees j->accel with the job; its running maps leave the pools' counts. */
+/* The core frees j->accel with the job. */
 static void accel_job_removed(struct sw_sched *s, struct sched_job *j)
 {
-	struct accel_state *st = s->pick_priv;
-
-	for (int p = 0; p < POOLS; p++)
-		st->running[p] -= j->accel->running[p];
-	set_needy(st, j->accel, false);
+	set_needy(s->pick_priv, j->accel, false);
 }
 
 static void accel_node_changed(struct sw_sched *s, uint32_t node)

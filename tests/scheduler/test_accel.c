@@ -187,12 +187,13 @@ static void the_threshold_decides_who_is_accelerable(void **state)
 
 /*
  * On an accelerated node a regular job passes the slot to an accelerable job with a positive
- * need, even when it needs more itself, as long as the regular pool's free slots cover its
- * need; beyond them, or with no accelerable job in need, it takes the slot.
+ * need, even when it needs more itself, as long as the regular pool could hold its whole need
+ * (s_req and its running maps); beyond the pool, or with no accelerable job in need, it takes
+ * the slot.
  */
 static void a_regular_job_leaves_accelerated_slots_to_an_accelerable_need(void **state)
 {
-	/* Regular job 2 needs 8 (18 regular slots free) or 25 (more than free); accelerable
+	/* Regular job 2 needs 8 or 25 of the 20 regular slots (it runs none); accelerable
 	 * job 1 needs about 2 (3 less the map it takes during job 2's calibration) or none. */
 	static const double reg_need[] = {8, 25, 8}, acc_need[] = {3, 3, 0.5};
 	static const uint64_t winner[] = {1, 2, 2};
