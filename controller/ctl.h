@@ -93,7 +93,6 @@ struct ctl_node {
 	uint64_t heartbeats;
 	uint32_t running;     /* tasks the controller has running there */
 	double no_maps_until; /* its map output could not be fetched: no maps before then */
-	bool netsat_based;    /* its counters reached NetSat since this controller started */
 };
 
 enum ctl_task_state { TASK_PENDING, TASK_RUNNING, TASK_DONE };

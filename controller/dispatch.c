@@ -214,10 +214,9 @@ static void netsat_report(struct ctl *c, uint32_t node, uint64_t epoch, const Sw
 		counts[i] = (struct sw_netsat_count){hb->netsat[i]->rack, hb->netsat[i]->rx_bytes};
 	/* The first since this controller started is a baseline: the agent may have counted
 	 * for long before (a restart), and folded whole it would read as one burst. */
-	struct ctl_node *nd = &c->nodes[node];
-	int rc = nd->netsat_based ? sw_netsat_report(c->netsat, node, epoch, counts, n)
-	                          : sw_netsat_baseline(c->netsat, node, epoch, counts, n);
-	nd->netsat_based |= rc == 0;
+	int rc = sw_netsat_node_known(c->netsat, node)
+	                 ? sw_netsat_report(c->netsat, node, epoch, counts, n)
+	                 : sw_netsat_baseline(c->netsat, node, epoch, counts, n);
 	if (rc < 0)
 		sw_ctl_log(c, "%s: NetSat counters refused (%s)", c->conf.nodes[node].name,
 		           strerror(-rc));

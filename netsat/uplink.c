@@ -183,6 +183,11 @@ int sw_netsat_baseline(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
 	return fold(ns, node, boot_epoch, counts, n, false);
 }
 
+bool sw_netsat_node_known(const struct sw_netsat *ns, uint32_t node)
+{
+	return ns && node < ns->n_nodes && ns->nodes[node].seen;
+}
+
 /*
  * A measured uplink takes over from the nodes' sums where they stand, so the rack's sums never
  * jump back or forward at the switch; only what the meter counts from then on is added. A new

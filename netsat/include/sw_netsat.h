@@ -24,6 +24,7 @@
 #ifndef SW_NETSAT_H
 #define SW_NETSAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,6 +76,14 @@ int sw_netsat_report(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
  */
 int sw_netsat_baseline(struct sw_netsat *ns, uint32_t node, uint64_t boot_epoch,
                        const struct sw_netsat_count *counts, size_t n);
+
+/**
+ * Whether a report or a baseline of node @p node has been taken, so a driver that may have
+ * started after its nodes (a restarted controller) knows whether the next report is a
+ * baseline.
+ * @return true once taken; false before, and for a NULL @p ns or a node out of range.
+ */
+bool sw_netsat_node_known(const struct sw_netsat *ns, uint32_t node);
 
 /**
  * Folds the operator's own cumulative counters of rack @p rack's uplink (a ToR port read with

@@ -193,14 +193,14 @@ static void ctl_start(struct ctl *c, const uint8_t *key_byte)
 }
 
 /* An agent with the cluster key (all bytes 1) registering at c. */
-static void agent_start(struct ctl *c)
+static void agent_start_with_store(struct ctl *c, uint64_t store_mem)
 {
 	snprintf(dir, sizeof(dir), "/tmp/sw-link-test-XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	struct sw_agent_conf conf = {.rack = 1,
 	                             .map_slots = 2,
 	                             .reduce_slots = 1,
-	                             .store_mem = 4u << 20,
+	                             .store_mem = store_mem,
 	                             .heartbeat_ms = 3000};
 	strcpy(conf.node_id, "r1n3");
 	snprintf(conf.controller, sizeof(conf.controller), "%s", c->addr);
@@ -214,6 +214,11 @@ static void agent_start(struct ctl *c)
 	struct sw_agent_hooks h = {.on_task_end = on_end, .on_fetch_failed = on_fetch_failed};
 	assert_int_equal(sw_agent_create(&conf, key.bytes, sizeof(key.bytes), &h, &ag), 0);
 	assert_int_equal(sw_agent_link_create(ag, &key, &lnk), 0);
+}
+
+static void agent_start(struct ctl *c)
+{
+	agent_start_with_store(c, 4u << 20);
 }
 
 static void stop(struct ctl *c)
@@ -605,6 +610,46 @@ static void test_events_of_tasks_ending_while_the_controller_is_away_arrive_afte
 	stop(&c);
 }
 
+/* The Auth carries at most SW_WIRE_MAX_HELD outputs: a store holding more lists the first by
+ * job then map, whatever order they were put in, each with its partition count, and the
+ * controller's decoder takes the list. */
+static void test_a_store_holding_more_outputs_than_an_auth_carries_lists_the_first(void **state)
+{
+	(void)state;
+	struct ctl c;
+	ctl_start(&c, &cluster);
+	agent_start_with_store(&c, 64u << 20); /* the partitions' metadata counts */
+	assert_int_equal(sw_shuffle_job_add(ag->store, JOB + 1, SECRET, strlen(SECRET)), 0);
+	assert_int_equal(sw_shuffle_put(ag->store, JOB + 1, 0, 0, "x", 1), 0);
+	assert_int_equal(sw_shuffle_job_add(ag->store, JOB, SECRET, strlen(SECRET)), 0);
+	for (uint32_t m = SW_WIRE_MAX_HELD; m-- > 0;)
+		for (uint32_t p = 0; p < (m == 5 ? 3 : 1); p++)
+			assert_int_equal(sw_shuffle_put(ag->store, JOB, m, p, "x", 1), 0);
+
+	SwWire__Auth auth = SW_WIRE__AUTH__INIT;
+	struct sw_agent_held h;
+	assert_int_equal(sw_agent_held_list(ag, &h, &auth), 0);
+	assert_int_equal(auth.n_held, SW_WIRE_MAX_HELD);
+	for (uint32_t i = 0; i < SW_WIRE_MAX_HELD; i++) {
+		assert_int_equal(auth.held[i]->job, JOB);
+		assert_int_equal(auth.held[i]->map, i);
+		assert_int_equal(auth.held[i]->partitions, i == 5 ? 3 : 1);
+	}
+	uint8_t mac[SW_WIRE_MAC_LEN] = {0};
+	auth.mac = (ProtobufCBinaryData){sizeof(mac), mac};
+	void *buf;
+	size_t len;
+	char err[SW_WIRE_ERRLEN];
+	struct sw_wire_msg msg;
+	assert_int_equal(sw_wire_encode(SW_WIRE_AUTH, &auth.base, &buf, &len, err, sizeof(err)), 0);
+	assert_int_equal(sw_wire_decode(SW_WIRE_AUTH, buf, len, &msg, err, sizeof(err)), 0);
+	assert_int_equal(msg.auth->n_held, SW_WIRE_MAX_HELD);
+	sw_wire_msg_free(&msg);
+	free(buf);
+	sw_agent_held_free(&h);
+	stop(&c);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -622,6 +667,8 @@ int main(void)
 	        cmocka_unit_test(test_a_task_the_agent_cannot_start_is_reported_failed),
 	        cmocka_unit_test(
 	                test_events_of_tasks_ending_while_the_controller_is_away_arrive_after_it),
+	        cmocka_unit_test(
+	                test_a_store_holding_more_outputs_than_an_auth_carries_lists_the_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,7 +73,7 @@ static void counters_are_cumulative_so_only_their_growth_is_added(void **st)
 
 /* A restarted controller's tracker meets agents with counters from before it: the first
  * report is a baseline, the next adds only its growth, and a restart of the node (a larger
- * epoch) counts from zero as usual. */
+ * epoch) counts from zero as usual. The node is known from its first accepted report on. */
 static void a_baseline_adds_nothing_and_later_reports_add_their_growth(void **st)
 {
 	struct sw_netsat *ns = tracker();
@@ -82,7 +82,12 @@ static void a_baseline_adds_nothing_and_later_reports_add_their_growth(void **st
 	struct sw_netsat_count c[] = {{.rack = 0, .bytes = 7}};
 
 	(void)st;
+	assert_false(sw_netsat_node_known(ns, 4));
 	assert_int_equal(sw_netsat_baseline(ns, 4, 7, a, 2), 0);
+	assert_true(sw_netsat_node_known(ns, 4));
+	assert_false(sw_netsat_node_known(ns, 3));
+	assert_false(sw_netsat_node_known(ns, 1000));
+	assert_false(sw_netsat_node_known(NULL, 4));
 	for (uint32_t r = 0; r < 3; r++)
 		assert_uplink(ns, r, 0, 0);
 	assert_int_equal(sw_netsat_report(ns, 4, 7, b, 2), 0);
