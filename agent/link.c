@@ -540,7 +540,8 @@ void sw_agent_link_destroy(struct sw_agent_link *l)
 	sw_agent_watch_close(l->ag, &l->hb_timer);
 	sw_agent_watch_close(l->ag, &l->retry_timer);
 	sw_agent_dp_unwatch(l->ag, &l->dp_watch);
-	sw_dp_close(l->dp);
+	sw_dp_ep_close(l->ep);
+	sw_wire_dp_close(l->dp);
 	for (size_t i = 0; i < l->n_ev; i++)
 		pending_free(&l->ev[i]);
 	free(l->ev);

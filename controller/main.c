@@ -415,7 +415,7 @@ int main(int argc, char **argv)
 	sw_ctl_http_stop(c);
 	while (c->conns)
 		sw_ctl_agent_drop(c, c->conns, "controller stopping");
-	sw_dp_close(c->dp);
+	sw_wire_dp_close(c->dp);
 	sw_ctl_store_close(c);
 	for (size_t i = 0; i < c->n_jobs; i++)
 		sw_ctl_job_free(c->jobs[i]);

@@ -29,6 +29,18 @@ void sw_wire_sent(const struct sw_dp_event *ev)
 	free(ev->user);
 }
 
+void sw_wire_dp_close(struct sw_dp_ctx *dp)
+{
+	struct sw_dp_event ev;
+	while (dp && sw_dp_poll(dp, &ev, 1) == 1) {
+		if (ev.type == SW_DP_EV_SEND)
+			sw_wire_sent(&ev);
+		else if (ev.type == SW_DP_EV_RECV)
+			sw_dp_release(dp, &ev);
+	}
+	sw_dp_close(dp);
+}
+
 void sw_wire_dp_config(struct sw_dp_config *cfg)
 {
 	sw_dp_config_init(cfg);

@@ -610,6 +610,16 @@ static void test_events_of_tasks_ending_while_the_controller_is_away_arrive_afte
 	stop(&c);
 }
 
+/* Stopped before the controller answered: the Hello still queued is freed with the link. */
+static void test_an_agent_stopped_before_the_controller_answers_frees_what_it_queued(void **state)
+{
+	(void)state;
+	struct ctl c;
+	ctl_start(&c, &cluster);
+	agent_start(&c);
+	stop(&c);
+}
+
 /* The Auth carries at most SW_WIRE_MAX_HELD outputs: a store holding more lists the first by
  * job then map, whatever order they were put in, each with its partition count, and the
  * controller's decoder takes the list. */
@@ -667,6 +677,8 @@ int main(void)
 	        cmocka_unit_test(test_a_task_the_agent_cannot_start_is_reported_failed),
 	        cmocka_unit_test(
 	                test_events_of_tasks_ending_while_the_controller_is_away_arrive_after_it),
+	        cmocka_unit_test(
+	                test_an_agent_stopped_before_the_controller_answers_frees_what_it_queued),
 	        cmocka_unit_test(
 	                test_a_store_holding_more_outputs_than_an_auth_carries_lists_the_first),
 	};

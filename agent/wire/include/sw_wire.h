@@ -128,6 +128,11 @@ int sw_wire_send(struct sw_dp_ep *ep, enum sw_wire_type type, const ProtobufCMes
 /* Frees the buffer of a completed sw_wire_send() (its SW_DP_EV_SEND event). */
 void sw_wire_sent(const struct sw_dp_event *ev);
 
+/* Closes a wire context whose endpoints are closed: first takes the completions of the sends
+ * they never delivered, freeing their buffers (sw_dp_close drops those events, and with them
+ * the buffers), and releases received messages nobody will read. NULL is a no-op. */
+void sw_wire_dp_close(struct sw_dp_ctx *dp);
+
 /* Dataplane settings for a wire context: the tcp backend and max_msg SW_WIRE_MAX_MSG, so an
  * oversized frame is refused by the transport before it is read into memory. */
 void sw_wire_dp_config(struct sw_dp_config *cfg);
