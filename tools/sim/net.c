@@ -105,8 +105,11 @@ struct sim_net {
 	uint32_t flows_cap, free_head; /* free flow ids are chained through flows[].pos[0] */
 	uint64_t seq;
 	uint32_t epoch, round;
-	struct sim_heap done;   /* flows by completion time */
-	struct sim_heap share;  /* links by fair share, during one solve */
+	struct sim_heap done;  /* flows by completion time */
+	struct sim_heap share; /* links by fair share, during one solve */
+	/* links of L kept off the share heap while their key is above `limit` (see next_share) */
+	uint32_t *held, n_held;
+	double limit;
 	struct sim_cells cells; /* flows per (link, bottleneck group) */
 	uint32_t *dirty, n_dirty;
 	/* links whose component solve waits for `due`, a multiple of `quantum` (0: none) */
@@ -153,8 +156,9 @@ struct sim_net *sw_sim_net_create(const struct sw_cluster_spec *c)
 	n->dirty = calloc(n->n_links, sizeof(*n->dirty));
 	n->pending = calloc(n->n_links, sizeof(*n->pending));
 	n->set_links = calloc(n->n_links, sizeof(*n->set_links));
+	n->held = calloc(n->n_links, sizeof(*n->held));
 	if (!n->rack_of || !n->rx || !n->links || !n->dirty || !n->pending || !n->set_links ||
-	    sw_sim_cells_init(&n->cells, n->n_links)) {
+	    !n->held || sw_sim_cells_init(&n->cells, n->n_links)) {
 		sw_sim_net_destroy(n);
 		errno = ENOMEM;
 		return NULL;
@@ -198,6 +202,7 @@ void sw_sim_net_destroy(struct sim_net *n)
 	free(n->dirty);
 	free(n->pending);
 	free(n->set_links);
+	free(n->held);
 	free(n->set_flows);
 	free(n->fresh);
 	free(n);
@@ -601,8 +606,9 @@ static void freeze(struct sim_net *n, uint32_t id, double s, uint32_t link)
 }
 
 /* Queues the links of L that carry flows of F by fair share, from what the flows outside F
- * leave (@p whole: F holds every flow on them). */
-static void queue_links(struct sim_net *n, int whole)
+ * leave (@p whole: F holds every flow on them); those whose share is above @p limit are held
+ * back until the solve gets there (next_share). */
+static void queue_links(struct sim_net *n, int whole, double limit)
 {
 	uint32_t i, j;
 
@@ -627,24 +633,66 @@ static void queue_links(struct sim_net *n, int whole)
 		}
 		if (l->left < 0)
 			l->left = 0;
-		if (l->open) {
-			l->key = l->left / l->open;
+		if (!l->open)
+			continue;
+		l->key = l->left / l->open;
+		if (l->key <= limit)
 			sw_sim_heap_append(&n->share, n->set_links[i], l->key, n->set_links[i]);
-		}
+		else
+			n->held[n->n_held++] = n->set_links[i];
 	}
+	n->limit = limit;
+	sw_sim_heap_heapify(&n->share);
+}
+
+/* Queues the held links whose key is within twice the larger of the limit and the heap's
+ * least key, and raises the limit to that; drops those whose flows are all frozen. */
+static void release_held(struct sim_net *n)
+{
+	double top = sim_heap_top_key(&n->share);
+	double limit = 2 * (isinf(top) || top < n->limit ? n->limit : top);
+	uint32_t i, kept = 0;
+
+	if (!(limit > 0))
+		limit = INFINITY;
+	for (i = 0; i < n->n_held; i++) {
+		uint32_t id = n->held[i];
+		const struct link *l = &n->links[id];
+
+		if (!l->open)
+			continue;
+		if (l->key <= limit)
+			sw_sim_heap_append(&n->share, id, l->key, id);
+		else
+			n->held[kept++] = id;
+	}
+	n->n_held = kept;
+	n->limit = limit;
 	sw_sim_heap_heapify(&n->share);
 }
 
 /* Takes the queued link of least fair share, with open flows, off the queue. @return it, with
- * its share in *@p share, or SIM_HEAP_NONE. */
+ * its share in *@p share, or SIM_HEAP_NONE. Every held link's key is above the limit, so while
+ * the heap's least key is within it, that entry is the least of all, held or not: the links
+ * come off (and are re-keyed) in the order one heap of every link would give, and the result
+ * is the same to the last bit. Holding back the links whose share is far above the levels
+ * the solve reaches (most NICs) spares their sifts in and out of the heap. */
 static uint32_t next_share(struct sim_net *n, double *share)
 {
 	uint32_t top;
 
-	while ((top = sim_heap_top(&n->share)) != SIM_HEAP_NONE) {
-		struct link *l = &n->links[top];
+	for (;;) {
+		struct link *l;
 		double s;
 
+		top = sim_heap_top(&n->share);
+		if (n->n_held && (top == SIM_HEAP_NONE || sim_heap_top_key(&n->share) > n->limit)) {
+			release_held(n);
+			continue;
+		}
+		if (top == SIM_HEAP_NONE)
+			break;
+		l = &n->links[top];
 		if (!l->open) {
 			sw_sim_heap_remove(&n->share, top);
 			continue;
@@ -677,7 +725,7 @@ static void solve(struct sim_net *n, int whole)
 	double s;
 
 	n->round++;
-	queue_links(n, whole);
+	queue_links(n, whole, INFINITY);
 	while (unfrozen && (top = next_share(n, &s)) != SIM_HEAP_NONE) {
 		struct link *l = &n->links[top];
 
@@ -767,11 +815,13 @@ static void close_component(struct sim_net *n, double now)
 
 /* L := every link of the components that touch L, through the groups: a link's row of the
  * cells names the groups of its flows, a group's column every link its flows cross, and each
- * flow crosses its group's link. @return how many flows those components hold. */
-static uint32_t close_groups(struct sim_net *n, double now)
+ * flow crosses its group's link. @return how many flows those components hold, with the
+ * lowest level above 0 their groups had in *@p low (0: none). */
+static uint32_t close_groups(struct sim_net *n, double now, double *low)
 {
 	uint32_t i, j, k, flows = 0;
 
+	*low = 0;
 	for (i = 0; i < n->n_set_links; i++) {
 		const struct sim_line *row = &n->cells.rows[n->set_links[i]];
 
@@ -783,6 +833,8 @@ static uint32_t close_groups(struct sim_net *n, double now)
 				continue;
 			n->links[g].seen = n->epoch;
 			flows += n->links[g].n_members;
+			if (n->links[g].level > 0 && (!*low || n->links[g].level < *low))
+				*low = n->links[g].level;
 			for (k = 0; k < col->n; k++)
 				set_add_link(n, n->cells.cell[col->cells[k]].row, now);
 		}
@@ -849,17 +901,22 @@ static uint32_t freeze_group(struct sim_net *n, uint32_t link, double s, double 
  * filling of solve(n, 1), whose per-flow work (collecting the flows, freezing each on each of
  * its links, applying rates that did not change) becomes per-group work, and whose results it
  * equals bit for bit. Any assignment of flows to groups gives the same result; the last
- * solve's makes flows that must change group few. */
+ * solve's makes flows that must change group few. Only the links whose share is within the
+ * groups' lowest last level are queued at first, and the others as the solve's levels rise
+ * to theirs: most links of a component (the NICs of flows the uplinks hold back) see all
+ * their flows frozen before that, and never enter the heap. */
 static void solve_groups(struct sim_net *n, double now)
 {
-	uint32_t unfrozen = close_groups(n, now), top;
-	double s;
+	uint32_t unfrozen, top;
+	double s, limit;
 
+	unfrozen = close_groups(n, now, &limit);
 	n->round++;
-	queue_links(n, 1);
+	queue_links(n, 1, limit);
 	while (unfrozen && (top = next_share(n, &s)) != SIM_HEAP_NONE)
 		unfrozen -= freeze_group(n, top, s, now);
 	sw_sim_heap_clear(&n->share);
+	n->n_held = 0;
 }
 
 static void apply(struct sim_net *n, double now)
