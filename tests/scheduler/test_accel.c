@@ -214,6 +214,33 @@ static void a_regular_job_leaves_accelerated_slots_to_an_accelerable_need(void *
 	}
 }
 
+/* A calibration map that fails, or is lost with its node, no longer holds its pool: the job's
+ * next map there is its calibration map again. */
+static void a_failed_or_lost_calibration_map_frees_its_pool(void **state)
+{
+	struct world w;
+	struct sw_job_spec spec = {.id = 1, .n_maps = 10, .map_demand = {1, 1}};
+	struct sw_assignment acc, reg, a;
+
+	(void)state;
+	world_init(&w, 1.5);
+	spec.maps = w.maps;
+	spec.deadline = 1e4;
+	assert_int_equal(sw_sched_job_add(w.s, &spec, 0), 0);
+	assert_int_equal(offer(&w, ACC0, &acc), 1);
+	assert_int_equal(offer(&w, 0, &reg), 1);
+	assert_int_equal(offer(&w, ACC0 + 1, &a), 0);
+	assert_int_equal(offer(&w, 1, &a), 0);
+	assert_true(sw_sched_task_failed(w.s, 1, SW_MAP, acc.task, 1) > 0);
+	assert_int_equal(sw_sched_node_lost(w.s, 0, 1), 1);
+	w.now = 2;
+	assert_int_equal(offer(&w, ACC0 + 1, &a), 1);
+	assert_int_equal(offer(&w, 1, &a), 1);
+	assert_int_equal(offer(&w, ACC0 + 2, &a), 0);
+	assert_int_equal(offer(&w, 2, &a), 0);
+	world_fini(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +249,7 @@ int main(void)
 	        cmocka_unit_test(allocation_follows_the_analytic_model),
 	        cmocka_unit_test(the_threshold_decides_who_is_accelerable),
 	        cmocka_unit_test(a_regular_job_leaves_accelerated_slots_to_an_accelerable_need),
+	        cmocka_unit_test(a_failed_or_lost_calibration_map_frees_its_pool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

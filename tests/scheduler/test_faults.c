@@ -585,6 +585,8 @@ static void run_random(const char *policy, uint64_t seed)
 	assert_non_null(w);
 	w->rng = seed;
 	fx_cluster_init(&w->c, 3, 3);
+	for (uint32_t n = 2; n < 9; n += 3)
+		w->c.nodes[n].pool = 1; /* adaptive-hw calibrates on both hardware pools */
 	swx_config(&cfg, policy, 4);
 	cfg.slowstart = 0.05;
 	w->s = swx_sched(&w->c, &cfg);
