@@ -241,6 +241,35 @@ static void a_failed_or_lost_calibration_map_frees_its_pool(void **state)
 	world_fini(&w);
 }
 
+/* A finished map whose output is lost runs again, but it was not running: the job's running
+ * maps per pool, which Eq. 2 and 3 read, stay as they were. */
+static void a_lost_output_leaves_the_running_counts(void **state)
+{
+	struct world w;
+	struct sw_job_spec spec = {.id = 1,
+	                           .n_maps = BIG,
+	                           .n_reduces = 1,
+	                           .map_demand = {1, 1},
+	                           .reduce_demand = {1, 1}};
+	struct sw_assignment acc, reg;
+
+	(void)state;
+	world_init(&w, 1.5);
+	spec.maps = w.maps;
+	spec.deadline =
+	        100 + (BIG - 2) * 50 / 7.0; /* need 7 after calibration: accelerators only */
+	assert_int_equal(sw_sched_job_add(w.s, &spec, 0), 0);
+	assert_int_equal(offer(&w, ACC0, &acc), 1);
+	assert_int_equal(offer(&w, 0, &reg), 1);
+	assert_int_equal(sw_sched_task_finished(w.s, 1, SW_MAP, acc.task, 50), 0);
+	assert_int_equal(sw_sched_task_finished(w.s, 1, SW_MAP, reg.task, 100), 0);
+	assert_int_equal(sw_sched_map_output_lost(w.s, 1, acc.task, 100), 0);
+	w.now = 100;
+	assert_int_equal(take(&w, 1, 0, ACC0), 0);
+	assert_int_equal(take(&w, 1, ACC0, N_NODES), 10);
+	world_fini(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +279,7 @@ int main(void)
 	        cmocka_unit_test(the_threshold_decides_who_is_accelerable),
 	        cmocka_unit_test(a_regular_job_leaves_accelerated_slots_to_an_accelerable_need),
 	        cmocka_unit_test(a_failed_or_lost_calibration_map_frees_its_pool),
+	        cmocka_unit_test(a_lost_output_leaves_the_running_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
