@@ -47,8 +47,12 @@ static void launch(struct sw_sched *s, const struct decision *d, struct sw_assig
 	sw_sched_hold_count(s, j, d->kind, 1);
 	add_resources(&p->used, sw_sched_task_demand(j, d->kind), 1);
 	add_resources(&n->used, sw_sched_task_demand(j, d->kind), 1);
-	if (j->pending[d->kind] == 0)
+	sw_sched_keep_take(n, j, d->kind);
+	if (j->pending[d->kind] == 0) {
 		sw_sched_pool_list_del(s, p, j, d->kind);
+		sw_sched_keep_forget(s, j,
+		                     d->kind); /* none left to start where the plan kept room */
+	}
 	sw_sched_pool_refresh(s, p, d->now);
 	*out = (struct sw_assignment){
 	        .job = j->id,
@@ -97,7 +101,11 @@ int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double
 		if (hb->free_slots[k] < free_slots)
 			free_slots = hb->free_slots[k];
 		for (int i = 0; i < free_slots && n_out < max; i++) {
-			if (!sw_sched_pool_heap_walk(&s->ready[k], try_pool, &d))
+			/* A plan's targets on this node first (keep.c); the ORDER's heap then
+			 * offers the room no target claims, if there is any. */
+			if (!sw_sched_keep_serve(s, hb->node, k, try_pool, &d) &&
+			    (sw_sched_keep_full(node, k) ||
+			     !sw_sched_pool_heap_walk(&s->ready[k], try_pool, &d)))
 				break;
 			launch(s, &d, &out[n_out++]);
 		}

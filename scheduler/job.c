@@ -205,10 +205,21 @@ bool sw_sched_job_fits(const struct sched_job *j, enum sw_task_kind kind,
                        const struct sched_node *n)
 {
 	const struct sw_resources *d = sw_sched_task_demand(j, kind);
+	struct sw_resources held = n->used;
 
-	return n->used.cpu + d->cpu <= n->capacity.cpu + FIT_EPS &&
-	       n->used.mem_gb + d->mem_gb <= n->capacity.mem_gb + FIT_EPS &&
-	       n->used.io + d->io <= n->capacity.io + FIT_EPS;
+	/* A job the plan put here (keep.c) may take any free room; any other job only the room
+	 * and slots no target of the plan keeps. */
+	if (n->kept_tasks[SW_MAP] + n->kept_tasks[SW_REDUCE] > 0 &&
+	    !sw_sched_keep_own(n, j, kind)) {
+		if (n->running[kind] + n->kept_tasks[kind] >= n->slots[kind])
+			return false;
+		held.cpu += n->kept.cpu;
+		held.mem_gb += n->kept.mem_gb;
+		held.io += n->kept.io;
+	}
+	return held.cpu + d->cpu <= n->capacity.cpu + FIT_EPS &&
+	       held.mem_gb + d->mem_gb <= n->capacity.mem_gb + FIT_EPS &&
+	       held.io + d->io <= n->capacity.io + FIT_EPS;
 }
 
 void sw_sched_job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,

@@ -7,8 +7,9 @@
  *      (RAS's Task Scheduler: "candidates sorted by lowest utility first");
  *   1  a job at or above its target, by utility: slots the plan did not foresee (a job
  *      that finished, a task shorter than planned) are not left idle.
- * The node a slot lands on is the core's fit: a task starts where its demand fits the
- * node's free CPU, memory and I/O, which is what the plan's per-node counts guarantee.
+ * Per node, the plan's targets are kept (keep.c): a node keeps the room of the tasks the plan
+ * put there until they start, and any other task starts only where its demand fits beside
+ * that room (the Task Scheduler's "placed count on that node not yet reached").
  */
 #include <errno.h>
 #include <math.h>
@@ -70,7 +71,8 @@ struct place_state {
 	const struct ras_job_in *jobs;
 	uint32_t n_nodes, n_jobs;
 	uint32_t (*alloc)[SW_KINDS];
-	uint32_t *place;
+	struct ras_put *puts;
+	uint32_t n_puts;
 	struct node_use *use;
 	double *util;     /* per job: u^M + u^R of what it has */
 	uint32_t *cursor; /* per job: no node before it has room for one of its maps */
@@ -105,8 +107,8 @@ static void put(struct place_state *st, uint32_t n, uint32_t j, enum sw_task_kin
 	u->used.mem_gb += d->mem_gb;
 	u->used.io += d->io;
 	st->alloc[j][k]++;
-	if (st->place)
-		st->place[((size_t)j * st->n_nodes + n) * SW_KINDS + k]++;
+	if (st->puts)
+		st->puts[st->n_puts++] = (struct ras_put){j, n, k};
 }
 
 static double job_util(const struct place_state *st, uint32_t j)
@@ -115,26 +117,42 @@ static double job_util(const struct place_state *st, uint32_t j)
 	                            st->alloc[j][SW_REDUCE]);
 }
 
+/* The next node from @p *next on with room for one of @p j's reduces and at most @p level
+ * reduces; n_nodes when none. */
+static uint32_t reduce_node(const struct place_state *st, uint32_t j, uint32_t level, uint32_t next)
+{
+	for (uint32_t tried = 0; tried < st->n_nodes; tried++) {
+		uint32_t n = (next + tried) % st->n_nodes;
+
+		if (st->use[n].tasks[SW_REDUCE] <= level && fits(st, n, j, SW_REDUCE))
+			return n;
+	}
+	return st->n_nodes;
+}
+
 /*
  * Reduces first (Algorithm 1, lines 1-5), spread: each goes to the next node after the last
- * one used that has room, so every node gets one before any gets two, whatever the job.
+ * one used that has room and the fewest reduces (pinned ones counted), so every node gets
+ * one before any gets two, whatever the job (the thesis sorts nodes by reduces placed).
  */
 static void place_reduces(struct place_state *st)
 {
-	uint32_t next = 0;
+	uint32_t next = 0, most = 0;
 
+	for (uint32_t n = 0; n < st->n_nodes; n++)
+		most = st->nodes[n].slots[SW_REDUCE] > most ? st->nodes[n].slots[SW_REDUCE] : most;
 	for (uint32_t j = 0; j < st->n_jobs; j++) {
-		while (st->alloc[j][SW_REDUCE] < st->jobs[j].need.r_pend) {
-			uint32_t tried = 0;
+		uint32_t level = 0;
 
-			while (tried < st->n_nodes && !fits(st, next, j, SW_REDUCE)) {
-				next = (next + 1) % st->n_nodes;
-				tried++;
+		while (st->alloc[j][SW_REDUCE] < st->jobs[j].need.r_pend && level < most) {
+			uint32_t n = reduce_node(st, j, level, next);
+
+			if (n == st->n_nodes) {
+				level++; /* no node with so few reduces has room: allow one more */
+				continue;
 			}
-			if (tried == st->n_nodes)
-				break; /* no node has room for one more of this job's reduces */
-			put(st, next, j, SW_REDUCE);
-			next = (next + 1) % st->n_nodes;
+			put(st, n, j, SW_REDUCE);
+			next = (n + 1) % st->n_nodes;
 		}
 	}
 }
@@ -212,7 +230,8 @@ static void place_maps(struct place_state *st)
 
 double sw_sched_ras_place(const struct ras_node_in *nodes, uint32_t n_nodes,
                           const struct ras_job_in *jobs, uint32_t n_jobs,
-                          uint32_t (*alloc)[SW_KINDS], uint32_t *place, void *scratch)
+                          uint32_t (*alloc)[SW_KINDS], struct ras_put *puts, uint32_t *n_puts,
+                          void *scratch)
 {
 	struct place_state st = {
 	        .nodes = nodes,
@@ -220,7 +239,7 @@ double sw_sched_ras_place(const struct ras_node_in *nodes, uint32_t n_nodes,
 	        .n_nodes = n_nodes,
 	        .n_jobs = n_jobs,
 	        .alloc = alloc,
-	        .place = place,
+	        .puts = puts,
 	        .use = scratch,
 	};
 	double lowest = 1;
@@ -229,20 +248,21 @@ double sw_sched_ras_place(const struct ras_node_in *nodes, uint32_t n_nodes,
 	st.cursor = (uint32_t *)(st.util + n_jobs);
 	st.heap = st.cursor + n_jobs;
 	for (uint32_t n = 0; n < n_nodes; n++)
-		st.use[n] = (struct node_use){0};
+		st.use[n] = (struct node_use){
+		        nodes[n].used, {nodes[n].pinned[SW_MAP], nodes[n].pinned[SW_REDUCE]}};
 	for (uint32_t j = 0; j < n_jobs; j++) {
-		alloc[j][SW_MAP] = alloc[j][SW_REDUCE] = 0;
+		alloc[j][SW_MAP] = jobs[j].pinned[SW_MAP];
+		alloc[j][SW_REDUCE] = jobs[j].pinned[SW_REDUCE];
 		st.cursor[j] = 0;
 	}
-	if (place)
-		for (size_t i = 0; i < (size_t)n_jobs * n_nodes * SW_KINDS; i++)
-			place[i] = 0;
 	if (n_nodes > 0) {
 		place_reduces(&st);
 		place_maps(&st);
 	}
 	for (uint32_t j = 0; j < n_jobs; j++)
 		lowest = fmin(lowest, job_util(&st, j));
+	if (n_puts)
+		*n_puts = st.n_puts;
 	return lowest;
 }
 
@@ -434,7 +454,7 @@ static void plan_nodes(const struct sw_sched *s, bool reverse, double now,
 	for (uint32_t n = 0; n < s->n_nodes; n++) {
 		const struct sched_node *sn = &s->nodes[n];
 
-		nodes[n].capacity = sn->capacity;
+		nodes[n] = (struct ras_node_in){.capacity = sn->capacity};
 		for (int k = 0; k < SW_KINDS; k++) {
 			uint32_t held =
 			        sw_sched_transactional_held(share, n, s->n_nodes, sn->slots[k]);
@@ -444,38 +464,97 @@ static void plan_nodes(const struct sw_sched *s, bool reverse, double now,
 	}
 }
 
+/*
+ * Pins job @p in's running reduces where they run: a reduce holds its node for most of its
+ * job's life and is never preempted, so the plan places the others beside it. Maps are not
+ * pinned: they end within a cycle or two, and a node running more of a job's maps than the
+ * plan put there starts no more of them (the thesis's steal, Algorithm 1 lines 13-19).
+ */
+static void pin_reduces(const struct sched_job *j, struct ras_job_in *in, struct ras_node_in *nodes)
+{
+	const struct sw_resources *d = sw_sched_task_demand(j, SW_REDUCE);
+
+	for (uint32_t r = 0; r < j->n_tasks[SW_REDUCE]; r++) {
+		struct ras_node_in *n = &nodes[j->tasks[SW_REDUCE][r].node];
+
+		if (j->tasks[SW_REDUCE][r].state != TASK_RUNNING)
+			continue;
+		n->pinned[SW_REDUCE]++;
+		n->used.cpu += d->cpu;
+		n->used.mem_gb += d->mem_gb;
+		n->used.io += d->io;
+		in->pinned[SW_REDUCE]++;
+	}
+}
+
+/*
+ * The plan's per-node targets become the room each node keeps (keep.c) for the tasks put
+ * there that can start: a job's reduces once slow-start lets them run, its maps less those
+ * already running on the node (a node keeps room only for tasks it has yet to start).
+ */
+static void keep_targets(struct sw_sched *s, struct sched_job **live, const struct ras_put *puts,
+                         uint32_t n_puts)
+{
+	sw_sched_keep_clear(s);
+	for (uint32_t i = 0; i < n_puts; i++) {
+		const struct sched_job *j = live[puts[i].job];
+
+		if (puts[i].kind == SW_MAP || j->reduces_ready)
+			sw_sched_keep_add(&s->nodes[puts[i].node], j, puts[i].kind);
+	}
+	for (uint32_t i = 0; i < s->jobs.count; i++) {
+		const struct sched_job *j = live[i];
+
+		for (uint32_t m = 0, seen = 0; seen < j->running[SW_MAP] && m < j->n_tasks[SW_MAP];
+		     m++)
+			if (j->tasks[SW_MAP][m].state == TASK_RUNNING) {
+				sw_sched_keep_take(&s->nodes[j->tasks[SW_MAP][m].node], j, SW_MAP);
+				seen++;
+			}
+	}
+}
+
 static int plan(struct sw_sched *s, double now, bool reverse)
 {
-	uint32_t n_jobs = s->jobs.count, i = 0;
+	uint32_t n_jobs = s->jobs.count, i = 0, n_puts, slots = 0;
 	struct sched_job **live = malloc(n_jobs * sizeof(*live) + 1);
 	struct ras_job_in *in = malloc(n_jobs * sizeof(*in) + 1);
 	uint32_t(*alloc)[SW_KINDS] = malloc(n_jobs * sizeof(*alloc) + 1);
 	struct ras_node_in *nodes = malloc(s->n_nodes * sizeof(*nodes));
 	void *scratch = malloc(sw_sched_ras_place_scratch(n_jobs, s->n_nodes));
+	struct ras_put *puts;
 	int rc = -ENOMEM;
 
-	if (!live || !in || !alloc || !nodes || !scratch)
+	for (i = 0; i < s->n_nodes; i++)
+		slots += s->nodes[i].slots[SW_MAP] + s->nodes[i].slots[SW_REDUCE];
+	puts = malloc(slots * sizeof(*puts) + 1); /* a put takes a slot */
+	if (!live || !in || !alloc || !nodes || !scratch || !puts)
 		goto out;
+	i = 0;
 	for (uint32_t b = 0; b <= s->jobs.mask; b++)
 		for (struct sched_job *j = s->jobs.buckets[b]; j; j = j->hash_next)
 			live[i++] = j;
 	/* Jobs in add order: among equal utilities the older job is served first. */
 	qsort(live, n_jobs, sizeof(*live), by_seq);
-	for (i = 0; i < n_jobs; i++)
+	plan_nodes(s, reverse, now, nodes);
+	for (i = 0; i < n_jobs; i++) {
 		in[i] = (struct ras_job_in){
 		        .need = need_of(live[i], now),
 		        .demand = {live[i]->demand[SW_MAP],
 		                   *sw_sched_task_demand(live[i], SW_REDUCE)},
 		};
+		pin_reduces(live[i], &in[i], nodes);
+	}
 	if (reverse && (rc = reverse_fit(s, live, in, n_jobs, now)) < 0)
 		goto out;
-	plan_nodes(s, reverse, now, nodes);
-	sw_sched_ras_place(nodes, s->n_nodes, in, n_jobs, alloc, NULL, scratch);
+	sw_sched_ras_place(nodes, s->n_nodes, in, n_jobs, alloc, puts, &n_puts, scratch);
 	for (i = 0; i < n_jobs; i++)
 		for (int k = 0; k < SW_KINDS; k++)
 			live[i]->ras->target[k] = alloc[i][k];
+	keep_targets(s, live, puts, n_puts);
 	rc = 0;
 out:
+	free(puts);
 	free(live);
 	free(in);
 	free(alloc);

@@ -42,26 +42,40 @@ double sw_sched_ras_utility(const struct ras_need *need, double maps, uint32_t r
 struct ras_job_in {
 	struct ras_need need;
 	struct sw_resources demand[SW_KINDS]; /* one map, one reduce */
+	uint32_t pinned[SW_KINDS];            /* its tasks already placed (in nodes[].pinned) */
 };
 
 /* One node of a placement problem: what job slots may use. */
 struct ras_node_in {
 	struct sw_resources capacity;
 	uint16_t slots[SW_KINDS]; /* most tasks of each kind at once */
+	/* Tasks that stay where they are (running reduces: no task is preempted) and what
+	 * they hold: the placement adds to them. */
+	struct sw_resources used;
+	uint16_t pinned[SW_KINDS];
+};
+
+/* One task slot the placement adds: job @p job's, of @p kind, on node @p node. */
+struct ras_put {
+	uint32_t job, node;
+	enum sw_task_kind kind;
 };
 
 /*
- * Places job slots: reduces first, spread over the nodes (each to the node after the last
- * one used that has room: no two on one node while another has none), then maps by max-min
- * water-filling: the job of lowest utility u = u^M + u^R gets one more map slot on the first
- * node with room for it, until every job has s_pend slots or no room. Fills alloc[j][kind]
- * (slots placed per job), and place[(j * n_nodes + n) * SW_KINDS + kind] when @p place is
- * not NULL. @p scratch holds ras_place_scratch(n_jobs, n_nodes) bytes.
+ * Places job slots beside the pinned ones: reduces first, spread over the nodes (each to the
+ * next node, after the last one used, with room and the fewest reduces: no two on one node
+ * while another has none), then maps by max-min water-filling: the job of lowest utility
+ * u = u^M + u^R gets one more map slot on the first node with room for it, until every job
+ * has s_pend slots or no room. Fills alloc[j][kind] (slots per job, the pinned ones
+ * included) and, when @p puts is not NULL, one ras_put per slot added (at most the nodes'
+ * slots less their pinned tasks), *n_puts of them. @p scratch holds
+ * ras_place_scratch(n_jobs, n_nodes) bytes.
  * @return the lowest utility over the jobs (1 when there is none).
  */
 double sw_sched_ras_place(const struct ras_node_in *nodes, uint32_t n_nodes,
                           const struct ras_job_in *jobs, uint32_t n_jobs,
-                          uint32_t (*alloc)[SW_KINDS], uint32_t *place, void *scratch);
+                          uint32_t (*alloc)[SW_KINDS], struct ras_put *puts, uint32_t *n_puts,
+                          void *scratch);
 size_t sw_sched_ras_place_scratch(uint32_t n_jobs, uint32_t n_nodes);
 
 /*

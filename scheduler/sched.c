@@ -106,13 +106,19 @@ static int check_config(const struct sw_sched_config *cfg)
 
 static int copy_cluster(struct sw_sched *s, const struct sw_cluster_spec *c)
 {
+	size_t slots = 0;
+
+	for (uint32_t i = 0; i < c->n_nodes; i++)
+		slots += (size_t)c->nodes[i].map_slots + c->nodes[i].reduce_slots;
 	s->n_nodes = c->n_nodes;
 	s->n_racks = c->n_racks;
 	s->nodes = calloc(c->n_nodes, sizeof(*s->nodes));
+	s->keeps = calloc(slots + 1, sizeof(*s->keeps));
 	s->rack_uplink_bps = calloc(c->n_racks, sizeof(*s->rack_uplink_bps));
 	s->netsat = calloc(c->n_racks, sizeof(*s->netsat));
-	if (!s->nodes || !s->rack_uplink_bps || !s->netsat)
+	if (!s->nodes || !s->keeps || !s->rack_uplink_bps || !s->netsat)
 		return -ENOMEM;
+	slots = 0;
 	for (uint32_t r = 0; r < c->n_racks; r++)
 		s->rack_uplink_bps[r] = c->racks[r].uplink_bps;
 	for (uint32_t i = 0; i < c->n_nodes; i++) {
@@ -125,6 +131,8 @@ static int copy_cluster(struct sw_sched *s, const struct sw_cluster_spec *c)
 		n->slots[SW_REDUCE] = in->reduce_slots;
 		n->capacity = in->capacity;
 		n->nic_bps = in->nic_bps;
+		n->keep = s->keeps + slots;
+		slots += (size_t)in->map_slots + in->reduce_slots;
 		s->total.cpu += in->capacity.cpu;
 		s->total.mem_gb += in->capacity.mem_gb;
 		s->largest.cpu = fmax(s->largest.cpu, in->capacity.cpu);
@@ -208,6 +216,7 @@ void sw_sched_destroy(struct sw_sched *s)
 	for (int k = 0; k < SW_KINDS; k++)
 		sw_sched_pool_heap_fini(&s->ready[k]);
 	free(s->nodes);
+	free(s->keeps);
 	free(s->rack_uplink_bps);
 	free(s->netsat);
 	free(s->queue_capacity);
@@ -296,6 +305,8 @@ int sw_sched_job_add(struct sw_sched *s, const struct sw_job_spec *job, double n
 
 void sw_sched_job_drop(struct sw_sched *s, struct sched_job *j)
 {
+	for (int k = 0; k < SW_KINDS; k++)
+		sw_sched_keep_forget(s, j, k);
 	if (s->policy->pick->job_removed)
 		s->policy->pick->job_removed(s, j);
 	s->pools[j->pool]->jobs--;

@@ -117,6 +117,14 @@ struct sched_pool {
 	struct job_list runnable[SW_KINDS];
 };
 
+/* A plan's target on a node for one job and kind that has not started yet (keep.c). */
+struct sched_keep {
+	uint64_t job;
+	struct sw_resources demand; /* one task's, as the plan counted it */
+	uint16_t left;              /* tasks the plan put here that have not started */
+	uint8_t kind;
+};
+
 struct sched_node {
 	uint32_t rack;
 	uint32_t hw_pool;
@@ -125,6 +133,12 @@ struct sched_node {
 	struct sw_resources capacity, used;
 	double nic_bps;
 	bool down; /* node_lost until node_up: no task, no heartbeat answered */
+	/* What the last plan keeps here (keep.c): room for n_keep targets, at most the node's
+	 * slots of both kinds (keep points into sw_sched.keeps), their demands and counts. */
+	struct sched_keep *keep;
+	uint16_t n_keep;
+	uint16_t kept_tasks[SW_KINDS];
+	struct sw_resources kept;
 };
 
 /* NetSat's state of one rack uplink (netsat.c). */
@@ -167,6 +181,7 @@ struct sw_sched {
 
 	uint32_t n_nodes, n_racks;
 	struct sched_node *nodes;
+	struct sched_keep *keeps; /* every node's keep, one allocation */
 	double *rack_uplink_bps;
 	struct netsat_rack *netsat;
 	struct sw_resources total;   /* capacity of the nodes up, DRF's denominator */
@@ -204,11 +219,32 @@ bool sw_sched_job_reduce_next(struct sched_job *j, struct sched_choice *c);
 /* What a running task of @p kind holds now: a reduce its shuffle demand while the job has
  * maps to finish (it only copies), its reduce demand once they are all done. */
 const struct sw_resources *sw_sched_task_demand(const struct sched_job *j, enum sw_task_kind kind);
+/* Whether a task of @p kind of @p j fits node @p n's free resources: any free room for a job
+ * with a target of the kind there, else beside the room the plan keeps there (keep.c). */
 bool sw_sched_job_fits(const struct sched_job *j, enum sw_task_kind kind,
                        const struct sched_node *n);
 /* Task @p task is pending again: moves the cursors that passed it back to it. */
 void sw_sched_job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_task_kind kind,
                          uint32_t task);
+
+/* keep.c: the room a plan keeps on each node for the tasks it put there (per-node targets).
+ * Clears every node's; adds one task of @p j and @p kind to node @p n's, at its demand now;
+ * the entry of @p j and @p kind on @p n with a task left, or NULL; a task of @p j started on
+ * @p n (its entry there, if any, keeps one task less); forgets @p j's targets of @p kind on
+ * every node (it has no such task left to start). */
+void sw_sched_keep_clear(struct sw_sched *s);
+void sw_sched_keep_add(struct sched_node *n, const struct sched_job *j, enum sw_task_kind kind);
+const struct sched_keep *sw_sched_keep_own(const struct sched_node *n, const struct sched_job *j,
+                                           enum sw_task_kind kind);
+void sw_sched_keep_take(struct sched_node *n, const struct sched_job *j, enum sw_task_kind kind);
+void sw_sched_keep_forget(struct sw_sched *s, const struct sched_job *j, enum sw_task_kind kind);
+/* The Task Scheduler's first choice for a free slot of @p kind on @p node: the jobs with a
+ * target there, lowest pool key first, each offered to @p try_pool (the heartbeat's pool
+ * attempt). @return true when one took it. */
+bool sw_sched_keep_serve(struct sw_sched *s, uint32_t node, enum sw_task_kind kind,
+                         bool (*try_pool)(struct sched_pool *p, void *arg), void *arg);
+/* Whether every free slot of @p kind on @p n is kept for a target: no other job fits there. */
+bool sw_sched_keep_full(const struct sched_node *n, enum sw_task_kind kind);
 
 /* pool.c: pools, their runnable-job lists and their place in the ready heaps. */
 struct sched_pool *sw_sched_pool_get(struct sw_sched *s, uint32_t id);

@@ -64,7 +64,8 @@ static double lowest_utility(const struct problem *p, const uint32_t alloc[MAX_J
 	for (uint32_t j = 0; j < p->n_jobs; j++)
 		low = fmin(low, sw_sched_ras_utility_map(alloc[j], p->jobs[j].need.s_req,
 		                                         p->jobs[j].need.s_pend) +
-		                        sw_sched_ras_utility_reduce(0, p->jobs[j].need.r_pend));
+		                        sw_sched_ras_utility_reduce(p->jobs[j].pinned[SW_REDUCE],
+		                                                    p->jobs[j].need.r_pend));
 	return low;
 }
 
@@ -79,7 +80,8 @@ static double best_from(const struct problem *p, uint32_t n, uint32_t j, uint32_
 	if (n == p->n_nodes)
 		return lowest_utility(p, alloc);
 	if (j == p->n_jobs)
-		return best_from(p, n + 1, 0, alloc, (struct sw_resources){0}, 0);
+		return n + 1 == p->n_nodes ? best_from(p, n + 1, 0, alloc, used, 0)
+		                           : best_from(p, n + 1, 0, alloc, p->nodes[n + 1].used, 0);
 	node = &p->nodes[n];
 	had = alloc[j];
 	best = best_from(p, n, j + 1, alloc, used, tasks);
@@ -103,11 +105,12 @@ static double best_from(const struct problem *p, uint32_t n, uint32_t j, uint32_
 	return best;
 }
 
+/* The pinned reduces hold their room on their nodes (they take no map slot). */
 static double exhaustive(const struct problem *p)
 {
 	uint32_t alloc[MAX_J] = {0};
 
-	return best_from(p, 0, 0, alloc, (struct sw_resources){0}, 0);
+	return best_from(p, 0, 0, alloc, p->nodes[0].used, 0);
 }
 
 static double uniform(double lo, double hi)
@@ -137,18 +140,48 @@ static void random_problem(struct problem *p, uint32_t n_nodes, uint32_t n_jobs,
 	}
 }
 
+/* Gives each job of @p p a running reduce, pinned on a random node where it fits (its
+ * reduce demand random too); every reduce of the job is then placed (r_pend 1). */
+static void pin_random_reduces(struct problem *p)
+{
+	for (uint32_t j = 0; j < p->n_jobs; j++) {
+		struct ras_job_in *in = &p->jobs[j];
+		struct ras_node_in *node = &p->nodes[rand() % p->n_nodes];
+		struct sw_resources d = {uniform(0, 1), uniform(0, 1), uniform(0, 1)};
+
+		in->demand[SW_REDUCE] = d;
+		in->need.r_pend = 1;
+		if (node->used.cpu + d.cpu > node->capacity.cpu ||
+		    node->used.mem_gb + d.mem_gb > node->capacity.mem_gb ||
+		    node->used.io + d.io > node->capacity.io)
+			continue; /* not running: the placement puts it first, where it fits */
+		node->used.cpu += d.cpu;
+		node->used.mem_gb += d.mem_gb;
+		node->used.io += d.io;
+		node->pinned[SW_REDUCE]++;
+		node->slots[SW_REDUCE]++;
+		in->pinned[SW_REDUCE] = 1;
+	}
+}
+
 /* Runs the placement and checks it is feasible: no node over its slots or capacity, each
  * job's count the sum of its per-node counts. @return its lowest utility. */
 static double placed(const struct problem *p)
 {
-	uint32_t alloc[MAX_J][SW_KINDS], place[MAX_J * MAX_N * SW_KINDS];
+	uint32_t alloc[MAX_J][SW_KINDS], place[MAX_J * MAX_N * SW_KINDS] = {0}, n_puts;
+	struct ras_put puts[64];
 	char scratch[4096];
 	double low;
 
 	assert_true(sw_sched_ras_place_scratch(p->n_jobs, p->n_nodes) <= sizeof(scratch));
-	low = sw_sched_ras_place(p->nodes, p->n_nodes, p->jobs, p->n_jobs, alloc, place, scratch);
+	low = sw_sched_ras_place(p->nodes, p->n_nodes, p->jobs, p->n_jobs, alloc, puts, &n_puts,
+	                         scratch);
+	for (uint32_t i = 0; i < n_puts; i++) {
+		assert_int_equal(puts[i].kind, SW_MAP); /* the pinned reduces are every reduce */
+		place[(puts[i].job * p->n_nodes + puts[i].node) * SW_KINDS + SW_MAP]++;
+	}
 	for (uint32_t n = 0; n < p->n_nodes; n++) {
-		struct sw_resources used = {0};
+		struct sw_resources used = p->nodes[n].used;
 		uint32_t tasks = 0;
 
 		for (uint32_t j = 0; j < p->n_jobs; j++) {
@@ -209,6 +242,27 @@ static void equal_demands_on_several_nodes_are_optimal(void **state)
 	}
 }
 
+/* Reduces already running stay where they are and hold their room: the maps placed beside
+ * them still reach the best lowest utility on one node, and on several with equal demands. */
+static void placement_beside_pinned_reduces_is_optimal(void **state)
+{
+	(void)state;
+	srand(15);
+	for (int i = 0; i < 2000; i++) {
+		struct problem p;
+
+		if (i % 2)
+			random_problem(&p, 1, 1 + (uint32_t)(rand() % MAX_J), false);
+		else
+			random_problem(&p, 2 + (uint32_t)(rand() % (MAX_N - 1)),
+			               1 + (uint32_t)(rand() % MAX_J), true);
+		pin_random_reduces(&p);
+		for (uint32_t j = 0; j < p.n_jobs; j++)
+			p.jobs[j].need.r_pend = p.jobs[j].pinned[SW_REDUCE];
+		assert_float_equal(placed(&p), exhaustive(&p), 1e-9);
+	}
+}
+
 /* Mixed demands on several nodes are bin packing (NP-hard, the thesis's class-constrained
  * multiple knapsack): first fit may strand room. The placement is always feasible and never
  * claims more than the optimum; how often it reaches it is printed (scheduler/README.md). */
@@ -246,28 +300,43 @@ static void reduces_are_spread_one_per_node_first(void **state)
 	        {.need = {.r_pend = 3}, .demand = {{0}, {1, 1, 0}}},
 	        {.need = {.r_pend = 3}, .demand = {{0}, {1, 1, 0}}},
 	};
-	uint32_t alloc[2][SW_KINDS], place[2 * 4 * SW_KINDS];
+	uint32_t alloc[2][SW_KINDS], n_puts, place[2][4] = {{0}};
+	struct ras_put puts[16];
 	char scratch[1024];
 
 	(void)state;
 	for (int n = 0; n < 4; n++)
 		nodes[n] = (struct ras_node_in){.capacity = {8, 16, 0}, .slots = {2, 2}};
-	/* 6 reduces on 4 nodes: 2, 1, 2, 1 in turn; job 1's continue where job 0's stopped.
-	 * No maps left and every reduce placed: u = 1 + 0. */
-	assert_float_equal(sw_sched_ras_place(nodes, 4, jobs, 2, alloc, place, scratch), 1, 1e-12);
+	/* 6 reduces on 4 nodes: one each first, job 1's continuing where job 0's stopped,
+	 * then a second on nodes 0 and 1. No maps left and every reduce placed: u = 1 + 0. */
+	assert_float_equal(sw_sched_ras_place(nodes, 4, jobs, 2, alloc, puts, &n_puts, scratch), 1,
+	                   1e-12);
 	assert_int_equal(alloc[0][SW_REDUCE], 3);
 	assert_int_equal(alloc[1][SW_REDUCE], 3);
-	for (int n = 0; n < 4; n++) {
-		uint32_t total = place[(0 * 4 + n) * SW_KINDS + SW_REDUCE] +
-		                 place[(1 * 4 + n) * SW_KINDS + SW_REDUCE];
-
-		assert_true(total == 1 || total == 2);
-	}
-	assert_int_equal(place[(1 * 4 + 3) * SW_KINDS + SW_REDUCE], 1);
+	assert_int_equal(n_puts, 6);
+	for (uint32_t i = 0; i < n_puts; i++)
+		place[puts[i].job][puts[i].node]++;
+	for (int n = 0; n < 4; n++)
+		assert_int_equal(place[0][n] + place[1][n], n < 2 ? 2 : 1);
+	assert_int_equal(place[1][3], 1);
+	/* A reduce already running on node 2 counts: node 2 gets no second while another node
+	 * has room for a first. */
+	nodes[2].pinned[SW_REDUCE] = 1;
+	nodes[2].used = jobs[0].demand[SW_REDUCE];
+	jobs[0].pinned[SW_REDUCE] = 1;
+	sw_sched_ras_place(nodes, 4, jobs, 2, alloc, puts, &n_puts, scratch);
+	assert_int_equal(n_puts, 5);
+	memset(place, 0, sizeof(place));
+	for (uint32_t i = 0; i < n_puts; i++)
+		place[puts[i].job][puts[i].node]++;
+	assert_int_equal(place[0][0] + place[0][1] + place[0][3], 2);
+	assert_int_equal(place[0][2] + place[1][2], 0);
+	nodes[2] = nodes[0];
+	jobs[0].pinned[SW_REDUCE] = 0;
 	/* No room: memory for one reduce per node, 4 of the 6 placed, the older job's first. */
 	for (int n = 0; n < 4; n++)
 		nodes[n].capacity.mem_gb = 1.5;
-	sw_sched_ras_place(nodes, 4, jobs, 2, alloc, place, scratch);
+	sw_sched_ras_place(nodes, 4, jobs, 2, alloc, puts, &n_puts, scratch);
 	assert_int_equal(alloc[0][SW_REDUCE], 3);
 	assert_int_equal(alloc[1][SW_REDUCE], 1);
 }
@@ -459,6 +528,78 @@ static void a_reduce_without_a_shuffle_demand_holds_its_reduce_demand(void **sta
 	b.spec.n_reduces = 1;
 	b.spec.shuffle_demand = (struct sw_resources){.mem_gb = 17};
 	assert_int_equal(sw_sched_job_add(s, &b.spec, 10), -EINVAL);
+	sw_sched_destroy(s);
+}
+
+/*
+ * Per-node targets: one node of 8 cores, 2 GB, 4 map slots and a reduce slot. a (one map, a
+ * reduce of 1.2 GB) has finished its map, so its reduce may run; b (8 maps of 0.5 GB)
+ * arrives. RAS's plan puts a's reduce on the node first and one of b's maps beside it, and
+ * b's maps take no more than the plan left them, though the free slots would hold four: the
+ * reduce, offered its slot after the maps', finds its room. FIFO, with no plan, fills the
+ * memory with b's maps and the reduce waits.
+ */
+static void a_planned_reduce_keeps_its_room_on_its_node(void **state)
+{
+	static const char *const policies[] = {"fifo", "ras"};
+
+	(void)state;
+	for (int p = 0; p < 2; p++) {
+		struct fx_cluster c;
+		struct fx_job a, b;
+		struct sw_sched *s;
+		struct sw_assignment out[4];
+		int got[4], ras = p == 1;
+
+		fx_cluster_init(&c, 1, 1);
+		c.nodes[0].map_slots = 4;
+		c.nodes[0].reduce_slots = 1;
+		c.nodes[0].capacity = (struct sw_resources){.cpu = 8, .mem_gb = 2, .io = 8};
+		s = fx_sched(&c, policies[p], 1);
+		fx_job_init(&a, 1, 0, 0, 1, 1, 1);
+		a.spec.map_demand = (struct sw_resources){.cpu = 1, .mem_gb = 0.5};
+		a.spec.reduce_demand = (struct sw_resources){.cpu = 1, .mem_gb = 1.2};
+		assert_int_equal(sw_sched_job_add(s, &a.spec, 0), 0);
+		offer_maps(s, 1, 0, got);
+		assert_int_equal(got[1], 1);
+		assert_int_equal(sw_sched_task_finished(s, 1, SW_MAP, 0, 10), 0);
+		fx_job_init(&b, 2, 0, 10, 8, 0, 1);
+		b.spec.map_demand = a.spec.map_demand;
+		assert_int_equal(sw_sched_job_add(s, &b.spec, 10), 0);
+		offer_maps(s, 4, 10, got);
+		assert_int_equal(got[2], ras ? 1 : 4);
+		assert_int_equal(fx_offer(s, 0, SW_REDUCE, 1, 10, out), ras);
+		/* The room is kept only until its task starts: b's next map fits beside it. */
+		assert_int_equal(sw_sched_task_finished(s, 2, SW_MAP, 0, 20), 0);
+		offer_maps(s, 1, 20, got);
+		assert_int_equal(got[2], 1);
+		sw_sched_destroy(s);
+	}
+}
+
+/* A node running more of a job's maps than the plan put there starts the plan's as they
+ * end: a runs 4 maps alone, b arrives and the plan puts 2 + 2 on the node; each of a's maps
+ * that ends frees a slot for b's targets, though b's other target there is not free yet. */
+static void a_node_over_its_targets_starts_the_plans_tasks_as_others_end(void **state)
+{
+	struct fx_cluster c;
+	struct fx_job a, b;
+	struct sw_sched *s = one_node(&c, "ras");
+	int got[4];
+
+	(void)state;
+	fx_job_init(&a, 1, 0, 0, 8, 0, 1);
+	fx_job_init(&b, 2, 0, 1, 8, 0, 1);
+	assert_int_equal(sw_sched_job_add(s, &a.spec, 0), 0);
+	offer_maps(s, 4, 0, got);
+	assert_int_equal(got[1], 4);
+	assert_int_equal(sw_sched_job_add(s, &b.spec, 1), 0);
+	offer_maps(s, 0, 1, got); /* the heartbeat that plans again */
+	for (uint32_t m = 0; m < 2; m++) {
+		assert_int_equal(sw_sched_task_finished(s, 1, SW_MAP, m, 2 + m), 0);
+		offer_maps(s, 1, 2 + m, got);
+		assert_int_equal(got[2], 1);
+	}
 	sw_sched_destroy(s);
 }
 
@@ -681,6 +822,7 @@ int main(void)
 	        cmocka_unit_test(reduce_utility_is_minus_one_to_zero),
 	        cmocka_unit_test(one_node_placement_is_optimal),
 	        cmocka_unit_test(equal_demands_on_several_nodes_are_optimal),
+	        cmocka_unit_test(placement_beside_pinned_reduces_is_optimal),
 	        cmocka_unit_test(mixed_demands_on_several_nodes_are_feasible_and_near_optimal),
 	        cmocka_unit_test(reduces_are_spread_one_per_node_first),
 	        cmocka_unit_test(job_ahead_of_its_goal_gets_one_slot_and_needy_job_the_rest),
@@ -688,6 +830,8 @@ int main(void)
 	        cmocka_unit_test(io_bound_and_cpu_bound_jobs_share_a_node),
 	        cmocka_unit_test(a_copying_reduce_holds_its_shuffle_demand_until_the_maps_end),
 	        cmocka_unit_test(a_reduce_without_a_shuffle_demand_holds_its_reduce_demand),
+	        cmocka_unit_test(a_planned_reduce_keeps_its_room_on_its_node),
+	        cmocka_unit_test(a_node_over_its_targets_starts_the_plans_tasks_as_others_end),
 	        cmocka_unit_test(the_plan_follows_the_control_cycle),
 	        cmocka_unit_test(fit_utility_follows_figure_5_17),
 	        cmocka_unit_test(available_slot_seconds_integrate_the_transactional_load),

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Per-node targets (RAS's Task Scheduler, Polo's thesis 4.2.4): a plan that places tasks on
+ * nodes keeps, on each node, the room of the tasks it put there that have not started. Any
+ * other task fits only beside that room, so a large task the plan put on a node (a Sort
+ * reducer's 1.2 GB of a 2 GB node) is not starved by small ones that end and start around
+ * it. Room the plan did not give anyone stays open to every job (work-conserving).
+ */
+#include <math.h>
+
+#include "policy.h"
+
+/* Entry of job @p j and @p kind on node @p n, NULL when the plan kept it none. */
+static struct sched_keep *find(const struct sched_node *n, const struct sched_job *j,
+                               enum sw_task_kind kind)
+{
+	for (uint16_t i = 0; i < n->n_keep; i++)
+		if (n->keep[i].job == j->id && n->keep[i].kind == kind)
+			return &n->keep[i];
+	return NULL;
+}
+
+static void add_resources(struct sw_resources *r, const struct sw_resources *d, double times)
+{
+	r->cpu += times * d->cpu;
+	r->mem_gb += times * d->mem_gb;
+	r->io += times * d->io;
+}
+
+/* Takes @p count of entry @p e's tasks out of its node's kept room. */
+static void release(struct sched_node *n, struct sched_keep *e, uint32_t count)
+{
+	add_resources(&n->kept, &e->demand, -(double)count);
+	n->kept_tasks[e->kind] -= count;
+	e->left -= count;
+	/* Sums of doubles drift: a node that keeps no task keeps exactly nothing. */
+	if (n->kept_tasks[SW_MAP] + n->kept_tasks[SW_REDUCE] == 0)
+		n->kept = (struct sw_resources){0};
+}
+
+void sw_sched_keep_clear(struct sw_sched *s)
+{
+	for (uint32_t i = 0; i < s->n_nodes; i++) {
+		struct sched_node *n = &s->nodes[i];
+
+		n->n_keep = 0;
+		n->kept = (struct sw_resources){0};
+		n->kept_tasks[SW_MAP] = n->kept_tasks[SW_REDUCE] = 0;
+	}
+}
+
+void sw_sched_keep_add(struct sched_node *n, const struct sched_job *j, enum sw_task_kind kind)
+{
+	struct sched_keep *e = find(n, j, kind);
+
+	/* A plan puts at most a node's slots there, and its keep holds that many entries. */
+	if (!e) {
+		e = &n->keep[n->n_keep++];
+		*e = (struct sched_keep){
+		        .job = j->id, .kind = kind, .demand = *sw_sched_task_demand(j, kind)};
+	}
+	e->left++;
+	n->kept_tasks[kind]++;
+	add_resources(&n->kept, &e->demand, 1);
+}
+
+const struct sched_keep *sw_sched_keep_own(const struct sched_node *n, const struct sched_job *j,
+                                           enum sw_task_kind kind)
+{
+	const struct sched_keep *e = n->n_keep ? find(n, j, kind) : NULL;
+
+	return e && e->left > 0 ? e : NULL;
+}
+
+void sw_sched_keep_take(struct sched_node *n, const struct sched_job *j, enum sw_task_kind kind)
+{
+	struct sched_keep *e = n->n_keep ? find(n, j, kind) : NULL;
+
+	if (e && e->left > 0)
+		release(n, e, 1);
+}
+
+void sw_sched_keep_forget(struct sw_sched *s, const struct sched_job *j, enum sw_task_kind kind)
+{
+	if (!s->policy->order->plan)
+		return; /* only a plan keeps room */
+	for (uint32_t i = 0; i < s->n_nodes; i++) {
+		struct sched_node *n = &s->nodes[i];
+		struct sched_keep *e = n->n_keep ? find(n, j, kind) : NULL;
+
+		if (e && e->left > 0)
+			release(n, e, e->left);
+	}
+}
+
+/* The pool of the job of entry @p e, NULL when the job is gone or keeps nothing there. */
+static struct sched_pool *pool_of(const struct sw_sched *s, const struct sched_keep *e)
+{
+	const struct sched_job *j = e->left ? sw_sched_job_table_find(&s->jobs, e->job) : NULL;
+
+	return j ? s->pools[j->pool] : NULL;
+}
+
+bool sw_sched_keep_serve(struct sw_sched *s, uint32_t node, enum sw_task_kind kind,
+                         bool (*try_pool)(struct sched_pool *p, void *arg), void *arg)
+{
+	const struct sched_node *n = &s->nodes[node];
+	double last = -INFINITY;
+	uint16_t last_i = 0;
+
+	/* Entries in (pool key, index) order, the lowest first; a node holds a few. */
+	for (uint16_t tried = 0; tried < n->n_keep; tried++) {
+		struct sched_pool *best = NULL;
+		uint16_t best_i = 0;
+
+		for (uint16_t i = 0; i < n->n_keep; i++) {
+			struct sched_pool *p =
+			        n->keep[i].kind == kind ? pool_of(s, &n->keep[i]) : NULL;
+
+			if (!p || p->key[kind] < last || (p->key[kind] == last && i <= last_i))
+				continue;
+			if (!best || p->key[kind] < best->key[kind]) {
+				best = p;
+				best_i = i;
+			}
+		}
+		if (!best)
+			return false;
+		if (try_pool(best, arg))
+			return true;
+		last = best->key[kind];
+		last_i = best_i;
+	}
+	return false;
+}
+
+bool sw_sched_keep_full(const struct sched_node *n, enum sw_task_kind kind)
+{
+	return n->kept_tasks[kind] > 0 && n->running[kind] + n->kept_tasks[kind] >= n->slots[kind];
+}
