@@ -84,6 +84,31 @@ static void memory_at_twice_the_capacity_halves_progress(void **state)
 	assert_float_equal(on - off, block_time(&m), 1e-6);
 }
 
+/*
+ * A reduce copying its input holds memory (Polo: it "only consumes memory"): one node of two
+ * map slots and a reduce slot, a GridMix Sort job of 4 maps (0.5 GB each) and one reducer
+ * (1.2 GB while it copies), FIFO blind to demands. On 2.25 GB the two maps and the copying
+ * reducer fit and nothing slows; on 2 GB they ask 2.2 GB and the maps beside the reducer
+ * slow, though the maps alone fit.
+ */
+static void a_copying_reduce_holds_memory(void **state)
+{
+	struct mix m;
+	double off, on;
+
+	(void)state;
+	one_node(&m, 2, (struct sw_resources){.cpu = 10, .mem_gb = 2.25, .io = 10}, 4);
+	m.w.topo.reduce_slots = 1;
+	m.jobs[0].bench = (uint16_t)sw_sim_bench_find("gridmix-sort");
+	m.jobs[0].shuffle_bytes = m.jobs[0].input_bytes;
+	m.jobs[0].n_reduces = 1;
+	finishes(&m, &off, &on);
+	assert_true(on == off);
+	m.w.topo.node_capacity.mem_gb = 2;
+	finishes(&m, &off, &on);
+	assert_true(on > off);
+}
+
 /* Demands within every node's capacity change nothing: the whole mix ends bit for bit as
  * without contention. */
 static void demands_under_capacity_change_nothing(void **state)
@@ -142,6 +167,7 @@ int main(void)
 	        cmocka_unit_test(
 	                two_tasks_over_the_cpu_share_it_and_the_first_to_end_speeds_the_other),
 	        cmocka_unit_test(memory_at_twice_the_capacity_halves_progress),
+	        cmocka_unit_test(a_copying_reduce_holds_memory),
 	        cmocka_unit_test(demands_under_capacity_change_nothing),
 	        cmocka_unit_test(contended_tasks_fail_and_are_lost_like_others),
 	};

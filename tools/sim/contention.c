@@ -5,9 +5,11 @@
  * demands asking for it, and a task runs at the share of its tightest resource:
  * speed = min(1, min over its resources of capacity / load). Memory asked beyond the node's
  * capacity also shrinks its CPU and disk by capacity / load (the node swaps), which is what
- * makes too many slots slower than fewer. A resource of capacity 0, or a demand of 0, is not
- * modelled. Every start or end of a compute phase on a node brings that node's computing
- * tasks up to now and moves their ends.
+ * makes too many slots slower than fewer. A reduce copying its input holds memory too (Polo's
+ * thesis: a reduce in its shuffle phase "only consumes memory"), though it computes nothing.
+ * A resource of capacity 0, or a demand of 0, is not modelled. Every start or end of a
+ * compute or copy phase on a node brings that node's computing tasks up to now and moves
+ * their ends.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,13 +30,15 @@ int sw_sim_contention_setup(struct sim *s)
 	}
 	s->computing = calloc((size_t)nn * (s->stride ? s->stride : 1), sizeof(*s->computing));
 	s->n_computing = calloc(nn ? nn : 1, sizeof(*s->n_computing));
-	return s->computing && s->n_computing ? 0 : -ENOMEM;
+	s->copying = calloc(nn ? nn : 1, sizeof(*s->copying));
+	return s->computing && s->n_computing && s->copying ? 0 : -ENOMEM;
 }
 
 void sw_sim_contention_free(struct sim *s)
 {
 	free(s->computing);
 	free(s->n_computing);
+	free(s->copying);
 }
 
 static const struct sw_resources *demand(const struct sim_task *t)
@@ -58,6 +62,7 @@ static int reshare(struct sim *s, uint32_t node)
 	double swap;
 	uint32_t n = s->n_computing[node];
 
+	load.mem_gb = s->copying[node].mem_gb;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sw_resources *d = demand(ts[i]);
 
@@ -115,4 +120,42 @@ void sw_sim_compute_stop(struct sim *s, struct sim_task *t)
 	ts[t->cpos]->cpos = t->cpos;
 	/* Cannot fail: every task it queues again gave back its queued end first. */
 	(void)reshare(s, t->node);
+}
+
+/* The memory reduce @p t holds while it copies: its benchmark's shuffle demand's, or its
+ * reduce demand's when the benchmark gives no shuffle demand (the scheduler's rule). */
+static double copy_mem(const struct sim_task *t)
+{
+	const struct sw_resources *sd = &t->job->bench->shuffle_demand;
+
+	if (!sd->cpu && !sd->mem_gb && !sd->io)
+		return t->job->bench->reduce_demand.mem_gb;
+	return sd->mem_gb;
+}
+
+/* Reduce @p t starts (@p sign 1) or stops (-1) copying on its node. */
+static void copy_change(struct sim *s, const struct sim_task *t, int sign)
+{
+	struct sim_copying *c;
+
+	if (!s->copying)
+		return;
+	c = &s->copying[t->node];
+	c->mem_gb += sign * copy_mem(t);
+	c->reduces += sign > 0 ? 1 : -1;
+	/* Sums of doubles drift: a node with no copying reduce holds exactly nothing. */
+	if (c->reduces == 0)
+		c->mem_gb = 0;
+	/* Cannot fail: every task it queues again gave back its queued end first. */
+	(void)reshare(s, t->node);
+}
+
+void sw_sim_copy_start(struct sim *s, const struct sim_task *t)
+{
+	copy_change(s, t, 1);
+}
+
+void sw_sim_copy_stop(struct sim *s, const struct sim_task *t)
+{
+	copy_change(s, t, -1);
 }

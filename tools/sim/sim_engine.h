@@ -52,6 +52,12 @@ struct sim_shuffle {
 	struct sim_xfer xfers[]; /* parallel_copies */
 };
 
+/* The reduces copying on one node (contention.c): how many, and the memory they hold. */
+struct sim_copying {
+	double mem_gb;
+	int32_t reduces;
+};
+
 struct sim_task {
 	struct sim_job *job;
 	uint32_t idx;
@@ -140,9 +146,10 @@ struct sim {
 	uint32_t *wf_jobs, *wf_stage;
 	uint8_t *wf_waiting; /* by job: arrived, not yet submitted (workflow.c) */
 	/* Node contention (contention.c), NULL when off: node n's computing tasks at
-	 * computing[n * stride ..], n_computing[n] of them. */
+	 * computing[n * stride ..], n_computing[n] of them, and its copying reduces. */
 	struct sim_task **computing;
 	uint32_t *n_computing, stride;
+	struct sim_copying *copying;
 	struct sim_net *net;
 	struct sim_node *nodes;
 	uint32_t *rack_nodes, *rack_first; /* nodes of rack r: rack_nodes[rack_first[r]..[r+1]) */
@@ -241,6 +248,10 @@ int sw_sim_compute_start(struct sim *s, struct sim_task *t, double work);
 /** Task @p t stops computing now (its compute ended, or it was aborted): its queued end is
  *  dropped and, with contention, the other tasks of its node speed up. */
 void sw_sim_compute_stop(struct sim *s, struct sim_task *t);
+/** Reduce @p t starts or stops copying its input now: with contention its memory (its
+ *  benchmark's shuffle demand's) counts in its node's load meanwhile. */
+void sw_sim_copy_start(struct sim *s, const struct sim_task *t);
+void sw_sim_copy_stop(struct sim *s, const struct sim_task *t);
 
 /* fault.c */
 /** Node @p node is lost at s->now (sim.c keeps its heartbeats and slots): the scheduler and

@@ -378,6 +378,7 @@ static int shuffle_check(struct sim *s, struct sim_task *t)
 		return 0;
 	running_remove(j, t);
 	t->shuffle_end = s->now;
+	sw_sim_copy_stop(s, t);
 	return compute(s, t, t->shuffled, j->bench->reduce_rate);
 }
 
@@ -638,6 +639,7 @@ static int reduce_launch(struct sim *s, struct sim_task *t)
 	t->phase = SIM_SHUFFLE;
 	t->run_pos = j->n_running;
 	j->running[j->n_running++] = t->idx;
+	sw_sim_copy_start(s, t);
 	return shuffle_feed(s, t, 0);
 }
 
@@ -696,8 +698,10 @@ void sw_sim_task_abort(struct sim *s, struct sim_task *t)
 	if (t->shf) {
 		for (uint32_t i = 0; i < t->shf->n_xfers; i++)
 			xfer_end(s, &t->shf->xfers[i]);
-		if (t->phase == SIM_SHUFFLE)
+		if (t->phase == SIM_SHUFFLE) {
 			running_remove(t->job, t);
+			sw_sim_copy_stop(s, t);
+		}
 		shuffle_free(t);
 	}
 	t->phase = SIM_PENDING;
