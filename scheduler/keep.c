@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Per-node targets (RAS's Task Scheduler, Polo's thesis 4.2.4): a plan that places tasks on
- * nodes keeps, on each node, the room of the tasks it put there that have not started. Any
- * other task fits only beside that room, so a large task the plan put on a node (a Sort
- * reducer's 1.2 GB of a 2 GB node) is not starved by small ones that end and start around
- * it. Room the plan did not give anyone stays open to every job (work-conserving).
+ * Per-node targets (RAS's Task Scheduler, notes-polo-adaptive-ras.md 3.6): a plan that places tasks
+ * on nodes keeps, on each node, the room of the tasks it put there that have not started. Any other
+ * task fits only beside that room, so a large task the plan put on a node (a Sort reducer's 1.2 GB
+ * of a 2 GB node) is not starved by small ones that end and start around it. Room the plan did not
+ * give anyone stays open to every job (work-conserving).
  */
 #include <math.h>
 
