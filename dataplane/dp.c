@@ -611,8 +611,10 @@ int sw_dp_ep_set_place(struct sw_dp_ep *ep, size_t head, sw_dp_place_fn fn)
 {
 	if (!ep || (fn && (head == 0 || head > DP_POOL_BUF)))
 		return -EINVAL;
-	if (!ep->ctx->ops->place)
+	if (!ep->ctx->ops->place_max)
 		return -ENOTSUP;
+	if (fn && head > ep->ctx->ops->place_max)
+		return -EINVAL;
 	ep->place = fn;
 	ep->place_head = head;
 	return 0;

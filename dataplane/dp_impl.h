@@ -16,7 +16,7 @@ struct dp_ops {
 	size_t ctx_size;
 	size_t ep_size;
 	bool grant_with_send; /* send() carries owed credits: no control message of their own */
-	bool place;           /* receives where sw_dp_ep_set_place() says */
+	size_t place_max;     /* largest head sw_dp_ep_set_place() takes; 0: no placement */
 	/* Once per process, before the first open() of this backend (NULL: nothing to do), e.g.
 	 * rte_eal_init(), which a process may call only once. Its result is kept: a failed
 	 * init fails every later open() the same way. */

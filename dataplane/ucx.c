@@ -18,8 +18,11 @@
 
 enum { AM_MSG = 1, AM_CREDIT = 2 };
 
-/* AM header room: 8 bytes of tag plus small leading iovecs (a protocol header) inlined. */
-#define AM_HEAD_MAX (8 + 256)
+/* A message's first bytes ride in the AM header, behind its 8-byte tag: a protocol header
+ * then arrives with the active message itself, where a receiver placing the payload
+ * (sw_dp_ep_set_place) reads it before the rest, even when the rest comes by rendezvous. */
+#define AM_INLINE   256
+#define AM_HEAD_MAX (8 + AM_INLINE)
 
 /* Progress calls sw_dp_wait() makes before it sleeps on the worker's event fd. */
 #define UCX_SPIN 200
@@ -52,6 +55,11 @@ struct ucx_req {
 	void *user;
 	void *buf;
 	size_t len;
+	void *placed; /* receives: where bytes [place_head, len) go; buf holds those before */
+	/* Placed rendezvous receives: UCX pulls the payload (blen bytes) into bounce, and it is
+	 * copied to dst when it completes on an open endpoint (below, am_msg). */
+	void *bounce, *dst;
+	size_t blen;
 	bool done, failed; /* receives: data in place (or lost), waiting for its turn */
 };
 
@@ -157,6 +165,12 @@ static struct ucx_req *req_new(struct sw_dp_ep *ep, enum req_kind kind)
 
 static void ep_up(struct sw_dp_ep *ep);
 
+/* Gives a receive's buffer back: the whole message's, or a placed one's head. */
+static void rx_free(struct ucx_req *r)
+{
+	sw_dp_rxbuf_free(r->ctx, r->buf, r->placed ? 0 : r->len);
+}
+
 /* Delivers the receives at the head of ep's queue that are complete. */
 static void rx_drain(struct sw_dp_ep *ep)
 {
@@ -165,8 +179,8 @@ static void rx_drain(struct sw_dp_ep *ep)
 	while (e->rxq && e->rxq->done) {
 		struct ucx_req *r = e->rxq;
 		e->rxq = r->pnext;
-		if (r->failed || sw_dp_push_recv(ep, r->hdr, r->buf, r->len) < 0)
-			sw_dp_rxbuf_free(r->ctx, r->buf, r->len);
+		if (r->failed || sw_dp_push_placed(ep, r->hdr, r->buf, r->len, r->placed) < 0)
+			rx_free(r);
 		free(r);
 	}
 	if (!e->rxq)
@@ -216,8 +230,13 @@ static void req_done(struct ucx_req *r, ucs_status_t s)
 		sw_dp_push(r->ctx, &ev);
 		break;
 	case REQ_RECV:
+		if (r->bounce) {
+			if (ep && s == UCS_OK)
+				memcpy(r->dst, r->bounce, r->blen);
+			sw_dp_rxbuf_free(r->ctx, r->bounce, r->blen);
+		}
 		if (!ep) {
-			sw_dp_rxbuf_free(r->ctx, r->buf, r->len);
+			rx_free(r);
 			break;
 		}
 		r->done = true;
@@ -334,6 +353,23 @@ static void epmap_del(struct ucx_epmap *m, ucp_ep_h h)
 	m->n--;
 }
 
+/* Where a message's bytes after its head go, when the endpoint places them (NULL: a library
+ * buffer holds the whole message). The head arrived inline (ucx_send puts a message's first
+ * AM_INLINE bytes there); a peer that sent it otherwise broke the framing. -EPROTO then. */
+static int am_place(struct sw_dp_ep *ep, uint64_t tag, const void *inl, size_t extra, size_t len,
+                    void **placed)
+{
+	*placed = NULL;
+	if (!ep->place || len < ep->place_head)
+		return 0;
+	if (extra < ep->place_head)
+		return -EPROTO;
+	*placed = ep->place(ep, tag, inl, len);
+	if (len == ep->place_head)
+		*placed = NULL; /* nothing to place */
+	return 0;
+}
+
 static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *data, size_t len,
                            const ucp_am_recv_param_t *param)
 {
@@ -343,7 +379,8 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 	ucp_request_param_t rp = {.op_attr_mask =
 	                                  UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA};
 	uint64_t tag;
-	size_t extra;
+	size_t extra, total, keep;
+	void *buf, *placed, *dst;
 
 	if (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)
 		ep = ep_of(u, param->reply_ep);
@@ -351,32 +388,42 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 		return UCS_OK; /* endpoint closed meanwhile, or not ours: dropped */
 	memcpy(&tag, header, sizeof(tag));
 	/* The message is the header's inlined bytes, then the payload. */
+	const char *inl = (const char *)header + sizeof(tag);
 	extra = hlen - sizeof(tag);
+	total = extra + len;
 	unsigned pending = 0;
 	for (struct ucx_req *q = uep(ep)->rxq; q; q = q->pnext)
 		pending++;
-	if (extra + len > u->base.cfg.max_recv || sw_dp_rx_full(ep, pending)) {
+	if (total > u->base.cfg.max_recv || sw_dp_rx_full(ep, pending)) {
 		/* as tcp: refused before any allocation */
-		sw_dp_ep_down(ep, extra + len > u->base.cfg.max_recv ? -EMSGSIZE : -EPROTO);
+		sw_dp_ep_down(ep, total > u->base.cfg.max_recv ? -EMSGSIZE : -EPROTO);
 		return UCS_OK; /* UCS_OK without a receive drops a rendezvous payload too */
 	}
+	if (am_place(ep, tag, inl, extra, total, &placed) < 0) {
+		sw_dp_ep_down(ep, -EPROTO);
+		return UCS_OK;
+	}
+	/* buf keeps the whole message, or a placed one's head; the rest goes to dst */
+	keep = placed ? ep->place_head : total;
+	buf = sw_dp_rxbuf_alloc(&u->base, keep);
+	if (keep && !buf)
+		return UCS_OK;
+	if (extra)
+		memcpy(buf, inl, extra < keep ? extra : keep);
+	if (placed && extra > keep)
+		memcpy(placed, inl + keep, extra - keep);
+	dst = placed ? (char *)placed + (extra - keep) : (char *)buf + extra;
 	if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-		void *buf = sw_dp_rxbuf_alloc(&u->base, extra + len);
-		if (extra + len && !buf)
-			return UCS_OK;
-		if (extra)
-			memcpy(buf, (const char *)header + sizeof(tag), extra);
 		if (len)
-			memcpy((char *)buf + extra, data, len);
-		len += extra;
+			memcpy(dst, data, len);
 		if (!uep(ep)->rxq) { /* nothing ahead of it */
-			if (sw_dp_push_recv(ep, tag, buf, len) < 0)
-				sw_dp_rxbuf_free(&u->base, buf, len);
+			if (sw_dp_push_placed(ep, tag, buf, total, placed) < 0)
+				sw_dp_rxbuf_free(&u->base, buf, placed ? 0 : total);
 			return UCS_OK;
 		}
 		r = calloc(1, sizeof(*r)); /* complete already: UCX does not own it */
 		if (!r) {
-			sw_dp_rxbuf_free(&u->base, buf, len);
+			sw_dp_rxbuf_free(&u->base, buf, placed ? 0 : total);
 			return UCS_OK;
 		}
 		*r = (struct ucx_req){.kind = REQ_RECV,
@@ -384,28 +431,36 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 		                      .ep = ep,
 		                      .hdr = tag,
 		                      .buf = buf,
-		                      .len = len,
+		                      .len = total,
+		                      .placed = placed,
 		                      .done = true};
 		rx_queue(ep, r);
 		return UCS_OK;
 	}
-	/* Rendezvous: UCX pulls the payload straight into our buffer (RDMA READ on verbs). */
+	/* Rendezvous: UCX pulls the payload straight into our buffer (RDMA READ on verbs). Not
+	 * into its place: UCX 1.13 goes on writing a rendezvous payload after its endpoint was
+	 * force-closed (seen over tcp and sm,tcp), when the caller may have the place back. */
 	r = req_new(ep, REQ_RECV);
-	if (!r)
-		return UCS_OK;
-	rx_queue(ep, r);
-	r->hdr = tag;
-	r->len = extra + len;
-	r->buf = sw_dp_rxbuf_alloc(&u->base, r->len);
-	if (!r->buf) {
-		req_done(r, UCS_ERR_NO_MEMORY);
+	if (!r) {
+		sw_dp_rxbuf_free(&u->base, buf, placed ? 0 : total);
 		return UCS_OK;
 	}
-	if (extra)
-		memcpy(r->buf, (const char *)header + sizeof(tag), extra);
+	rx_queue(ep, r);
+	r->hdr = tag;
+	r->len = total;
+	r->buf = buf;
+	r->placed = placed;
+	if (placed) {
+		r->dst = dst;
+		r->blen = len;
+		if (!(r->bounce = dst = sw_dp_rxbuf_alloc(&u->base, len))) {
+			req_done(r, UCS_ERR_NO_MEMORY);
+			return UCS_OK;
+		}
+	}
 	rp.cb.recv_am = recv_cb;
 	rp.user_data = r;
-	req_started(r, ucp_am_recv_data_nbx(u->w, data, (char *)r->buf + extra, len, &rp), true);
+	req_started(r, ucp_am_recv_data_nbx(u->w, data, dst, len, &rp), true);
 	return UCS_OK;
 }
 
@@ -679,7 +734,7 @@ static void ucx_ep_close(struct sw_dp_ep *ep)
 	for (struct ucx_req *r = e->rxq, *next; r; r = next) {
 		next = r->pnext;
 		if (r->done) {
-			sw_dp_rxbuf_free(r->ctx, r->buf, r->len);
+			rx_free(r);
 			free(r);
 		}
 	}
@@ -768,17 +823,22 @@ static int ucx_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov, 
 	r->head_len = sizeof(tag);
 	r->user = user;
 	for (int i = 0; i < iovcnt; i++) {
-		if (!iov[i].iov_len)
-			continue;
+		size_t in = 0;
+
 		r->len += iov[i].iov_len;
-		/* Leading small pieces ride in the header (see am_post() for why). */
-		if (n == 0 && iov[i].iov_len <= AM_HEAD_MAX - r->head_len) {
-			memcpy(r->head + r->head_len, iov[i].iov_base, iov[i].iov_len);
-			r->head_len += iov[i].iov_len;
-			continue;
+		/* The first AM_INLINE bytes ride in the header (see am_post() for why the payload
+		 * should be one buffer, and AM_INLINE for placement). */
+		if (n == 0) {
+			in = AM_HEAD_MAX - r->head_len;
+			in = iov[i].iov_len < in ? iov[i].iov_len : in;
+			if (in)
+				memcpy(r->head + r->head_len, iov[i].iov_base, in);
+			r->head_len += in;
 		}
-		r->iov[n].buffer = iov[i].iov_base;
-		r->iov[n++].length = iov[i].iov_len;
+		if (in == iov[i].iov_len)
+			continue;
+		r->iov[n].buffer = (char *)iov[i].iov_base + in;
+		r->iov[n++].length = iov[i].iov_len - in;
 	}
 	return am_send(ep, r, AM_MSG, n, 0);
 }
@@ -948,6 +1008,7 @@ static void ucx_describe(const struct sw_dp_ep *ep, FILE *out)
 const struct dp_ops sw_dp_ucx_ops = {
         .name = "ucx",
         .caps = SW_DP_CAP_GET | SW_DP_CAP_FD | SW_DP_CAP_RDMA,
+        .place_max = AM_INLINE,
         .ctx_size = sizeof(struct ucx_ctx),
         .ep_size = sizeof(struct ucx_ep),
         .open = ucx_open,

@@ -1,15 +1,17 @@
 #!/bin/sh
 # Before/after comparison of two bench_shuffle builds on the tcp targets, interleaved run by
 # run so that both see the same load on a shared machine; medians of RUNS:
-#   tcp fetch, 1 stream, 1 MiB and 16 MiB partitions, each build / iperf3 (1 MiB writes)
+#   fetch over BACKEND, 1 stream, 1 MiB and 16 MiB partitions, each build / iperf3 (1 MiB writes)
 #   64 KiB fetch latency median, each build / a plain TCP request/response (bench_shuffle rr)
-# Usage: perf/bench-shuffle-ab.sh BEFORE AFTER  (env: RUNS=3, MIB=256 per run; AFTER needs rr)
+# Usage: perf/bench-shuffle-ab.sh BEFORE AFTER  (env: RUNS=3, MIB=256 per run; AFTER needs rr;
+# BACKEND=tcp, or ucx with UCX_TLS from the environment: the fetches' backend, same references)
 set -eu
 A=$1
 B=$2
 RUNS=${RUNS:-3}
 MIB=${MIB:-256}
 PORT=${PORT:-5302}
+BACKEND=${BACKEND:-tcp}
 command -v iperf3 >/dev/null || { echo "bench-shuffle-ab.sh: iperf3 missing" >&2; exit 1; }
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -23,17 +25,18 @@ iperf() {
 for _ in $(seq "$RUNS"); do
 	echo "iperf $(iperf)" >>"$out"
 	for s in 1048576 16777216; do
-		echo "before-$s $("$A" tput tcp "$s" 1 "$MIB" | awk '{print $1}')" >>"$out"
-		echo "after-$s $("$B" tput tcp "$s" 1 "$MIB" | awk '{print $1}')" >>"$out"
+		echo "before-$s $("$A" tput "$BACKEND" "$s" 1 "$MIB" | awk '{print $1}')" >>"$out"
+		echo "after-$s $("$B" tput "$BACKEND" "$s" 1 "$MIB" | awk '{print $1}')" >>"$out"
 	done
-	echo "before-lat $("$A" lat tcp 65536 2000 | awk '{print $1}')" >>"$out"
-	echo "after-lat $("$B" lat tcp 65536 2000 | awk '{print $1}')" >>"$out"
+	echo "before-lat $("$A" lat "$BACKEND" 65536 2000 | awk '{print $1}')" >>"$out"
+	echo "after-lat $("$B" lat "$BACKEND" 65536 2000 | awk '{print $1}')" >>"$out"
 	echo "plain-rr $("$B" rr 65536 2000 | awk '{print $1}')" >>"$out"
 done
 med() { awk -v k="$1" '$1 == k {print $2}' "$out" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 ip=$(med iperf)
 rr=$(med plain-rr)
-printf '# tcp, medians of %s interleaved runs, %s MiB per run\n' "$RUNS" "$MIB"
+printf '# %s%s, medians of %s interleaved runs, %s MiB per run\n' "$BACKEND" \
+	"${UCX_TLS:+ (UCX_TLS=$UCX_TLS)}" "$RUNS" "$MIB"
 printf '%-22s %9s %9s %7s %7s\n' what before after b/ref a/ref
 for s in 1048576 16777216; do
 	awk -v s="$s" -v b="$(med before-$s)" -v a="$(med after-$s)" -v i="$ip" 'BEGIN {

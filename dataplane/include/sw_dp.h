@@ -234,16 +234,18 @@ int sw_dp_ep_set_paced(struct sw_dp_ep *ep, bool paced);
  * Placement: receiving a message's payload straight into the application's memory instead of a
  * library buffer, to save the copy out of it (the shuffle fetcher puts a raw chunk's bytes where
  * the reducer wants them). Once the first `head` bytes of a message of at least `head` bytes have
- * arrived on the endpoint, fn runs inside sw_dp_poll(), before the rest is read, with those bytes
- * and the message's whole length; it returns where bytes [head, len) go (len - head bytes of the
- * caller's, untouched by it until the message's event is released, and valid until then or until
- * the endpoint is closed), or NULL for a library buffer as usual. fn runs for every such message
- * in arrival order, also for messages the caller has not seen the events of before (a poll reads
+ * arrived on the endpoint, fn runs inside sw_dp_poll() (over ucx, inside any call that makes the
+ * transport progress: also sw_dp_wait() and sw_dp_ep_close() of another endpoint), before the
+ * rest is read, with those bytes and the message's whole length; it returns where bytes
+ * [head, len) go (len - head bytes of the caller's, untouched by it until the message's event is
+ * released, and valid until then or until the endpoint is closed: nothing is written there after
+ * sw_dp_ep_close()), or NULL for a library buffer as usual. fn runs for every such message in
+ * arrival order, also for messages the caller has not seen the events of before (a poll reads
  * what the socket holds before it returns). The message then arrives as SW_DP_EV_RECV with data a
  * library buffer of its first head bytes, len its whole length, and placed what fn returned;
- * release it as any other. fn NULL turns placement off. Returns 0, -EINVAL (head 0 or above
- * 64 KiB), -ENOTSUP on backends that hand data over in their own buffers (ucx: UCX's eager
- * buffers or a rendezvous pulled whole; dpdk: segments copied out of mbufs).
+ * release it as any other. fn NULL turns placement off. Returns 0, -EINVAL (head 0, above 64 KiB,
+ * or over ucx above 256 bytes: a message's first 256 bytes travel in its active message's
+ * header), -ENOTSUP on dpdk (segments copied out of mbufs).
  */
 typedef void *(*sw_dp_place_fn)(struct sw_dp_ep *ep, uint64_t tag, const void *head, size_t len);
 int sw_dp_ep_set_place(struct sw_dp_ep *ep, size_t head, sw_dp_place_fn fn);

@@ -485,7 +485,7 @@ a_placed_payload_lands_where_the_callback_said_and_declined_ones_arrive_whole(vo
 	conn_open(&c, 0);
 	round_trip(&c, 999, hello, sizeof(hello)); /* the peer takes its connection */
 	int rc = sw_dp_ep_set_place(c.ep, PLACE_HEAD, place_even);
-	if (rc == -ENOTSUP) { /* ucx and dpdk hand data over in buffers of their own */
+	if (rc == -ENOTSUP) { /* dpdk hands data over in buffers of its own */
 		assert_string_not_equal(backend, "tcp");
 		conn_close(&c);
 		skip();
@@ -533,6 +533,65 @@ a_placed_payload_lands_where_the_callback_said_and_declined_ones_arrive_whole(vo
 	conn_close(&c);
 	for (int i = 0; i < PLACE_MSGS; i++)
 		free(msg[i]);
+	free(pl.dst);
+}
+
+/* Places every payload at the start of dst. */
+static void *place_first(struct sw_dp_ep *ep, uint64_t tag, const void *head, size_t len)
+{
+	struct placing *pl = sw_dp_ep_user(ep);
+
+	(void)tag, (void)head, (void)len;
+	pl->calls++;
+	return pl->dst;
+}
+
+/* A caller takes its memory back as soon as it closed the endpoint that was placing a message
+ * there: the backend writes nothing to that place after sw_dp_ep_close (over ucx, a rendezvous
+ * UCX was still pulling into it). */
+static void a_close_during_a_placed_message_ends_its_writes(void **state)
+{
+	const size_t len = 16u << 20;
+	unsigned char *msg = malloc(len);
+	struct placing pl = {.dst = malloc(len)};
+	unsigned char hello[8] = "hello";
+	struct iovec iov = {msg, len};
+	struct sw_dp_event ev[16];
+	struct conn c;
+	int64_t end = now_ms() + WAIT_MS;
+
+	(void)state;
+	conn_open(&c, 0);
+	round_trip(&c, 999, hello, sizeof(hello));
+	if (sw_dp_ep_set_place(c.ep, PLACE_HEAD, place_first) == -ENOTSUP) {
+		conn_close(&c);
+		free(msg);
+		free(pl.dst);
+		skip();
+	}
+	sw_dp_ep_set_user(c.ep, &pl);
+	fill(msg, len, 3);
+	send_retrying(c.ctx, c.ep, 1, &iov, 1, NULL);
+	while (pl.calls == 0) { /* the echo's head is in: its payload is on its way */
+		assert_true(now_ms() < end);
+		assert_true(sw_dp_poll(c.ctx, NULL, 0) >= 0);
+	}
+	sw_dp_ep_close(c.ep);
+	memset(pl.dst, 0xa5, len);
+	end = now_ms() + 300;
+	while (now_ms() < end) {
+		int n = sw_dp_poll(c.ctx, ev, 16);
+		assert_true(n >= 0);
+		for (int i = 0; i < n; i++)
+			assert_int_not_equal(ev[i].type, SW_DP_EV_RECV);
+	}
+	for (size_t i = 0; i < len; i++)
+		if (pl.dst[i] != 0xa5)
+			fail_msg("byte %zu of the place written after the close", i);
+	peer_drain(&c.peer, c.ctx);
+	sw_dp_close(c.ctx);
+	assert_int_equal(peer_join(&c.peer), 0);
+	free(msg);
 	free(pl.dst);
 }
 
@@ -1641,6 +1700,7 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(many_small_messages_arrive_in_order_with_their_tags),
 	        cmocka_unit_test(
 	                a_placed_payload_lands_where_the_callback_said_and_declined_ones_arrive_whole),
+	        cmocka_unit_test(a_close_during_a_placed_message_ends_its_writes),
 	        cmocka_unit_test(small_messages_sent_behind_a_large_one_arrive_after_it),
 	        cmocka_unit_test(
 	                a_hundred_endpoints_to_one_peer_get_their_own_echoes_before_and_after_half_close),
