@@ -2,7 +2,7 @@
 # Module boundaries, checked on a build directory (meson test runs it as "boundaries"):
 # 1. every global symbol a module's static library defines carries the module's prefix, so
 #    that modules linked into one program cannot collide or reach each other's internals;
-# 2. only the module itself, its own tests and its own benchmark compile with the module's
+# 2. only the module itself, its own tests and its own benchmarks compile with the module's
 #    private include directory (the module's folder; its public headers are in include/).
 #    A public dependency that exposed the folder, or a file of another module reaching into
 #    it, shows up as a compile command carrying that -I; an #include "../x/y.h" is refused.
@@ -12,7 +12,7 @@ build=$(cd "${1:?usage: check-boundaries.sh BUILD_DIR}" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
 
 # module folder | its static libraries (in the build dir) | symbol prefix |
-# the other files and folders that may use its internals (its tests and benchmark)
+# the other files and folders that may use its internals (its tests and benchmarks)
 modules='
 scheduler|scheduler/libsw_sched.a|sw_sched_|tests/scheduler perf/bench_sched.cc
 tools/sim|tools/sim/libsw_sim.a|sw_sim_|tests/sim tests/sim_workload
@@ -22,7 +22,7 @@ agent/kv|agent/kv/libsw_kv.a|sw_kv_|
 agent|agent/libsw_agent.a agent/libsw_agent_daemon.a|sw_agent_|tests/agent
 controller|controller/libsw_ctl_trace.a|sw_ctl_|tests/controller
 dataplane|dataplane/libsw_dp.a|sw_dp_|tests/dataplane perf/bench_dp.c
-shuffle|shuffle/libsw_shuffle.a|sw_shuffle_|tests/shuffle perf/bench_shuffle.c
+shuffle|shuffle/libsw_shuffle.a|sw_shuffle_|tests/shuffle perf/bench_shuffle.c perf/bench_mac.c
 '
 
 symbols() {
