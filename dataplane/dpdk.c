@@ -56,6 +56,8 @@
  * out it sleeps 50 us at a time rather than on the wake set (dataplane/README.md, "Waiting"). */
 #define WAIT_SPIN_US 200
 #define WAIT_NAP_US  2000
+/* neighbours a port learns by ARP (the oldest replaced first when full) */
+#define ARP_MAX 256
 
 enum dconn_state { DC_SYN_SENT, DC_OPEN, DC_PEER_FIN, DC_FIN_WAIT, DC_DEAD };
 
@@ -100,6 +102,7 @@ struct dconn {
 	uint32_t cwnd_acc;       /* segments acked towards the next +1 above ssthresh */
 	uint32_t recover;        /* snd_nxt at the last cut: no other cut until it is acked */
 	unsigned syn_tries;
+	bool resolving;     /* peer_mac unknown: ARP requests go on the SYN's schedule */
 	bool accepted;      /* opened by the peer: counts against dpdk_max_conns */
 	uint64_t rx_tsc;    /* last frame heard from the peer */
 	uint64_t probe_tsc; /* last probe sent while the peer was quiet */
@@ -136,15 +139,20 @@ struct dport {
 	uint16_t id;
 	unsigned refs;
 	bool probed, started;
-	bool kernel_if; /* af_packet, af_xdp, tap: the kernel sees our frames too */
+	bool kernel_if; /* af_packet, af_xdp, tap: a kernel interface, its UDP ports the host's */
+	bool kernel_rx; /* af_packet, tap: the kernel gets our frames too (af_xdp's XDP program
+	                 * takes them all), so it answers for its own ports and addresses */
+	bool loopback;  /* net_ring: every frame comes back to this port, the link's only one */
 	bool tx_offload, rx_offload;
 	enum dpdk_csum csum; /* what the encoder computes: what the port does not */
 	uint32_t mtu;
 	uint8_t mac[6];
 	struct rte_mempool *pool;
-	pthread_mutex_t lock;  /* a queue serves one thread at a time; guards ctxs */
-	struct dpdk_ctx *ctxs; /* the contexts on the port, via port_next */
-	atomic_uint nctxs;     /* how many */
+	pthread_mutex_t lock;      /* a queue serves one thread at a time; guards ctxs and arp */
+	struct dpdk_ctx *ctxs;     /* the contexts on the port, via port_next */
+	atomic_uint nctxs;         /* how many */
+	struct neigh arp[ARP_MAX]; /* learned by ARP (on_arp), like a host's cache per NIC */
+	unsigned narp, arp_old;    /* entries, and the next to replace when full */
 };
 
 struct dpdk_ctx {
@@ -309,16 +317,41 @@ static int parse_neigh(struct dpdk_ctx *d, const char *spec)
 	return rc;
 }
 
-/* Neighbours not in the table get the broadcast address: right on point-to-point links
- * (memif, a veth pair), where whoever is on the other end is the peer. */
-static void neigh_mac(const struct dpdk_ctx *d, uint32_t ip, uint8_t mac[6])
+/* Whether a context on p holds ip (any: or takes frames for any address, on a port that no
+ * kernel shares). Under p's lock. */
+static bool port_holds(const struct dport *p, uint32_t ip, bool any)
 {
+	for (const struct dpdk_ctx *o = p->ctxs; o; o = o->port_next)
+		if (o->ip_set && (o->ip == ip || (any && !o->ip && !p->kernel_rx)))
+			return true;
+	return false;
+}
+
+/* The MAC of ip: the static table's, the port's own for a context on it (its frames never
+ * reach the wire, port_loop) or on a loopback port, else what ARP learned. Returns false
+ * when it is unknown. */
+static bool neigh_mac(struct dpdk_ctx *d, uint32_t ip, uint8_t mac[6])
+{
+	struct dport *p = d->p;
+	bool found = false;
+
 	for (size_t i = 0; i < d->nneigh; i++)
 		if (d->neigh[i].ip == ip) {
 			memcpy(mac, d->neigh[i].mac, 6);
-			return;
+			return true;
 		}
-	memset(mac, 0xff, 6);
+	pthread_mutex_lock(&p->lock);
+	if (p->loopback || port_holds(p, ip, false)) {
+		memcpy(mac, p->mac, 6);
+		found = true;
+	}
+	for (unsigned i = 0; i < p->narp && !found; i++)
+		if (p->arp[i].ip == ip) {
+			memcpy(mac, p->arp[i].mac, 6);
+			found = true;
+		}
+	pthread_mutex_unlock(&p->lock);
+	return found;
 }
 
 /* Links in memory (memif, ring) cannot damage a frame in flight: there a UDP checksum over
@@ -333,7 +366,7 @@ static enum dpdk_csum csum_needed(const struct rte_eth_dev_info *info, bool offl
 	return DPDK_CSUM_ALL;
 }
 
-/* Drivers whose port is a kernel interface's: the kernel sees our frames too. */
+/* Drivers whose port is a kernel interface's: its UDP ports are the host's. */
 static bool on_kernel_if(const struct rte_eth_dev_info *info)
 {
 	return strcmp(info->driver_name, "net_af_packet") == 0 ||
@@ -392,6 +425,8 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	if (rte_eth_dev_info_get(p->id, &info) < 0)
 		return -EIO;
 	p->kernel_if = on_kernel_if(&info);
+	p->kernel_rx = p->kernel_if && strcmp(info.driver_name, "net_af_xdp") != 0;
+	p->loopback = strcmp(info.driver_name, "net_ring") == 0;
 	snprintf(pool_name, sizeof(pool_name), "swdp%u", atomic_fetch_add(&seq, 1));
 	p->pool = rte_pktmbuf_pool_create(pool_name, 4 * RING_SIZE + 2 * WIN - 1, MBUF_CACHE, 0,
 	                                  (uint16_t)room, SOCKET_ID_ANY);
@@ -560,8 +595,8 @@ static uint16_t port_rx(struct dpdk_ctx *d, struct rte_mbuf **rx, uint16_t *mine
 }
 
 /* Binds the kernel UDP socket that holds this context's UDP port (hold_fd) to ip:port, port 0
- * for one the kernel picks, and puts it in the wake set. Returns the port, or a negative
- * errno (-EADDRINUSE: taken). */
+ * for one the kernel picks, and puts it in the wake set if there is one. Returns the port, or
+ * a negative errno (-EADDRINUSE: taken). */
 static int port_hold(struct dpdk_ctx *d, uint32_t ip, uint16_t port)
 {
 	struct sockaddr_in sa = {
@@ -580,7 +615,7 @@ static int port_hold(struct dpdk_ctx *d, uint32_t ip, uint16_t port)
 		close(fd);
 		return rc;
 	}
-	if ((rc = sw_dp_dpdk_wake_sock(&d->wake, fd)) < 0) {
+	if (d->wake.epfd >= 0 && (rc = sw_dp_dpdk_wake_sock(&d->wake, fd)) < 0) {
 		close(fd);
 		return rc;
 	}
@@ -651,7 +686,7 @@ static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 	rc = parse_neigh(d, setting(cfg->dpdk_neigh, "SW_DP_DPDK_NEIGH"));
 	if (rc == 0)
 		rc = port_open(d, port, mtu);
-	if (rc == 0 && d->p->kernel_if && (rc = sw_dp_dpdk_wake_open(&d->wake)) < 0) {
+	if (rc == 0 && d->p->kernel_rx && (rc = sw_dp_dpdk_wake_open(&d->wake)) < 0) {
 		fprintf(stderr, "sw_dp dpdk: cannot make a wake-up fd: %s\n", strerror(-rc));
 		rc = -EIO;
 	}
@@ -907,24 +942,35 @@ static bool port_loop(struct dpdk_ctx *d, const struct dpdk_frame *f, struct rte
 	return o != NULL;
 }
 
-/* Queues one frame to k's peer; f's addresses and ack fields are filled in here. */
-static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, const struct dseg *s)
+/* An mbuf of len bytes for the next frame out, in *m, with room made in the transmit burst.
+ * Returns its data, or NULL with *err -EAGAIN (the port's ring is full) or -ENOMEM. */
+static uint8_t *tx_alloc(struct dpdk_ctx *d, uint16_t len, struct rte_mbuf **m, int *err)
 {
-	struct rte_mbuf *m;
 	uint8_t *p;
 
 	if (d->ntx == BURST)
 		tx_flush(d);
-	if (d->ntx == BURST)
-		return -EAGAIN;
-	m = rte_pktmbuf_alloc(d->p->pool);
-	if (!m)
-		return -ENOMEM;
-	p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(DPDK_HEADROOM + f->len));
+	*err = d->ntx == BURST ? -EAGAIN : -ENOMEM;
+	*m = d->ntx == BURST ? NULL : rte_pktmbuf_alloc(d->p->pool);
+	if (!*m)
+		return NULL;
+	p = (uint8_t *)rte_pktmbuf_append(*m, len);
 	if (!p) {
-		rte_pktmbuf_free(m);
-		return -ENOMEM;
+		rte_pktmbuf_free(*m);
+		*m = NULL;
 	}
+	return p;
+}
+
+/* Queues one frame to k's peer; f's addresses and ack fields are filled in here. */
+static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, const struct dseg *s)
+{
+	struct rte_mbuf *m;
+	int err;
+	uint8_t *p = tx_alloc(d, (uint16_t)(DPDK_HEADROOM + f->len), &m, &err);
+
+	if (!p)
+		return err;
 	memcpy(f->dst_mac, k->peer_mac, 6);
 	memcpy(f->src_mac, d->p->mac, 6);
 	f->src_ip = d->ip;
@@ -951,6 +997,65 @@ static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, c
 	if (!port_loop(d, f, m))
 		d->tx[d->ntx++] = m;
 	return 0;
+}
+
+/* Queues an ARP message from this port (a's sha, dst_mac and op filled in here). */
+static int tx_arp(struct dpdk_ctx *d, struct dpdk_arp *a)
+{
+	struct rte_mbuf *m;
+	int err;
+	uint8_t *p = tx_alloc(d, DPDK_ARP_LEN, &m, &err);
+
+	if (!p)
+		return err;
+	memcpy(a->sha, d->p->mac, 6);
+	if (a->op == DPDK_ARP_REQUEST)
+		memset(a->dst_mac, 0xff, 6);
+	else
+		memcpy(a->dst_mac, a->tha, 6);
+	sw_dp_dpdk_arp_encode(p, a);
+	d->tx[d->ntx++] = m;
+	return 0;
+}
+
+/* Records that ip is at mac in p's table (under p's lock), and wakes the other contexts on
+ * p: one of them may be waiting for it, and the reply came to whichever polled. */
+static void arp_learn(struct dpdk_ctx *d, uint32_t ip, const uint8_t mac[6])
+{
+	struct dport *p = d->p;
+	struct neigh *n = NULL;
+
+	for (unsigned i = 0; i < p->narp && !n; i++)
+		if (p->arp[i].ip == ip)
+			n = &p->arp[i];
+	if (!n)
+		n = p->narp < ARP_MAX ? &p->arp[p->narp++] : &p->arp[p->arp_old++ % ARP_MAX];
+	n->ip = ip;
+	memcpy(n->mac, mac, 6);
+	for (struct dpdk_ctx *o = p->ctxs; o; o = o->port_next)
+		if (o != d && o->wake.epfd >= 0)
+			sw_dp_dpdk_wake_kick(&o->wake);
+}
+
+/* Answers a request for the address of a context on this port. Learns the sender from such
+ * a request, or from a reply to this port's own (sent to its MAC), as a host learns only
+ * what concerns it: others' requests cannot fill the table. */
+static void on_arp(struct dpdk_ctx *d, const struct dpdk_arp *a)
+{
+	struct dport *p = d->p;
+	bool ours, learn;
+
+	pthread_mutex_lock(&p->lock);
+	ours = port_holds(p, a->tpa, true);
+	learn = a->spa && (a->op == DPDK_ARP_REQUEST ? ours : memcmp(a->tha, p->mac, 6) == 0);
+	if (learn)
+		arp_learn(d, a->spa, a->sha);
+	pthread_mutex_unlock(&p->lock);
+	if (ours && a->op == DPDK_ARP_REQUEST) {
+		struct dpdk_arp r = {.op = DPDK_ARP_REPLY, .spa = a->tpa, .tpa = a->spa};
+		memcpy(r.tha, a->sha, 6);
+		tx_arp(d, &r);
+	}
 }
 
 /* A control frame to whoever sent f (RST to an unknown connection, for one). */
@@ -1109,20 +1214,25 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 {
 	if (k->state == DC_SYN_SENT) {
 		struct dpdk_frame f = {.type = DPDK_SYN};
+		struct dpdk_arp a = {.op = DPDK_ARP_REQUEST, .spa = d->ip, .tpa = k->peer_ip};
 		/* Tries count only once the link is up (a memif peer may not be there yet). */
 		if (!d->link_up) {
 			due(d, now + d->hz / 1000);
 			return;
+		}
+		if (k->resolving && neigh_mac(d, k->peer_ip, k->peer_mac)) {
+			k->resolving = false; /* the SYN's tries start now */
+			k->syn_tries = 0;
 		}
 		if (k->syn_tries && now - k->seg[0].sent < k->rto_tsc) {
 			due(d, k->seg[0].sent + k->rto_tsc);
 			return;
 		}
 		if (k->syn_tries++ == SYN_TRIES) {
-			dconn_down(k, -ECONNREFUSED);
+			dconn_down(k, k->resolving ? -EHOSTUNREACH : -ECONNREFUSED);
 			return;
 		}
-		if (tx_frame(d, k, &f, NULL) == 0) {
+		if ((k->resolving ? tx_arp(d, &a) : tx_frame(d, k, &f, NULL)) == 0) {
 			k->seg[0].sent = now;
 			k->rto_tsc =
 			        k->syn_tries == 1 ? d->hz / 1000000 * SYN_RTO_US : k->rto_tsc * 2;
@@ -1459,18 +1569,22 @@ static void on_frame(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
 		return;
 	if (sw_dp_dpdk_decode(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m), &f,
 	                      !hw_ok) < 0) {
+		struct dpdk_arp a;
 		if (sw_dp_dpdk_decode_unreach(rte_pktmbuf_mtod(m, const uint8_t *),
 		                              rte_pktmbuf_data_len(m), &f) == 0)
 			on_unreach(d, &f);
+		else if (sw_dp_dpdk_arp_decode(rte_pktmbuf_mtod(m, const uint8_t *),
+		                               rte_pktmbuf_data_len(m), &a) == 0)
+			on_arp(d, &a);
 		return; /* not ours, or damaged: dropped like a bad checksum on any NIC */
 	}
 	if (d->ip_set && d->ip && f.dst_ip != d->ip)
 		return; /* someone else's */
 	if (f.dst_port != d->udp_port) {
-		/* Nobody listens there: refused. But on a kernel interface the address is the
-		 * host's, shared with other contexts and programs on their own ports: the kernel,
-		 * which knows them, answers for those (port unreachable). */
-		if (f.type == DPDK_SYN && !d->p->kernel_if)
+		/* Nobody listens there: refused. But where the kernel gets our frames too, the
+		 * address is the host's, shared with other contexts and programs on their own
+		 * ports: the kernel, which knows them, answers for those (port unreachable). */
+		if (f.type == DPDK_SYN && !d->p->kernel_rx)
 			tx_reply(d, &f, DPDK_RST);
 		return;
 	}
@@ -1613,7 +1727,7 @@ static int dpdk_connect(struct sw_dp_ep *ep, const struct sw_dp_addr *to)
 	k->state = DC_SYN_SENT;
 	k->peer_ip = to->ip;
 	k->peer_port = to->port;
-	neigh_mac(d, to->ip, k->peer_mac);
+	k->resolving = !neigh_mac(d, to->ip, k->peer_mac);
 	self_kick(d);
 	return 0;
 }

@@ -195,3 +195,41 @@ int sw_dp_dpdk_decode_unreach(const uint8_t *buf, size_t len, struct dpdk_frame 
 	f->src_conn = get32(h + 12);
 	return 0;
 }
+
+/* ARP's fixed fields for IPv4 over Ethernet: hardware type 1, protocol 0x0800, address
+ * lengths 6 and 4 (RFC 826). */
+static const uint8_t arp_ipv4[6] = {0, 1, 0x08, 0x00, 6, 4};
+
+size_t sw_dp_dpdk_arp_encode(uint8_t *buf, const struct dpdk_arp *a)
+{
+	uint8_t *m = buf + DPDK_ETH_LEN;
+
+	memset(buf, 0, DPDK_ARP_LEN);
+	memcpy(buf, a->dst_mac, 6);
+	memcpy(buf + 6, a->sha, 6);
+	put16(buf + 12, RTE_ETHER_TYPE_ARP);
+	memcpy(m, arp_ipv4, sizeof(arp_ipv4));
+	put16(m + 6, a->op);
+	memcpy(m + 8, a->sha, 6);
+	memcpy(m + 14, &a->spa, 4);
+	memcpy(m + 18, a->tha, 6);
+	memcpy(m + 24, &a->tpa, 4);
+	return DPDK_ARP_LEN;
+}
+
+int sw_dp_dpdk_arp_decode(const uint8_t *buf, size_t len, struct dpdk_arp *a)
+{
+	const uint8_t *m = buf + DPDK_ETH_LEN;
+
+	if (len < DPDK_ETH_LEN + 28 || get16(buf + 12) != RTE_ETHER_TYPE_ARP ||
+	    memcmp(m, arp_ipv4, sizeof(arp_ipv4)) != 0 ||
+	    (get16(m + 6) != DPDK_ARP_REQUEST && get16(m + 6) != DPDK_ARP_REPLY))
+		return -EPROTO;
+	a->op = get16(m + 6);
+	memcpy(a->dst_mac, buf, 6);
+	memcpy(a->sha, m + 8, 6);
+	memcpy(&a->spa, m + 14, 4);
+	memcpy(a->tha, m + 18, 6);
+	memcpy(&a->tpa, m + 24, 4);
+	return 0;
+}

@@ -58,6 +58,27 @@ struct dpdk_frame {
 	uint32_t len;
 };
 
+/* ARP for IPv4 over Ethernet (RFC 826): a request asks who holds tpa, the reply says sha. */
+#define DPDK_ARP_LEN 60 /* Ethernet header and ARP message, padded to Ethernet's minimum */
+enum dpdk_arp_op {
+	DPDK_ARP_REQUEST = 1,
+	DPDK_ARP_REPLY = 2,
+};
+
+struct dpdk_arp {
+	uint16_t op;
+	uint8_t dst_mac[6];     /* the frame's: broadcast for a request */
+	uint8_t sha[6], tha[6]; /* sender's and target's MAC (the frame's source is sha) */
+	uint32_t spa, tpa;      /* sender's and target's IPv4 address, network byte order */
+};
+
+/* Writes a's frame into buf (DPDK_ARP_LEN bytes). Returns DPDK_ARP_LEN. */
+size_t sw_dp_dpdk_arp_encode(uint8_t *buf, const struct dpdk_arp *a);
+
+/* Decodes an ARP request or reply for IPv4 over Ethernet of len bytes. Returns 0, or -EPROTO
+ * for anything else (another ethertype, hardware or protocol, a short frame). */
+int sw_dp_dpdk_arp_decode(const uint8_t *buf, size_t len, struct dpdk_arp *a);
+
 /* Which checksums the encoder computes. */
 enum dpdk_csum {
 	DPDK_CSUM_NONE, /* the port fills both in (offload) */

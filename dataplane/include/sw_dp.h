@@ -47,6 +47,7 @@
  *   -EMSGSIZE      message larger than the context's max_msg
  *   -ENOTCONN      endpoint not (yet, or any more) connected
  *   -ECONNREFUSED  nobody listens at the address
+ *   -EHOSTUNREACH  dpdk: nobody answered ARP for the address (in events' status)
  *   -ECONNRESET    the peer vanished or the connection broke (in events' status)
  *   -ETIMEDOUT     sw_dp_wait() timed out
  *   -EADDRINUSE    listen address taken
@@ -144,8 +145,8 @@ struct sw_dp_config {
 	/* dpdk: this context's IPv4 address; NULL: the listen address's (0.0.0.0 takes frames
 	 * for any address). */
 	const char *dpdk_ip;
-	/* dpdk: static neighbours "IP=MAC,..."; others get the broadcast MAC, right on
-	 * point-to-point links (memif, veth). There is no ARP. */
+	/* dpdk: static neighbours "IP=MAC,..."; others are asked for by ARP (a connect to an
+	 * address nobody answers for ends -EHOSTUNREACH after about 5 s). */
 	const char *dpdk_neigh;
 	uint32_t dpdk_mtu; /* dpdk: IP MTU of the port, 576..9000; 0: 1500 */
 	/* dpdk: connections peers may hold in this context at once (each costs about 80 KiB);

@@ -2,10 +2,11 @@
 /*
  * libFuzzer target for the dpdk backend's frame decoder (dataplane/dpdk_frame.c): every
  * byte a port receives goes through it before any connection state is touched. Each input
- * is decoded with and without checksum checks, and as an ICMP port unreachable; a frame that
- * decodes is encoded again from the decoded fields and must decode to the same fields (the codec
- * agrees with itself), and a message segment must lie inside its message. A crash or sanitizer
- * report fails. Built by fuzz.sh (no EAL needed: the codec works on plain bytes).
+ * is decoded with and without checksum checks, as an ICMP port unreachable and as ARP; a frame
+ * or ARP message that decodes is encoded again from the decoded fields and must decode to the
+ * same fields (the codec agrees with itself), and a message segment must lie inside its message. A
+ * crash or sanitizer report fails. Built by fuzz.sh (no EAL needed: the codec works on plain
+ * bytes).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,6 +27,19 @@ static void same(const struct dpdk_frame *a, const struct dpdk_frame *b)
 		abort();
 }
 
+static void same_arp(const uint8_t *copy, size_t size)
+{
+	struct dpdk_arp a, b;
+	uint8_t out[DPDK_ARP_LEN];
+
+	if (sw_dp_dpdk_arp_decode(copy, size, &a) != 0)
+		return;
+	if (sw_dp_dpdk_arp_decode(out, sw_dp_dpdk_arp_encode(out, &a), &b) != 0 || a.op != b.op ||
+	    a.spa != b.spa || a.tpa != b.tpa || memcmp(a.dst_mac, b.dst_mac, 6) != 0 ||
+	    memcmp(a.sha, b.sha, 6) != 0 || memcmp(a.tha, b.tha, 6) != 0)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct dpdk_frame f, g;
@@ -36,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(copy, data, size);
 	sw_dp_dpdk_decode(copy, size, &f, true);
 	sw_dp_dpdk_decode_unreach(copy, size, &f);
+	same_arp(copy, size);
 	if (sw_dp_dpdk_decode(copy, size, &f, false) == 0) {
 		if (f.type == DPDK_SEG && f.kind == DPDK_SEG_MSG &&
 		    ((uint64_t)f.off + f.len > f.msg_len))

@@ -1375,6 +1375,36 @@ static void connecting_to_a_closed_port_reports_ECONNREFUSED(void **state)
 	sw_dp_close(ctx);
 }
 
+/* dpdk: no static neighbour on the memif link between the two processes: the connecting side
+ * asks for the peer's MAC by ARP, and the peer answers for its own address. An address that
+ * nobody on the link holds gets no answer, and its connect fails with -EHOSTUNREACH (before
+ * ARP, its SYNs went to the broadcast address, unanswered, and it failed -ECONNREFUSED). */
+static void a_dpdk_peer_is_found_by_arp_and_an_address_nobody_holds_is_unreachable(void **state)
+{
+	unsigned char msg[100];
+	char addr[SW_DP_ADDRSTRLEN];
+	struct sw_dp_ep *ep;
+	struct sw_dp_event ev;
+	struct conn c;
+
+	(void)state;
+	if (strcmp(backend, "dpdk") != 0)
+		skip();
+	fill(msg, sizeof(msg), 5);
+	conn_open(&c, 0);
+	round_trip(&c, 1, msg, sizeof(msg));
+	assert_non_null(strchr(c.peer.addr, ':'));
+	snprintf(addr, sizeof(addr), "127.0.0.9%s", strchr(c.peer.addr, ':'));
+	assert_int_equal(sw_dp_connect(c.ctx, addr, &ep), 0);
+	next_event(c.ctx, SW_DP_EV_CLOSED, &ev, NULL);
+	assert_true(ev.ep == ep);
+	assert_int_equal(ev.status, -EHOSTUNREACH);
+	printf("# connect to an address nobody holds: %s\n", sw_dp_strerror(ev.status));
+	sw_dp_ep_close(ep);
+	round_trip(&c, 2, msg, sizeof(msg));
+	conn_close(&c);
+}
+
 static void bad_arguments_get_clear_error_codes(void **state)
 {
 	struct sw_dp_config cfg = config(0);
@@ -1720,6 +1750,8 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(
 	                out_of_descriptors_a_listener_drops_the_connection_instead_of_spinning),
 	        cmocka_unit_test(connecting_to_a_closed_port_reports_ECONNREFUSED),
+	        cmocka_unit_test(
+	                a_dpdk_peer_is_found_by_arp_and_an_address_nobody_holds_is_unreachable),
 	        cmocka_unit_test(bad_arguments_get_clear_error_codes),
 	        cmocka_unit_test(every_backend_parses_the_same_IPv4_port_address_form),
 	        cmocka_unit_test(a_paced_endpoint_keeps_every_byte_or_the_backend_reports_ENOTSUP),
