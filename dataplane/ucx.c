@@ -412,7 +412,8 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 		memcpy(buf, inl, extra < keep ? extra : keep);
 	if (placed && extra > keep)
 		memcpy(placed, inl + keep, extra - keep);
-	dst = placed ? (char *)placed + (extra - keep) : (char *)buf + extra;
+	/* an empty message has no buffer, and NULL + 0 is undefined */
+	dst = placed ? (char *)placed + (extra - keep) : total ? (char *)buf + extra : NULL;
 	if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
 		if (len)
 			memcpy(dst, data, len);
