@@ -20,6 +20,15 @@ static struct sched_keep *find(const struct sched_node *n, const struct sched_jo
 	return NULL;
 }
 
+/* Entry of job @p j and @p kind on node @p n with tasks not yet started, else NULL. */
+static struct sched_keep *find_left(const struct sched_node *n, const struct sched_job *j,
+                                    enum sw_task_kind kind)
+{
+	struct sched_keep *e = find(n, j, kind);
+
+	return e && e->left > 0 ? e : NULL;
+}
+
 static void add_resources(struct sw_resources *r, const struct sw_resources *d, double times)
 {
 	r->cpu += times * d->cpu;
@@ -67,16 +76,14 @@ void sw_sched_keep_add(struct sched_node *n, const struct sched_job *j, enum sw_
 const struct sched_keep *sw_sched_keep_own(const struct sched_node *n, const struct sched_job *j,
                                            enum sw_task_kind kind)
 {
-	const struct sched_keep *e = n->n_keep ? find(n, j, kind) : NULL;
-
-	return e && e->left > 0 ? e : NULL;
+	return find_left(n, j, kind);
 }
 
 void sw_sched_keep_take(struct sched_node *n, const struct sched_job *j, enum sw_task_kind kind)
 {
-	struct sched_keep *e = n->n_keep ? find(n, j, kind) : NULL;
+	struct sched_keep *e = find_left(n, j, kind);
 
-	if (e && e->left > 0)
+	if (e)
 		release(n, e, 1);
 }
 
@@ -86,9 +93,9 @@ void sw_sched_keep_forget(struct sw_sched *s, const struct sched_job *j, enum sw
 		return; /* only a plan keeps room */
 	for (uint32_t i = 0; i < s->n_nodes; i++) {
 		struct sched_node *n = &s->nodes[i];
-		struct sched_keep *e = n->n_keep ? find(n, j, kind) : NULL;
+		struct sched_keep *e = find_left(n, j, kind);
 
-		if (e && e->left > 0)
+		if (e)
 			release(n, e, e->left);
 	}
 }
