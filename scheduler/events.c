@@ -22,13 +22,6 @@ static bool try_pool(struct sched_pool *p, void *arg)
 	return d->s->policy->pick->pick(d->s, p, d->node, d->kind, d->now, &d->choice);
 }
 
-static void add_resources(struct sw_resources *r, const struct sw_resources *d, double sign)
-{
-	r->cpu += sign * d->cpu;
-	r->mem_gb += sign * d->mem_gb;
-	r->io += sign * d->io;
-}
-
 static void launch(struct sw_sched *s, const struct decision *d, struct sw_assignment *out)
 {
 	struct sched_job *j = d->choice.job;
@@ -45,8 +38,8 @@ static void launch(struct sw_sched *s, const struct decision *d, struct sw_assig
 	p->running[d->kind]++;
 	n->running[d->kind]++;
 	sw_sched_hold_count(s, j, d->kind, 1);
-	add_resources(&p->used, sw_sched_task_demand(j, d->kind), 1);
-	add_resources(&n->used, sw_sched_task_demand(j, d->kind), 1);
+	sw_sched_resources_add(&p->used, sw_sched_task_demand(j, d->kind), 1);
+	sw_sched_resources_add(&n->used, sw_sched_task_demand(j, d->kind), 1);
 	sw_sched_keep_take(n, j, d->kind);
 	if (j->pending[d->kind] == 0) {
 		sw_sched_pool_list_del(s, p, j, d->kind);
@@ -181,8 +174,8 @@ void sw_sched_task_release(struct sw_sched *s, struct sched_job *j, enum sw_task
 	p->running[kind]--;
 	n->running[kind]--;
 	sw_sched_hold_count(s, j, kind, -1);
-	add_resources(&p->used, sw_sched_task_demand(j, kind), -1);
-	add_resources(&n->used, sw_sched_task_demand(j, kind), -1);
+	sw_sched_resources_add(&p->used, sw_sched_task_demand(j, kind), -1);
+	sw_sched_resources_add(&n->used, sw_sched_task_demand(j, kind), -1);
 	/* Sums of doubles drift: an idle node or pool uses exactly nothing. */
 	if (n->running[SW_MAP] + n->running[SW_REDUCE] == 0)
 		n->used = (struct sw_resources){0};
@@ -203,10 +196,10 @@ void sw_sched_reduces_recharge(struct sw_sched *s, struct sched_job *j,
 
 		if (j->tasks[SW_REDUCE][r].state != TASK_RUNNING)
 			continue;
-		add_resources(&n->used, was, -1);
-		add_resources(&n->used, now, 1);
-		add_resources(&p->used, was, -1);
-		add_resources(&p->used, now, 1);
+		sw_sched_resources_add(&n->used, was, -1);
+		sw_sched_resources_add(&n->used, now, 1);
+		sw_sched_resources_add(&p->used, was, -1);
+		sw_sched_resources_add(&p->used, now, 1);
 	}
 }
 

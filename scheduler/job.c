@@ -213,9 +213,7 @@ bool sw_sched_job_fits(const struct sched_job *j, enum sw_task_kind kind,
 	    !sw_sched_keep_own(n, j, kind)) {
 		if (n->running[kind] + n->kept_tasks[kind] >= n->slots[kind])
 			return false;
-		held.cpu += n->kept.cpu;
-		held.mem_gb += n->kept.mem_gb;
-		held.io += n->kept.io;
+		sw_sched_resources_add(&held, &n->kept, 1);
 	}
 	return held.cpu + d->cpu <= n->capacity.cpu + FIT_EPS &&
 	       held.mem_gb + d->mem_gb <= n->capacity.mem_gb + FIT_EPS &&

@@ -29,17 +29,10 @@ static struct sched_keep *find_left(const struct sched_node *n, const struct sch
 	return e && e->left > 0 ? e : NULL;
 }
 
-static void add_resources(struct sw_resources *r, const struct sw_resources *d, double times)
-{
-	r->cpu += times * d->cpu;
-	r->mem_gb += times * d->mem_gb;
-	r->io += times * d->io;
-}
-
 /* Takes @p count of entry @p e's tasks out of its node's kept room. */
 static void release(struct sched_node *n, struct sched_keep *e, uint32_t count)
 {
-	add_resources(&n->kept, &e->demand, -(double)count);
+	sw_sched_resources_add(&n->kept, &e->demand, -(double)count);
 	n->kept_tasks[e->kind] -= count;
 	e->left -= count;
 	/* Sums of doubles drift: a node that keeps no task keeps exactly nothing. */
@@ -70,7 +63,7 @@ void sw_sched_keep_add(struct sched_node *n, const struct sched_job *j, enum sw_
 	}
 	e->left++;
 	n->kept_tasks[kind]++;
-	add_resources(&n->kept, &e->demand, 1);
+	sw_sched_resources_add(&n->kept, &e->demand, 1);
 }
 
 const struct sched_keep *sw_sched_keep_own(const struct sched_node *n, const struct sched_job *j,

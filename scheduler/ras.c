@@ -103,9 +103,7 @@ static void put(struct place_state *st, uint32_t n, uint32_t j, enum sw_task_kin
 	const struct sw_resources *d = &st->jobs[j].demand[k];
 
 	u->tasks[k]++;
-	u->used.cpu += d->cpu;
-	u->used.mem_gb += d->mem_gb;
-	u->used.io += d->io;
+	sw_sched_resources_add(&u->used, d, 1);
 	st->alloc[j][k]++;
 	if (st->puts)
 		st->puts[st->n_puts++] = (struct ras_put){j, n, k};
@@ -480,9 +478,7 @@ static void pin_reduces(const struct sched_job *j, struct ras_job_in *in, struct
 		if (j->tasks[SW_REDUCE][r].state != TASK_RUNNING)
 			continue;
 		n->pinned[SW_REDUCE]++;
-		n->used.cpu += d->cpu;
-		n->used.mem_gb += d->mem_gb;
-		n->used.io += d->io;
+		sw_sched_resources_add(&n->used, d, 1);
 		in->pinned[SW_REDUCE]++;
 	}
 }

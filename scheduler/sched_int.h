@@ -216,6 +216,15 @@ void sw_sched_job_free(struct sched_job *j);
 bool sw_sched_job_map_at(const struct sw_sched *s, struct sched_job *j, uint32_t node,
                          enum sw_locality max_level, struct sched_choice *c);
 bool sw_sched_job_reduce_next(struct sched_job *j, struct sched_choice *c);
+/* Adds @p times one task's demand @p d to @p r (negative: takes it off). */
+static inline void sw_sched_resources_add(struct sw_resources *r, const struct sw_resources *d,
+                                          double times)
+{
+	r->cpu += times * d->cpu;
+	r->mem_gb += times * d->mem_gb;
+	r->io += times * d->io;
+}
+
 /* What a running task of @p kind holds now: a reduce its shuffle demand while the job has
  * maps to finish (it only copies), its reduce demand once they are all done. */
 const struct sw_resources *sw_sched_task_demand(const struct sched_job *j, enum sw_task_kind kind);
