@@ -327,13 +327,23 @@ static bool port_holds(const struct dport *p, uint32_t ip, bool any)
 	return false;
 }
 
+/* ARP's entry for ip in p's table, NULL when it has none. Under p's lock. */
+static struct neigh *arp_find(struct dport *p, uint32_t ip)
+{
+	for (unsigned i = 0; i < p->narp; i++)
+		if (p->arp[i].ip == ip)
+			return &p->arp[i];
+	return NULL;
+}
+
 /* The MAC of ip: the static table's, the port's own for a context on it (its frames never
  * reach the wire, port_loop) or on a loopback port, else what ARP learned. Returns false
  * when it is unknown. */
 static bool neigh_mac(struct dpdk_ctx *d, uint32_t ip, uint8_t mac[6])
 {
 	struct dport *p = d->p;
-	bool found = false;
+	const struct neigh *n;
+	bool found = true;
 
 	for (size_t i = 0; i < d->nneigh; i++)
 		if (d->neigh[i].ip == ip) {
@@ -341,15 +351,12 @@ static bool neigh_mac(struct dpdk_ctx *d, uint32_t ip, uint8_t mac[6])
 			return true;
 		}
 	pthread_mutex_lock(&p->lock);
-	if (p->loopback || port_holds(p, ip, false)) {
+	if (p->loopback || port_holds(p, ip, false))
 		memcpy(mac, p->mac, 6);
-		found = true;
-	}
-	for (unsigned i = 0; i < p->narp && !found; i++)
-		if (p->arp[i].ip == ip) {
-			memcpy(mac, p->arp[i].mac, 6);
-			found = true;
-		}
+	else if ((n = arp_find(p, ip)) != NULL)
+		memcpy(mac, n->mac, 6);
+	else
+		found = false;
 	pthread_mutex_unlock(&p->lock);
 	return found;
 }
@@ -1023,11 +1030,8 @@ static int tx_arp(struct dpdk_ctx *d, struct dpdk_arp *a)
 static void arp_learn(struct dpdk_ctx *d, uint32_t ip, const uint8_t mac[6])
 {
 	struct dport *p = d->p;
-	struct neigh *n = NULL;
+	struct neigh *n = arp_find(p, ip);
 
-	for (unsigned i = 0; i < p->narp && !n; i++)
-		if (p->arp[i].ip == ip)
-			n = &p->arp[i];
 	if (!n)
 		n = p->narp < ARP_MAX ? &p->arp[p->narp++] : &p->arp[p->arp_old++ % ARP_MAX];
 	n->ip = ip;
