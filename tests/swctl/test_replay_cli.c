@@ -259,6 +259,35 @@ static void deadline_and_transactional_options_reach_the_replay(void **state)
 	assert_non_null(strstr(cli_out, "--deadline-factor 3:2: expected LO:HI"));
 }
 
+/* --timeline on: tasks.csv has one row per task of every job under every scheduler, and each
+ * scheduler's running tasks per job and the plot script come with it; a bad value is refused. */
+static void timeline_lists_every_task_of_every_job(void **state)
+{
+	const char *mix = cli_write_file("tl.jsonl", cli_small_mix), *res = cli_path("tl");
+	char jobs[600], tasks[600];
+	double n = 0;
+
+	(void)state;
+	assert_int_equal(cli_run("replay", "--mix", mix, "--schedulers", "fair,fifo", "--warmup",
+	                         "0", "--timeline", "on", "--out", res, "--no-plot", "--quiet",
+	                         NULL),
+	                 0);
+	/* the 7 files of a replay, tasks.csv, running-fair.csv, running-fifo.csv, tasks.gp */
+	assert_int_equal(cli_entries(res), 11);
+	snprintf(jobs, sizeof(jobs), "%s/jobs.csv", res);
+	snprintf(tasks, sizeof(tasks), "%s/tasks.csv", res);
+	for (int id = 1; id <= 3; id++) {
+		char row[16];
+
+		snprintf(row, sizeof(row), "fair,%d", id);
+		n += csv_value(jobs, row, "maps") + csv_value(jobs, row, "reduces");
+	}
+	assert_true(n > 3);
+	assert_int_equal(cli_lines(tasks), 1 + 2 * (int)n);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--timeline", "yes", NULL), 2);
+	assert_non_null(strstr(cli_out, "--timeline yes: expected one of off on"));
+}
+
 static void bad_mix_names_file_line_and_field_exits_1_and_writes_nothing(void **state)
 {
 	const char *mix = cli_write_file(
@@ -527,6 +556,7 @@ int main(void)
 	        cmocka_unit_test(calibrate_brackets_the_load_where_delay_stops_keeping_up),
 	        cmocka_unit_test(two_replays_of_one_mix_write_identical_results),
 	        cmocka_unit_test(compare_shows_the_papers_measures_and_reads_older_results),
+	        cmocka_unit_test(timeline_lists_every_task_of_every_job),
 	        cmocka_unit_test(bad_mix_names_file_line_and_field_exits_1_and_writes_nothing),
 	        cmocka_unit_test(unknown_benchmark_in_a_mix_is_named),
 	        cmocka_unit_test(truncated_swim_trace_is_named_by_line),

@@ -957,6 +957,7 @@ int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c, struc
 void sw_sim_result_free(struct sw_sim_result *r)
 {
 	free(r->jobs);
+	free(r->tasks);
 	free(r->uplink_out);
 	free(r->uplink_in);
 	free(r->node_rx);

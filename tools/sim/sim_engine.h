@@ -160,6 +160,7 @@ struct sim {
 	struct sim_heap ev_heap, hb_heap;
 	struct sim_job **live; /* by workload index */
 	struct sw_sim_result *r;
+	size_t tasks_cap; /* r->tasks allocated (timeline.c) */
 	struct sw_input_error *err;
 	size_t next_arrival, jobs_done;
 	uint64_t running;                /* tasks launched and not finished */
@@ -209,6 +210,11 @@ void sw_sim_gate_admitted(struct sim *s, struct sim_job *j);
 void sw_sim_gate_launched(struct sim *s, struct sim_task *t);
 /** Job @p j ended: what it still owes is forgotten. */
 void sw_sim_gate_ended(struct sim *s, struct sim_job *j);
+
+/* timeline.c */
+/** Completed job @p j's tasks into the result's timeline (sw_sim_config.timeline).
+ *  @return 0 or -ENOMEM. */
+int sw_sim_timeline_add(struct sim *s, const struct sim_job *j);
 
 /* workflow.c */
 /** Checks the workload's workflow links and lays out each workflow's jobs and stages. */

@@ -141,6 +141,10 @@ int sw_sim_job_end(struct sim *s, struct sim_job *j)
 	sw_sim_gate_ended(s, j);
 	j->rec->finish = s->now;
 	sw_sim_predict_job_end(s, j);
+	/* On failure the job stays live: the run ends and its teardown frees it. */
+	if (s->c->timeline && !j->rec->failed && !j->rec->refused && sw_sim_timeline_add(s, j) < 0)
+		return sw_sim_fail(s, -ENOMEM, "job %llu: out of memory for the task timeline",
+		                   (unsigned long long)j->desc->id);
 	s->live[j->idx] = NULL;
 	if (j->desc->workflow)
 		rc = sw_sim_workflow_job_end(s, j->desc);

@@ -131,6 +131,9 @@ const char options_help[] =
         "  --slots-only on|off off (default): a task starts only where its demand fits;\n"
         "                      on: jobs reach the scheduler without demands and every\n"
         "                      policy places by slots alone, as Hadoop 1's schedulers do\n"
+        "  --timeline on|off   off (default); on: tasks.csv, every task of every completed\n"
+        "                      job (its last attempt: job, kind, node, pool, start, end),\n"
+        "                      and tasks.png, the running tasks of each job over time\n"
         "  --ratio-history on|off\n"
         "                      on (default): a job is submitted with the ShuffleInputRatio\n"
         "                      its program measured at its last completed run of the\n"
@@ -174,6 +177,7 @@ static const struct option longopts[] = {
         {"ratio-history", required_argument, NULL, 'r'},
         {"contention", required_argument, NULL, 'c'},
         {"slots-only", required_argument, NULL, 'k'},
+        {"timeline", required_argument, NULL, 'l'},
         {"load-threshold", required_argument, NULL, 'X'},
         {"workflow-slots", required_argument, NULL, 'g'},
         {"workflow-deadline", required_argument, NULL, 'x'},
@@ -497,6 +501,8 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		return parse_choice(ctx, "--contention", arg, off_on, 2, &o->sim.contention);
 	case 'k':
 		return parse_choice(ctx, "--slots-only", arg, off_on, 2, &o->sim.slots_only);
+	case 'l':
+		return parse_choice(ctx, "--timeline", arg, off_on, 2, &o->sim.timeline);
 	case 'X':
 		return parse_bounded(ctx, "--load-threshold", arg, 0, SW_SIM_MAX_LOAD_THRESHOLD,
 		                     &o->sim.load_threshold);

@@ -6,6 +6,7 @@
 #include "gnuplot.h"
 #include "output.h"
 #include "runner.h"
+#include "timeline.h"
 
 static const char *const traffic_names[SW_TRAFFICS] = {"shuffle", "map_input", "output"};
 
@@ -381,7 +382,7 @@ int output_write(struct outdir *o, const struct report *rep)
 		rc = write_plot_script(o, rep);
 	if (!rc)
 		rc = write_xrack_script(o, rep);
-	return rc;
+	return rc ? rc : timeline_write(o, rep);
 }
 
 static int write_all(struct outdir *o, const void *rep)
@@ -389,11 +390,13 @@ static int write_all(struct outdir *o, const void *rep)
 	return output_write(o, rep);
 }
 
-int output_plot(const char *dir, const char *prefix)
+int output_plot(const char *dir, const struct report *rep, const char *prefix)
 {
 	int rc = gnuplot_render(prefix, dir, "uplink");
 
-	return rc ? rc : gnuplot_render(prefix, dir, "xrack");
+	if (!rc)
+		rc = gnuplot_render(prefix, dir, "xrack");
+	return rc ? rc : timeline_plot(dir, rep, prefix);
 }
 
 int output_check(const char *dir, const char *prefix)
@@ -419,11 +422,13 @@ int output_replay(const char *dir, const struct report *rep, int plot, const cha
 		fprintf(stderr, "%s: writing results to %s: %s\n", prefix, dir, strerror(-rc));
 		return rc;
 	}
-	printf("results in %s/ (results.json, results.csv, jobs.csv, uplink-*.csv", dir);
+	printf("results in %s/ (results.json, results.csv, jobs.csv, uplink-*.csv%s", dir,
+	       rep->runs[0].cfg.timeline ? ", tasks.csv, running-*.csv" : "");
 	if (plot) {
 		fflush(stdout);
-		rc = output_plot(dir, prefix);
-		printf("%s", rc == 0 ? ", uplink.png, xrack.png" : "");
+		rc = output_plot(dir, rep, prefix);
+		printf("%s%s", rc == 0 ? ", uplink.png, xrack.png" : "",
+		       rc == 0 && rep->runs[0].cfg.timeline ? ", tasks.png" : "");
 	}
 	printf(")\n");
 	return rc;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Machine-readable replay results: results.json, results.csv, jobs.csv, uplink-*.csv. */
+/* Machine-readable replay results: results.json, results.csv, jobs.csv, uplink-*.csv and,
+ * with a timeline, tasks.csv. */
 #ifndef SWCTL_OUTPUT_H
 #define SWCTL_OUTPUT_H
 
@@ -13,8 +14,9 @@ int output_write(struct outdir *o, const struct report *rep);
 void output_csv_header(FILE *f);
 void output_csv_row(FILE *f, const struct report *rep, int run, int group);
 
-/* Renders a replay's uplink.png and xrack.png in @p dir; says why not after @p prefix. */
-int output_plot(const char *dir, const char *prefix);
+/* Renders a replay's uplink.png and xrack.png in @p dir, and tasks.png with a timeline; says
+ * why not after @p prefix. */
+int output_plot(const char *dir, const struct report *rep, const char *prefix);
 
 /* outdir_check on --out @p dir before anything runs; says why not after @p prefix. Returns 0
  * or -errno. */

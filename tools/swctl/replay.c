@@ -20,8 +20,9 @@ static const char replay_usage[] =
         "compares throughput, turnaround and cross-rack traffic against a baseline.\n"
         "Writes DIR/results.json, results.csv (per scheduler and job class), jobs.csv (per\n"
         "job), uplink-SCHEDULER.csv (uplink utilisation over time), uplink.gp, uplink.png,\n"
-        "xrack.gp and xrack.png (cross-rack traffic over time); DIR is --out, by default\n"
-        "results/replay-MIX.\n"
+        "xrack.gp and xrack.png (cross-rack traffic over time), and with --timeline on\n"
+        "tasks.csv (every task), running-SCHEDULER.csv, tasks.gp and tasks.png (running\n"
+        "tasks per job over time); DIR is --out, by default results/replay-MIX.\n"
         "With --live CLUSTER_DIR (first, before the other options), the mix runs on the\n"
         "emulated racks of `swctl cluster up --dir CLUSTER_DIR` instead, once per scheduler\n"
         "(the controller restarted under each), every job submitted at its arrival time:\n"
@@ -111,6 +112,7 @@ static const char *sim_only(const struct replay_opts *o)
 	       : o->sim.straggler_rate > 0  ? "straggler-rate"
 	       : o->sim.contention          ? "contention"
 	       : o->sim.slots_only          ? "slots-only"
+	       : o->sim.timeline            ? "timeline"
 	                                    : NULL;
 }
 

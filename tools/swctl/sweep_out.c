@@ -184,7 +184,7 @@ int sweep_plot(const struct sweep *s)
 		return rc;
 	for (int i = 0; i < s->g.n_points; i++) {
 		sweep_point_dir(s, &s->g.points[i], dir, sizeof(dir));
-		rc = output_plot(dir, s->prefix);
+		rc = output_plot(dir, &s->g.points[i].rep, s->prefix);
 		if (rc < 0)
 			return rc;
 	}

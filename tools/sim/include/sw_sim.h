@@ -116,6 +116,9 @@ struct sw_sim_config {
 	 *  where its demand fits. 1: without them, so every policy places by slots alone, as
 	 *  Hadoop 1's Fair and FIFO schedulers do (contention still slows what they overcommit). */
 	int slots_only;
+	/** 0 (default): no per-task records. 1: sw_sim_result.tasks holds the last attempt of
+	 *  every task of every completed job (tools/sim/README.md, "Task timeline"). */
+	int timeline;
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
 	void *progress_arg;
@@ -165,11 +168,25 @@ struct sw_job_record {
 	uint32_t wf_basic[SW_KINDS], wf_refined[SW_KINDS];
 };
 
+/** One task of a completed job as it ran (its last attempt), for the timeline. */
+struct sw_task_run {
+	uint64_t job;  /**< sw_job_record.id */
+	uint32_t task; /**< its index among its job's tasks of its kind */
+	uint32_t node; /**< where it ran, an index into the cluster's nodes */
+	uint32_t pool; /**< its node's hardware pool (sw_node_spec.pool) */
+	uint8_t kind;  /**< enum sw_task_kind */
+	double start, end;
+};
+
 struct sw_sim_result {
 	size_t n_jobs;
 	struct sw_job_record *jobs; /**< in arrival order */
-	double end;                 /**< simulated time the last job finished */
-	uint64_t events;            /**< events processed */
+	/** sw_sim_config.timeline: the tasks of each completed job, by job in completion order,
+	 *  maps then reduces; else NULL. */
+	struct sw_task_run *tasks;
+	size_t n_tasks;
+	double end;      /**< simulated time the last job finished */
+	uint64_t events; /**< events processed */
 	double sample_interval;
 	uint32_t n_racks, n_samples;
 	/** n_samples * n_racks fractions of uplink capacity used, outbound and inbound,

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The task timeline (sw_sim_config.timeline) as files: tasks.csv lists each task's last
+ * attempt; running-SCHEDULER.csv turns them into each job's running tasks over time, which
+ * tasks.gp plots one line per job, maps and reduces side by side, a row per scheduler (the
+ * layout of Polo's figures of running tasks per job).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "gnuplot.h"
+#include "timeline.h"
+
+/* A plot key with more jobs than this would hide the plot: it is left out. */
+#define KEY_MAX_JOBS 24
+
+static const char *const kind_names[SW_KINDS] = {"map", "reduce"};
+
+/* A task's start (+1) or end (-1) in its kind's running count. */
+struct change {
+	double t;
+	int kind;
+	int delta;
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* A job's tasks in sw_sim_result.tasks: [first, first + n). */
+struct job_span {
+	uint64_t job;
+	size_t first, n;
+};
+
+static int by_job(const void *a, const void *b)
+{
+	const struct job_span *x = a, *y = b;
+
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/* Each job's tasks in @p r, by job id (the result has them by completion), so that a job
+ * keeps its place and colour in every scheduler's plot; @p n gets the count. */
+static struct job_span *job_spans(const struct sw_sim_result *r, size_t *n)
+{
+	struct job_span *j = malloc((r->n_tasks ? r->n_tasks : 1) * sizeof(*j));
+	size_t k = 0;
+
+	if (!j)
+		return NULL;
+	for (size_t i = 0; i < r->n_tasks; i++) {
+		if (i == 0 || r->tasks[i].job != r->tasks[i - 1].job)
+			j[k++] = (struct job_span){r->tasks[i].job, i, 0};
+		j[k - 1].n++;
+	}
+	qsort(j, k, sizeof(*j), by_job);
+	*n = k;
+	return j;
+}
+
+static int write_tasks_csv(struct outdir *o, const struct report *rep)
+{
+	FILE *f = outdir_open(o, "tasks.csv");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "scheduler,job,kind,task,node,pool,start_s,end_s\n");
+	for (int i = 0; i < rep->n; i++) {
+		const struct sw_sim_result *r = &rep->runs[i].result;
+
+		for (size_t k = 0; k < r->n_tasks; k++) {
+			const struct sw_task_run *t = &r->tasks[k];
+
+			fprintf(f, "%s,%llu,%s,%u,%u,%u,%.3f,%.3f\n", rep->runs[i].cfg.sched.policy,
+			        (unsigned long long)t->job, kind_names[t->kind], t->task, t->node,
+			        t->pool, t->start, t->end);
+		}
+	}
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+/* One job's block: its running maps and reduces after every change, from 0 before its first
+ * task. @p c holds room for its tasks' changes. */
+static void write_job_block(FILE *f, const struct sw_task_run *t, size_t n, struct change *c)
+{
+	int running[SW_KINDS] = {0, 0};
+
+	for (size_t i = 0; i < n; i++) {
+		c[2 * i] = (struct change){t[i].start, t[i].kind, 1};
+		c[2 * i + 1] = (struct change){t[i].end, t[i].kind, -1};
+	}
+	qsort(c, 2 * n, sizeof(*c), by_time);
+	fprintf(f, "%llu,%.3f,0,0\n", (unsigned long long)t[0].job, c[0].t);
+	for (size_t i = 0; i < 2 * n; i++) {
+		running[c[i].kind] += c[i].delta;
+		/* changes at one instant print once, after the last of them */
+		if (i + 1 < 2 * n && c[i + 1].t == c[i].t)
+			continue;
+		fprintf(f, "%llu,%.3f,%d,%d\n", (unsigned long long)t[0].job, c[i].t,
+		        running[SW_MAP], running[SW_REDUCE]);
+	}
+	fprintf(f, "\n\n");
+}
+
+static int write_running_csv(struct outdir *o, const struct runner_job *run)
+{
+	const struct sw_sim_result *r = &run->result;
+	struct change *c = malloc((2 * r->n_tasks + 1) * sizeof(*c));
+	size_t n_jobs = 0;
+	struct job_span *jobs = job_spans(r, &n_jobs);
+	char name[128];
+	FILE *f = NULL;
+	int rc = -ENOMEM;
+
+	if (!c || !jobs)
+		goto out;
+	snprintf(name, sizeof(name), "running-%s.csv", run->cfg.sched.policy);
+	f = outdir_open(o, name);
+	if (!f) {
+		rc = -errno;
+		goto out;
+	}
+	/* gnuplot reads each job's block by index; the header is a comment to it */
+	fprintf(f, "# job,time_s,running_maps,running_reduces\n");
+	for (size_t k = 0; k < n_jobs; k++)
+		write_job_block(f, &r->tasks[jobs[k].first], jobs[k].n, c);
+	rc = fclose(f) == 0 ? 0 : -EIO;
+out:
+	free(c);
+	free(jobs);
+	return rc;
+}
+
+/* The last task end of every run: one time axis for all panels. */
+static double last_end(const struct report *rep)
+{
+	double end = 0;
+
+	for (int i = 0; i < rep->n; i++)
+		for (size_t k = 0; k < rep->runs[i].result.n_tasks; k++)
+			if (rep->runs[i].result.tasks[k].end > end)
+				end = rep->runs[i].result.tasks[k].end;
+	return end;
+}
+
+/* One panel: a step line per job, running tasks of @p kind. */
+static void write_panel(FILE *f, const char *policy, const struct job_span *jobs, size_t n_jobs,
+                        int kind)
+{
+	fprintf(f, "set title '%s: %ss'\nset ylabel 'running %ss'\n", policy, kind_names[kind],
+	        kind_names[kind]);
+	if (!n_jobs)
+		fprintf(f, "plot 0 notitle\n");
+	for (size_t j = 0; j < n_jobs; j++)
+		fprintf(f,
+		        "%s 'running-%s.csv' index %zu using 2:%d with steps lc %zu title 'job "
+		        "%llu'%s\n",
+		        j ? "    " : "plot", policy, j, 3 + kind, j + 1,
+		        (unsigned long long)jobs[j].job, j + 1 < n_jobs ? ", \\" : "");
+}
+
+/* Two panels per scheduler, maps and reduces, one step line per job. */
+static int write_plot_script(struct outdir *o, const struct report *rep)
+{
+	FILE *f = outdir_open(o, "tasks.gp");
+
+	if (!f)
+		return -errno;
+	fprintf(f,
+	        "# Renders tasks.png from running-*.csv: gnuplot tasks.gp\n"
+	        "set terminal pngcairo size 1400,%d font ',10'\n"
+	        "set output 'tasks.png'\n"
+	        "set datafile separator ','\n"
+	        "set multiplot layout %d,2 title 'Running tasks per job, %s'\n"
+	        "set xlabel 'time (s)'\nset xrange [0:%.0f]\nset yrange [0:*]\n"
+	        "set offsets 0, 0, graph 0.05, 0\n",
+	        160 + 260 * rep->n, rep->n, rep->mix, last_end(rep) * 1.02 + 1);
+	for (int i = 0; i < rep->n; i++) {
+		size_t n_jobs = 0;
+		struct job_span *jobs = job_spans(&rep->runs[i].result, &n_jobs);
+
+		if (!jobs) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		fprintf(f, "%s\n",
+		        n_jobs > KEY_MAX_JOBS ? "unset key" : "set key outside right top");
+		for (int k = 0; k < SW_KINDS; k++)
+			write_panel(f, rep->runs[i].cfg.sched.policy, jobs, n_jobs, k);
+		free(jobs);
+	}
+	fprintf(f, "unset multiplot\n");
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+int timeline_write(struct outdir *o, const struct report *rep)
+{
+	int rc;
+
+	if (!rep->n || !rep->runs[0].cfg.timeline)
+		return 0;
+	rc = write_tasks_csv(o, rep);
+	for (int i = 0; i < rep->n && !rc; i++)
+		rc = write_running_csv(o, &rep->runs[i]);
+	return rc ? rc : write_plot_script(o, rep);
+}
+
+int timeline_plot(const char *dir, const struct report *rep, const char *prefix)
+{
+	if (!rep->n || !rep->runs[0].cfg.timeline)
+		return 0;
+	return gnuplot_render(prefix, dir, "tasks");
+}
