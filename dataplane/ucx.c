@@ -165,10 +165,11 @@ static struct ucx_req *req_new(struct sw_dp_ep *ep, enum req_kind kind)
 
 static void ep_up(struct sw_dp_ep *ep);
 
-/* Gives a receive's buffer back: the whole message's, or a placed one's head. */
-static void rx_free(struct ucx_req *r)
+/* Gives a received message's buffer back: the whole message's (len bytes), or, when its
+ * payload went to placed, only the head it kept. */
+static void rx_free(struct sw_dp_ctx *c, void *buf, size_t len, const void *placed)
 {
-	sw_dp_rxbuf_free(r->ctx, r->buf, r->placed ? 0 : r->len);
+	sw_dp_rxbuf_free(c, buf, placed ? 0 : len);
 }
 
 /* Delivers the receives at the head of ep's queue that are complete. */
@@ -180,7 +181,7 @@ static void rx_drain(struct sw_dp_ep *ep)
 		struct ucx_req *r = e->rxq;
 		e->rxq = r->pnext;
 		if (r->failed || sw_dp_push_placed(ep, r->hdr, r->buf, r->len, r->placed) < 0)
-			rx_free(r);
+			rx_free(r->ctx, r->buf, r->len, r->placed);
 		free(r);
 	}
 	if (!e->rxq)
@@ -236,7 +237,7 @@ static void req_done(struct ucx_req *r, ucs_status_t s)
 			sw_dp_rxbuf_free(r->ctx, r->bounce, r->blen);
 		}
 		if (!ep) {
-			rx_free(r);
+			rx_free(r->ctx, r->buf, r->len, r->placed);
 			break;
 		}
 		r->done = true;
@@ -419,12 +420,12 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 			memcpy(dst, data, len);
 		if (!uep(ep)->rxq) { /* nothing ahead of it */
 			if (sw_dp_push_placed(ep, tag, buf, total, placed) < 0)
-				sw_dp_rxbuf_free(&u->base, buf, placed ? 0 : total);
+				rx_free(&u->base, buf, total, placed);
 			return UCS_OK;
 		}
 		r = calloc(1, sizeof(*r)); /* complete already: UCX does not own it */
 		if (!r) {
-			sw_dp_rxbuf_free(&u->base, buf, placed ? 0 : total);
+			rx_free(&u->base, buf, total, placed);
 			return UCS_OK;
 		}
 		*r = (struct ucx_req){.kind = REQ_RECV,
@@ -443,7 +444,7 @@ static ucs_status_t am_msg(void *arg, const void *header, size_t hlen, void *dat
 	 * force-closed (seen over tcp and sm,tcp), when the caller may have the place back. */
 	r = req_new(ep, REQ_RECV);
 	if (!r) {
-		sw_dp_rxbuf_free(&u->base, buf, placed ? 0 : total);
+		rx_free(&u->base, buf, total, placed);
 		return UCS_OK;
 	}
 	rx_queue(ep, r);
@@ -735,7 +736,7 @@ static void ucx_ep_close(struct sw_dp_ep *ep)
 	for (struct ucx_req *r = e->rxq, *next; r; r = next) {
 		next = r->pnext;
 		if (r->done) {
-			rx_free(r);
+			rx_free(r->ctx, r->buf, r->len, r->placed);
 			free(r);
 		}
 	}
