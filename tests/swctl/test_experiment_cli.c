@@ -87,6 +87,36 @@ static void only_runs_the_named_runs_and_compares_those(void **state)
 	assert_int_equal(cli_lines(path), 1 + 2);
 }
 
+/* Runs made one at a time into one directory add up to the whole comparison, in file order. */
+static void only_keeps_the_rows_of_the_runs_it_left_out(void **state)
+{
+	const char *file = write_experiment("keep.json", experiment), *out = cli_path("keep");
+	char csv[700], md[700], first[1024];
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--only", "over", "--no-plot",
+	                         "--quiet", NULL),
+	                 0);
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--only", "replay", "--no-plot",
+	                         "--quiet", NULL),
+	                 0);
+	snprintf(csv, sizeof(csv), "%s/comparison.csv", out);
+	assert_int_equal(cli_lines(csv), 1 + 4);
+	assert_true(has_line(csv, "replay,,fair,all,throughput,sw-fair,"));
+	assert_true(has_line(csv, "over,oversub=4,sw-fair,all,xrack,fair,"));
+	assert_true(has_line(csv, "over,oversub=8,fair,all,turnaround,fair,1.0000,1.0000,0.0,no,"));
+	f = fopen(csv, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(first, sizeof(first), f));
+	assert_non_null(fgets(first, sizeof(first), f));
+	fclose(f);
+	assert_int_equal(strncmp(first, "replay,", 7), 0);
+	snprintf(md, sizeof(md), "%s/comparison.md", out);
+	assert_true(has_line(md, "| over | oversub=8 | fair | all | turnaround | fair | 1.00 |"));
+	assert_true(has_line(md, "| replay |  | fair | heavy | xrack_shuffle | sw-fair |"));
+}
+
 static void malformed_json_is_named_by_file_and_line(void **state)
 {
 	const char *file = cli_write_file("broken.json", "{\"runs\": [\n"
@@ -159,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(experiment_writes_each_run_and_a_comparison_row_per_paper_entry),
 	        cmocka_unit_test(only_runs_the_named_runs_and_compares_those),
+	        cmocka_unit_test(only_keeps_the_rows_of_the_runs_it_left_out),
 	        cmocka_unit_test(malformed_json_is_named_by_file_and_line),
 	        cmocka_unit_test(unknown_key_is_named_by_its_path),
 	        cmocka_unit_test(unknown_scheduler_in_a_run_is_refused_before_anything_runs),

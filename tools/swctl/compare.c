@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "experiment.h"
@@ -10,6 +11,9 @@
 
 /* Differences beyond this many percentage points are flagged. */
 #define FLAG_POINTS 10.0
+
+#define CSV_HEADER \
+	"run,point,scheduler,class,metric,baseline,ours,paper,difference_pp,over_10_points,note"
 
 const char *const exp_metric_names[EXP_METRICS] = {
         "throughput",      "turnaround",      "xrack",      "xrack_shuffle",
@@ -192,9 +196,64 @@ static void md_header(FILE *f, const struct experiment *e)
 	        e->file, e->description, FLAG_POINTS, FLAG_POINTS);
 }
 
+/* The whole of DIR/@p name as a string, or NULL when it cannot be read. */
+static char *read_earlier(const struct outdir *od, const char *name)
+{
+	char path[1024];
+	FILE *f;
+	char *text = NULL;
+	long len;
+
+	snprintf(path, sizeof(path), "%s/%s", od->dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0)
+		text = malloc((size_t)len + 1);
+	if (text && fread(text, 1, (size_t)len, f) == (size_t)len) {
+		text[len] = '\0';
+	} else {
+		free(text);
+		text = NULL;
+	}
+	fclose(f);
+	return text;
+}
+
+/* Whether @p line begins with @p lead, @p name and @p tail. */
+static int starts_with(const char *line, const char *lead, const char *name, const char *tail)
+{
+	size_t nl = strlen(lead), nn = strlen(name);
+
+	return !strncmp(line, lead, nl) && !strncmp(line + nl, name, nn) &&
+	       !strncmp(line + nl + nn, tail, strlen(tail));
+}
+
+/*
+ * Copies to @p to the rows of an earlier comparison @p text (NULL: none) that begin with
+ * @p lead, run @p name and @p tail, from the line after the one beginning with @p header on:
+ * a run left out by --only keeps the rows its last run wrote, so runs made one at a time add
+ * up to one table.
+ */
+static void carry_rows(FILE *to, const char *text, const char *header, const char *lead,
+                       const char *name, const char *tail)
+{
+	const char *line = text, *end;
+
+	while (line && strncmp(line, header, strlen(header)))
+		line = (end = strchr(line, '\n')) ? end + 1 : NULL;
+	while (line && (line = strchr(line, '\n')) && *++line) {
+		end = strchr(line, '\n');
+		if (starts_with(line, lead, name, tail))
+			fwrite(line, 1, end ? (size_t)(end - line + 1) : strlen(line), to);
+	}
+}
+
 static int write_files(struct outdir *od, const void *arg)
 {
 	const struct experiment *e = arg;
+	char *old_csv = read_earlier(od, "comparison.csv");
+	char *old_md = read_earlier(od, "comparison.md");
 	FILE *csv = outdir_open(od, "comparison.csv");
 	FILE *md = csv ? outdir_open(od, "comparison.md") : NULL;
 	int rc = 0;
@@ -203,16 +262,21 @@ static int write_files(struct outdir *od, const void *arg)
 		rc = -errno;
 		if (csv)
 			fclose(csv);
+		free(old_csv);
+		free(old_md);
 		return rc;
 	}
-	fprintf(csv, "run,point,scheduler,class,metric,baseline,ours,paper,difference_pp,"
-	             "over_10_points,note\n");
+	fprintf(csv, "%s\n", CSV_HEADER);
 	md_header(md, e);
 	printf("\n%-20s %-22s %-12s %-6s %-15s %7s %7s %7s\n", "run", "point", "scheduler", "class",
 	       "metric", "ours", "paper", "diff pp");
 	for (int i = 0; i < e->n_runs; i++) {
 		const struct exp_run *r = &e->runs[i];
 
+		if (!r->selected) {
+			carry_rows(csv, old_csv, CSV_HEADER, "", r->name, ",");
+			carry_rows(md, old_md, "|---|", "| ", r->name, " | ");
+		}
 		for (int k = 0; r->selected && k < r->n_entries; k++) {
 			struct row w = make_row(r, &r->entries[k]);
 
@@ -224,6 +288,8 @@ static int write_files(struct outdir *od, const void *arg)
 			       fabs(w.diff) > FLAG_POINTS ? "  !" : "");
 		}
 	}
+	free(old_csv);
+	free(old_md);
 	if (fclose(csv) != 0)
 		rc = -EIO;
 	if (fclose(md) != 0)
