@@ -147,20 +147,35 @@ static double last_end(const struct report *rep)
 	return end;
 }
 
-/* One panel: a step line per job, running tasks of @p kind. */
-static void write_panel(FILE *f, const char *policy, const struct job_span *jobs, size_t n_jobs,
-                        int kind)
+/* A job's place in the workload (its record's index), which fixes its line's colour and dash
+ * in every panel, whichever jobs each scheduler completed. */
+static size_t job_place(const struct sw_sim_result *r, uint64_t id)
 {
+	for (size_t k = 0; k < r->n_jobs; k++)
+		if (r->jobs[k].id == id)
+			return k;
+	return 0;
+}
+
+/* One panel: a step line per job, running tasks of @p kind; 8 colours, then dashes. */
+static void write_panel(FILE *f, const struct runner_job *run, const struct job_span *jobs,
+                        size_t n_jobs, int kind)
+{
+	const char *policy = run->cfg.sched.policy;
+
 	fprintf(f, "set title '%s: %ss'\nset ylabel 'running %ss'\n", policy, kind_names[kind],
 	        kind_names[kind]);
 	if (!n_jobs)
 		fprintf(f, "plot 0 notitle\n");
-	for (size_t j = 0; j < n_jobs; j++)
+	for (size_t j = 0; j < n_jobs; j++) {
+		size_t place = job_place(&run->result, jobs[j].job);
+
 		fprintf(f,
-		        "%s 'running-%s.csv' index %zu using 2:%d with steps lc %zu title 'job "
-		        "%llu'%s\n",
-		        j ? "    " : "plot", policy, j, 3 + kind, j + 1,
+		        "%s 'running-%s.csv' index %zu using 2:%d with steps lc %zu dt %zu title "
+		        "'job %llu'%s\n",
+		        j ? "    " : "plot", policy, j, 3 + kind, place % 8 + 1, place / 8 % 5 + 1,
 		        (unsigned long long)jobs[j].job, j + 1 < n_jobs ? ", \\" : "");
+	}
 }
 
 /* Two panels per scheduler, maps and reduces, one step line per job. */
@@ -190,7 +205,7 @@ static int write_plot_script(struct outdir *o, const struct report *rep)
 		fprintf(f, "%s\n",
 		        n_jobs > KEY_MAX_JOBS ? "unset key" : "set key outside right top");
 		for (int k = 0; k < SW_KINDS; k++)
-			write_panel(f, rep->runs[i].cfg.sched.policy, jobs, n_jobs, k);
+			write_panel(f, &rep->runs[i], jobs, n_jobs, k);
 		free(jobs);
 	}
 	fprintf(f, "unset multiplot\n");
