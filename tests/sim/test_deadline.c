@@ -150,8 +150,9 @@ static void second_run_alone_is_predicted_from_the_first_within_its_bounds(void 
 	sw_sim_result_free(&r);
 }
 
-/* Replays @p m under fifo with load threshold @p threshold. */
-static void run_gated(const struct mix *m, double threshold, struct sw_sim_result *r)
+/* Replays @p m under fifo with load threshold @p threshold weighing @p measure. */
+static void run_gated(const struct mix *m, double threshold, enum sw_sim_load_measure measure,
+                      struct sw_sim_result *r)
 {
 	struct sw_sim_config c;
 	struct sw_input_error err;
@@ -161,6 +162,7 @@ static void run_gated(const struct mix *m, double threshold, struct sw_sim_resul
 	c.sched.policy = "fifo";
 	c.sched.n_users = 2;
 	c.load_threshold = threshold;
+	c.load_measure = measure;
 	rc = sw_sim_run(&m->w, &c, r, &err);
 	if (rc)
 		fail_msg("threshold %g: sw_sim_run: %d: %s", threshold, rc, err.msg);
@@ -185,7 +187,7 @@ static void job_waits_at_the_load_threshold_and_keeps_its_relative_deadline(void
 	rel = m.jobs[1].deadline - m.jobs[1].arrival;
 	run(&m, "fifo", &open);
 	assert_float_equal(open.jobs[1].submitted, m.jobs[1].arrival, 0);
-	run_gated(&m, 0.5, &gated);
+	run_gated(&m, 0.5, SW_SIM_LOAD_KINDS, &gated);
 	assert_float_equal(gated.jobs[0].submitted, 0, 0); /* nothing ran: it goes in */
 	assert_true(gated.jobs[1].submitted > m.jobs[1].arrival + 10);
 	assert_true(gated.jobs[1].submitted < gated.jobs[0].finish);
@@ -195,13 +197,19 @@ static void job_waits_at_the_load_threshold_and_keeps_its_relative_deadline(void
 	sw_sim_config_default(&c);
 	c.load_threshold = 2.5;
 	assert_int_equal(sw_sim_run(&m.w, &c, &gated, &err), -EINVAL);
+	sw_sim_config_default(&c);
+	c.load_threshold = 0.5;
+	c.load_measure = (enum sw_sim_load_measure)2;
+	assert_int_equal(sw_sim_run(&m.w, &c, &gated, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "load_measure"));
 	sw_sim_result_free(&open);
 }
 
 /* Both jobs of make_mix() at 0 without deadlines, with @p maps maps and @p reduces reduces
- * each, replayed under fifo at load threshold @p threshold: whether the second went in at 0
- * with the first (else it went in after the first had started). */
-static bool pair_goes_in_together(uint32_t maps, uint32_t reduces, double threshold)
+ * each, replayed under fifo at load threshold @p threshold weighing @p measure: whether the
+ * second went in at 0 with the first (else it went in after the first had started). */
+static bool pair_goes_in_together(uint32_t maps, uint32_t reduces, double threshold,
+                                  enum sw_sim_load_measure measure)
 {
 	struct mix m;
 	struct sw_sim_result r;
@@ -214,7 +222,7 @@ static bool pair_goes_in_together(uint32_t maps, uint32_t reduces, double thresh
 		m.jobs[i].input_bytes = maps * 64 * MB;
 		m.jobs[i].n_reduces = reduces;
 	}
-	run_gated(&m, threshold, &r);
+	run_gated(&m, threshold, measure, &r);
 	assert_float_equal(r.jobs[0].submitted, 0, 0);
 	together = r.jobs[1].submitted == 0;
 	if (!together)
@@ -231,8 +239,8 @@ static bool pair_goes_in_together(uint32_t maps, uint32_t reduces, double thresh
 static void jobs_arriving_together_pass_the_gate_one_at_a_time(void **state)
 {
 	(void)state;
-	assert_false(pair_goes_in_together(4, 1, 0.5));
-	assert_true(pair_goes_in_together(4, 1, 0.6));
+	assert_false(pair_goes_in_together(4, 1, 0.5, SW_SIM_LOAD_KINDS));
+	assert_true(pair_goes_in_together(4, 1, 0.6, SW_SIM_LOAD_KINDS));
 }
 
 /*
@@ -243,8 +251,23 @@ static void jobs_arriving_together_pass_the_gate_one_at_a_time(void **state)
 static void job_waits_at_the_gate_when_its_reduces_do_not_fit_though_its_maps_do(void **state)
 {
 	(void)state;
-	assert_false(pair_goes_in_together(1, 6, 0.7));
-	assert_true(pair_goes_in_together(1, 6, 0.8));
+	assert_false(pair_goes_in_together(1, 6, 0.7, SW_SIM_LOAD_KINDS));
+	assert_true(pair_goes_in_together(1, 6, 0.8, SW_SIM_LOAD_KINDS));
+}
+
+/*
+ * ARIA's load read as its words say (SW_SIM_LOAD_SUM): each kind's share of its 16 slots,
+ * summed. Two jobs of 1 map and 6 reduces weigh 2 / 16 + 12 / 16 = 0.875: the second waits
+ * at 0.8, where each kind on its own lets it in, and goes in at 0.9; two of 4 maps and 1
+ * reduce weigh 8 / 16 + 2 / 16 = 0.625: it waits at 0.6, where its maps alone fit.
+ */
+static void summed_load_weighs_both_kinds_shares_against_one_threshold(void **state)
+{
+	(void)state;
+	assert_false(pair_goes_in_together(1, 6, 0.8, SW_SIM_LOAD_SUM));
+	assert_true(pair_goes_in_together(1, 6, 0.9, SW_SIM_LOAD_SUM));
+	assert_false(pair_goes_in_together(4, 1, 0.6, SW_SIM_LOAD_SUM));
+	assert_true(pair_goes_in_together(4, 1, 0.7, SW_SIM_LOAD_SUM));
 }
 
 static void job_the_cluster_cannot_finish_in_time_is_refused_and_recorded(void **state)
@@ -571,6 +594,7 @@ int main(void)
 	        cmocka_unit_test(jobs_arriving_together_pass_the_gate_one_at_a_time),
 	        cmocka_unit_test(
 	                job_waits_at_the_gate_when_its_reduces_do_not_fit_though_its_maps_do),
+	        cmocka_unit_test(summed_load_weighs_both_kinds_shares_against_one_threshold),
 	        cmocka_unit_test(second_run_alone_is_predicted_from_the_first_within_its_bounds),
 	        cmocka_unit_test(paper_mix_deadlines_follow_arias_rule),
 	        cmocka_unit_test(profile_is_the_job_run_alone),

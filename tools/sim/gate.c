@@ -12,7 +12,9 @@
  * launch: ARIA's simulator starts a job's tasks at its arrival, ours at the next heartbeats,
  * and without that owed part every job waiting at one instant would see the same running
  * count and pass together. With nothing running or owed the job goes in whatever it needs, or
- * a job larger than the threshold would never start.
+ * a job larger than the threshold would never start. SW_SIM_LOAD_SUM reads ARIA's load as its
+ * words say, each kind's share of its slots summed, against one threshold: on W2 it runs the
+ * cluster at ARIA's average load (perf/README.md, "MinEDF in ARIA's setting").
  */
 #include "sim_engine.h"
 #include "sw_sched_aria.h"
@@ -46,6 +48,7 @@ bool sw_sim_gate_open(struct sim *s)
 {
 	const struct sw_job_desc *d = &s->w->jobs[s->next_arrival];
 	uint64_t all[SW_KINDS] = {s->map_slots, s->total_slots - s->map_slots};
+	double sum = 0;
 
 	if (!(s->c->load_threshold > 0))
 		return true;
@@ -53,12 +56,15 @@ bool sw_sim_gate_open(struct sim *s)
 		need(s, d, s->gate_need); /* the job's need does not change while it waits */
 	if (!s->running && !s->gate_owed[SW_MAP] && !s->gate_owed[SW_REDUCE])
 		return true;
-	for (int k = 0; k < SW_KINDS; k++)
-		if (s->gate_need[k] &&
-		    !((double)(s->running_kind[k] + s->gate_owed[k] + s->gate_need[k]) <
-		      s->c->load_threshold * (double)all[k]))
+	for (int k = 0; k < SW_KINDS; k++) {
+		double load = (double)(s->running_kind[k] + s->gate_owed[k] + s->gate_need[k]);
+
+		if (s->c->load_measure == SW_SIM_LOAD_SUM)
+			sum += all[k] ? load / (double)all[k] : 0;
+		else if (s->gate_need[k] && !(load < s->c->load_threshold * (double)all[k]))
 			return false;
-	return true;
+	}
+	return s->c->load_measure != SW_SIM_LOAD_SUM || sum < s->c->load_threshold;
 }
 
 void sw_sim_gate_admitted(struct sim *s, struct sim_job *j)

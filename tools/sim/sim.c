@@ -709,6 +709,13 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 		         c->load_threshold, SW_SIM_MAX_LOAD_THRESHOLD);
 		return -EINVAL;
 	}
+	if ((unsigned)c->load_measure > SW_SIM_LOAD_SUM) {
+		snprintf(err->msg, sizeof(err->msg),
+		         "simulator config: load_measure (%d) must be SW_SIM_LOAD_KINDS or "
+		         "SW_SIM_LOAD_SUM",
+		         (int)c->load_measure);
+		return -EINVAL;
+	}
 	if (!(c->straggler_rate >= 0 && c->straggler_rate <= 1) ||
 	    !(c->straggler_slowdown >= 1 && c->straggler_slowdown <= SW_SIM_MAX_SLOWDOWN)) {
 		snprintf(err->msg, sizeof(err->msg),

@@ -105,6 +105,11 @@ const char options_help[] =
         "                      for its deadline stay below X times the slots of that kind\n"
         "                      (ARIA: 0.85-1.05; its deadline moves with it); 0 (default):\n"
         "                      at its arrival\n"
+        "  --load-measure kinds|sum\n"
+        "                      what --load-threshold weighs: kinds (default) each kind of\n"
+        "                      slot on its own, as above; sum ARIA's words read literally,\n"
+        "                      each kind's share of its slots (running, let in and not\n"
+        "                      launched, and the job's minimum) summed, at most 2\n"
         "  --workflow-slots free|basic|refined\n"
         "                      what a workflow of the mix (jobs with \"workflow\" and\n"
         "                      \"after\") is held to, as its user, from its first job to its\n"
@@ -179,6 +184,7 @@ static const struct option longopts[] = {
         {"slots-only", required_argument, NULL, 'k'},
         {"timeline", required_argument, NULL, 'l'},
         {"load-threshold", required_argument, NULL, 'X'},
+        {"load-measure", required_argument, NULL, 'Q'},
         {"workflow-slots", required_argument, NULL, 'g'},
         {"workflow-deadline", required_argument, NULL, 'x'},
         {"net-quantum", required_argument, NULL, 'N'},
@@ -288,6 +294,7 @@ static int parse_choice(const struct options_ctx *ctx, const char *opt, const ch
 static const char *const off_on[] = {"off", "on"};
 static const char *const bounds[] = {"low", "avg", "up"};           /* enum sw_aria_bound */
 static const char *const wf_slots[] = {"free", "basic", "refined"}; /* enum sw_sim_wf_slots */
+static const char *const load_measures[] = {"kinds", "sum"};        /* enum sw_sim_load_measure */
 static const char *const placements[] = {"random", "rack"};         /* enum sw_placement */
 static const char *const map_inputs[] = {"hdfs", "live"}; /* sw_sim_config.map_input_live */
 /* sw_sim_config.output_next: 0 is HDFS's placement, 1 and 2 the next nodes' */
@@ -506,6 +513,10 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 	case 'X':
 		return parse_bounded(ctx, "--load-threshold", arg, 0, SW_SIM_MAX_LOAD_THRESHOLD,
 		                     &o->sim.load_threshold);
+	case 'Q':
+		rc = parse_choice(ctx, "--load-measure", arg, load_measures, 2, &choice);
+		o->sim.load_measure = (enum sw_sim_load_measure)choice;
+		break;
 	case 'g':
 		rc = parse_choice(ctx, "--workflow-slots", arg, wf_slots, 3, &choice);
 		o->sim.workflow_slots = (enum sw_sim_wf_slots)choice;
