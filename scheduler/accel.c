@@ -8,13 +8,15 @@
  *   mu_reg / mu_acc exceeds cfg.accel_threshold, else regular. Without accelerated slots no
  *   job is classified, and adaptive-hw schedules as adaptive does.
  * - Keys (order_adaptive.c): an accelerable job's maps rank by s_req,acc (Eq. 2).
- * - Pools by deferral, as data affinity defers: on a regular node an accelerable job passes
- *   the slot while its regular need s_req,extra (Eq. 3) is not positive; on an accelerated
- *   node a regular job passes while an accelerable job with a positive need waits, unless
- *   its own goal is missed or its whole need exceeds the regular pool's map slots. The notes'
- *   exception also asks that it exceed the top accelerable need: a walk in key order reaches
- *   a regular job only after every accelerable job ranked above it, so the waiting ones all
- *   need less.
+ * - Pools by deferral, as data affinity defers: an accelerable job is barred from the regular
+ *   nodes' ready heap while its regular need s_req,extra (Eq. 3) is not positive, and a
+ *   calibrating job from a pool's while its calibration map runs there (the core keeps a
+ *   heap per class of node, so a node walks only jobs that may take its slot); on an
+ *   accelerated node a regular job yields while an accelerable job with a positive need
+ *   waits, unless its own goal is missed or its whole need exceeds the regular pool's map
+ *   slots. The notes' exception also asks that it exceed the top accelerable need: a walk in
+ *   key order reaches a regular job only after every accelerable job ranked above it, so the
+ *   waiting ones all need less.
  * The map taken on the node is then data affinity's choice (pick_affinity.c).
  */
 #include <errno.h>
@@ -23,33 +25,26 @@
 
 #include "policy.h"
 
-enum { POOL_REG, POOL_ACC, POOLS };
-
 enum accel_class { ACCEL_UNKNOWN, ACCEL_REGULAR, ACCEL_ACCELERABLE };
 
 /* A job's maps per pool; a finished map's length stays when its output is lost later: it
  * measured the pool all the same. */
 struct accel_job {
-	double sum[POOLS];
-	uint32_t done[POOLS], running[POOLS];
+	double sum[SCHED_HW_CLASSES];
+	uint32_t done[SCHED_HW_CLASSES], running[SCHED_HW_CLASSES];
 	enum accel_class cls;
 	double need; /* what Adaptive ranked its maps on (sw_sched_accel_keyed) */
 	bool needy;  /* counted in accel_state.needy */
 };
 
 struct accel_state {
-	uint32_t slots[POOLS]; /* map slots of the nodes up */
-	uint32_t needy;        /* accelerable jobs with maps pending and a positive need */
+	uint32_t slots[SCHED_HW_CLASSES]; /* map slots of the nodes up */
+	uint32_t needy; /* accelerable jobs with maps pending and a positive need */
 };
 
 static double mean(const struct accel_job *a, int pool)
 {
 	return a->sum[pool] / a->done[pool];
-}
-
-static int pool_of_node(const struct sw_sched *s, uint32_t node)
-{
-	return s->nodes[node].hw_pool ? POOL_ACC : POOL_REG;
 }
 
 double sw_sched_accel_extra(double speedup, double need, uint32_t r_acc, uint32_t r_reg,
@@ -67,8 +62,8 @@ bool sw_sched_accel_pool(const struct sched_job *j, double *mu, uint32_t *runnin
 
 	if (a->cls != ACCEL_ACCELERABLE)
 		return false;
-	*mu = mean(a, POOL_ACC);
-	*running = a->running[POOL_ACC];
+	*mu = mean(a, SCHED_HW_ACCEL);
+	*running = a->running[SCHED_HW_ACCEL];
 	return true;
 }
 
@@ -95,37 +90,42 @@ static bool calibrating_on(const struct sw_sched *s, const struct accel_job *a, 
 {
 	const struct accel_state *st = s->pick_priv;
 
-	return a->cls == ACCEL_UNKNOWN && st->slots[POOL_ACC] > 0 && a->done[pool] == 0 &&
+	return a->cls == ACCEL_UNKNOWN && st->slots[SCHED_HW_ACCEL] > 0 && a->done[pool] == 0 &&
 	       a->running[pool] > 0;
 }
 
-bool sw_sched_accel_calibrating(const struct sw_sched *s, const struct sched_job *j)
-{
-	return calibrating_on(s, j->accel, POOL_REG) && calibrating_on(s, j->accel, POOL_ACC);
-}
-
-/* Whether @p j leaves a map slot of @p pool to the next job in Adaptive's order. */
-static bool passes(const struct sw_sched *s, const struct sched_job *j, int pool)
+bool sw_sched_accel_barred(const struct sw_sched *s, const struct sched_job *j, enum sched_hw hw)
 {
 	const struct accel_state *st = s->pick_priv;
 	const struct accel_job *a = j->accel;
 
 	switch (a->cls) {
 	case ACCEL_UNKNOWN:
-		return calibrating_on(s, a, pool);
+		return calibrating_on(s, a, hw);
 	case ACCEL_ACCELERABLE:
 		/* No finite need: a missed goal runs anywhere, a job without one never defers. */
-		return pool == POOL_REG && isfinite(a->need) &&
-		       sw_sched_accel_extra(mean(a, POOL_REG) / mean(a, POOL_ACC), a->need,
-		                            a->running[POOL_ACC], a->running[POOL_REG],
-		                            st->slots[POOL_ACC]) <= 0;
+		return hw == SCHED_HW_REGULAR && isfinite(a->need) &&
+		       sw_sched_accel_extra(mean(a, SCHED_HW_REGULAR) / mean(a, SCHED_HW_ACCEL),
+		                            a->need, a->running[SCHED_HW_ACCEL],
+		                            a->running[SCHED_HW_REGULAR],
+		                            st->slots[SCHED_HW_ACCEL]) <= 0;
 	case ACCEL_REGULAR:
-		/* The whole need (its running maps and s_req more) against the whole regular
-		 * pool: a busy pool has no free slot, and any positive need would then count. */
-		return pool == POOL_ACC && st->needy > 0 &&
-		       !(a->need + a->running[POOL_REG] > st->slots[POOL_REG]); /* NAN: no claim */
+		return false; /* it yields to others' needs, which its key does not follow */
 	}
 	return false;
+}
+
+/* Whether regular job @p j leaves an accelerated map slot to the next job in Adaptive's
+ * order: while an accelerable job with a positive need waits, unless its whole need (its
+ * running maps and s_req more; NAN claims nothing) exceeds the whole regular pool: a busy
+ * pool has no free slot, and any positive need would then count. */
+static bool yields(const struct sw_sched *s, const struct sched_job *j)
+{
+	const struct accel_state *st = s->pick_priv;
+	const struct accel_job *a = j->accel;
+	double whole = a->need + a->running[SCHED_HW_REGULAR];
+
+	return a->cls == ACCEL_REGULAR && st->needy > 0 && !(whole > st->slots[SCHED_HW_REGULAR]);
 }
 
 /* Adaptive gives each job a pool of its own: the pool's runnable map is its one job's. */
@@ -134,10 +134,10 @@ static bool accel_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t nod
 {
 	struct accel_state *st = s->pick_priv;
 	const struct sched_job *head = pool->runnable[SW_MAP].head;
-	int hw = pool_of_node(s, node);
+	enum sched_hw hw = sw_sched_node_hw(s, node);
 	struct accel_job *a;
 
-	if (kind == SW_MAP && head && passes(s, head, hw))
+	if (kind == SW_MAP && hw == SCHED_HW_ACCEL && head && yields(s, head))
 		return false;
 	if (!sw_sched_pick_affinity.pick(s, pool, node, kind, now, c))
 		return false;
@@ -153,7 +153,7 @@ static bool accel_pick(struct sw_sched *s, struct sched_pool *pool, uint32_t nod
 /* Map @p task of @p j stopped running (finished, failed or lost with its node). */
 static int map_stopped(const struct sw_sched *s, struct sched_job *j, uint32_t task)
 {
-	int hw = pool_of_node(s, j->tasks[SW_MAP][task].node);
+	int hw = sw_sched_node_hw(s, j->tasks[SW_MAP][task].node);
 
 	j->accel->running[hw]--;
 	return hw;
@@ -171,10 +171,11 @@ static void accel_task_finished(struct sw_sched *s, struct sched_job *j, enum sw
 	hw = map_stopped(s, j, task);
 	a->sum[hw] += j->tasks[SW_MAP][task].duration;
 	a->done[hw]++;
-	if (a->cls == ACCEL_UNKNOWN && a->done[POOL_REG] > 0 && a->done[POOL_ACC] > 0)
-		a->cls = mean(a, POOL_REG) > s->cfg.accel_threshold * mean(a, POOL_ACC)
-		                 ? ACCEL_ACCELERABLE
-		                 : ACCEL_REGULAR;
+	if (a->cls == ACCEL_UNKNOWN && a->done[SCHED_HW_REGULAR] > 0 && a->done[SCHED_HW_ACCEL] > 0)
+		a->cls =
+		        mean(a, SCHED_HW_REGULAR) > s->cfg.accel_threshold * mean(a, SCHED_HW_ACCEL)
+		                ? ACCEL_ACCELERABLE
+		                : ACCEL_REGULAR;
 }
 
 /* A map back to pending was running when the core, which released it first, counts fewer
@@ -184,7 +185,8 @@ static void accel_task_requeued(struct sw_sched *s, struct sched_job *j, enum sw
 {
 	const struct accel_job *a = j->accel;
 
-	if (kind == SW_MAP && a->running[POOL_REG] + a->running[POOL_ACC] > j->running[SW_MAP])
+	if (kind == SW_MAP &&
+	    a->running[SCHED_HW_REGULAR] + a->running[SCHED_HW_ACCEL] > j->running[SW_MAP])
 		map_stopped(s, j, task);
 }
 
@@ -211,9 +213,9 @@ static void accel_node_changed(struct sw_sched *s, uint32_t node)
 	const struct sched_node *n = &s->nodes[node];
 
 	if (n->down)
-		st->slots[pool_of_node(s, node)] -= n->slots[SW_MAP];
+		st->slots[sw_sched_node_hw(s, node)] -= n->slots[SW_MAP];
 	else
-		st->slots[pool_of_node(s, node)] += n->slots[SW_MAP];
+		st->slots[sw_sched_node_hw(s, node)] += n->slots[SW_MAP];
 }
 
 static int accel_init(struct sw_sched *s)
@@ -224,7 +226,7 @@ static int accel_init(struct sw_sched *s)
 		return -ENOMEM;
 	for (uint32_t n = 0; n < s->n_nodes; n++)
 		if (!s->nodes[n].down)
-			st->slots[pool_of_node(s, n)] += s->nodes[n].slots[SW_MAP];
+			st->slots[sw_sched_node_hw(s, n)] += s->nodes[n].slots[SW_MAP];
 	s->pick_priv = st;
 	return 0;
 }
@@ -244,4 +246,5 @@ const struct sched_pick_ops sw_sched_pick_accel = {
         .task_requeued = accel_task_requeued,
         .node_changed = accel_node_changed,
         .pick = accel_pick,
+        .hw_classes = true,
 };

@@ -98,7 +98,8 @@ int sw_sched_heartbeat(struct sw_sched *s, const struct sw_heartbeat *hb, double
 			 * offers the room no target claims, if there is any. */
 			if (!sw_sched_keep_serve(s, hb->node, k, try_pool, &d) &&
 			    (sw_sched_keep_full(node, k) ||
-			     !sw_sched_pool_heap_walk(&s->ready[k], try_pool, &d)))
+			     !sw_sched_pool_heap_walk(&s->ready[k][sw_sched_node_hw(s, hb->node)],
+			                              try_pool, &d)))
 				break;
 			launch(s, &d, &out[n_out++]);
 		}

@@ -6,14 +6,13 @@
  *   1  a job with no completed task yet (no mean to estimate from), oldest first; a reduce
  *      with no reduce finished is estimated from the maps' mean (Polo's 3.4.5);
  *   2  the others by required slots s_req, the most needed first;
- *   3  a job without a deadline, by arrival;
- *   4  (adaptive-hw) a job whose maps wait for its calibration maps on both pools: it takes
- *      no map slot, so a decision should not walk past it.
+ *   3  a job without a deadline, by arrival.
  * s_req comes from the job's own completed tasks (the core's done[] and duration_sum[]),
  * not from a profile: Polo estimates online. It is recomputed at every add, launch and finish
  * of the job; a launch lowers it by one, which is how surplus slots spread over the jobs.
  * Under adaptive-hw an accelerable job's map need is s_req,acc (Eq. 2) over its accelerated
- * maps alone, and each map need is handed to accel.c, whose PICK defers by it.
+ * maps alone, and each map need is handed to accel.c, which bars the pool from the ready heap
+ * of the nodes whose slots the job would pass.
  */
 #include <errno.h>
 #include <math.h>
@@ -75,8 +74,8 @@ static void adaptive_update_keys(const struct sw_sched *s, struct sched_pool *p,
 		}
 		if (k == SW_MAP && j->accel) {
 			sw_sched_accel_keyed(s, j, need);
-			if (sw_sched_accel_calibrating(s, j))
-				p->key[k] = 4 * ORDER_TIER + j->arrival;
+			for (int h = 0; h < SCHED_HW_CLASSES; h++)
+				p->barred[k][h] = sw_sched_accel_barred(s, j, h);
 		}
 	}
 }

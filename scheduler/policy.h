@@ -67,6 +67,8 @@ struct sched_pick_ops {
 	 */
 	bool (*pick)(struct sw_sched *s, struct sched_pool *pool, uint32_t node,
 	             enum sw_task_kind kind, double now, struct sched_choice *c);
+	/* Regular and accelerated nodes get a ready heap each (enum sched_hw). */
+	bool hw_classes;
 };
 
 struct sched_policy {
@@ -104,8 +106,10 @@ bool sw_sched_accel_pool(const struct sched_job *j, double *mu, uint32_t *runnin
 /* Adaptive ranked @p j's maps on @p need: s_req or s_req,acc, INFINITY when its goal is
  * missed, NAN when it has no measure (no goal, or no finished map). */
 void sw_sched_accel_keyed(const struct sw_sched *s, const struct sched_job *j, double need);
-/* @p j runs its calibration map on each pool and may run no other map until one finishes. */
-bool sw_sched_accel_calibrating(const struct sw_sched *s, const struct sched_job *j);
+/* Whether @p j's maps pass every slot of nodes of class @p hw, by what Adaptive keyed last:
+ * an accelerable job with no regular need (Eq. 3) on regular nodes, a job running its
+ * calibration map on the class's pool. */
+bool sw_sched_accel_barred(const struct sw_sched *s, const struct sched_job *j, enum sched_hw hw);
 /* Eq. 3 counted in running slots: the regular map slots an accelerable job of speedup
  * @p speedup (mu_reg / mu_acc) needs beyond the @p r_reg it holds, when it needs @p need more
  * accelerated slots than its @p r_acc and the pool has @p acc_slots. */

@@ -20,8 +20,9 @@ struct sched_pool *sw_sched_pool_get(struct sw_sched *s, uint32_t id)
 			n *= 2;
 		/* Reserve now so that a pool becoming runnable never has to allocate. */
 		for (int k = 0; k < SW_KINDS; k++)
-			if (sw_sched_pool_heap_reserve(&s->ready[k], (uint32_t)n) < 0)
-				return NULL;
+			for (uint32_t h = 0; h < s->n_hw; h++)
+				if (sw_sched_pool_heap_reserve(&s->ready[k][h], (uint32_t)n) < 0)
+					return NULL;
 		v = realloc(s->pools, n * sizeof(*v));
 		if (!v)
 			return NULL;
@@ -36,7 +37,8 @@ struct sched_pool *sw_sched_pool_get(struct sw_sched *s, uint32_t id)
 	p->id = id;
 	for (int k = 0; k < SW_KINDS; k++) {
 		p->weight[k] = 1;
-		p->heap_pos[k] = SCHED_NONE;
+		for (uint32_t h = 0; h < SCHED_HW_CLASSES; h++)
+			p->heap_pos[k][h] = SCHED_NONE;
 	}
 	if (s->policy->order->pool_init)
 		s->policy->order->pool_init(s, p);
@@ -71,8 +73,9 @@ void sw_sched_pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sch
 		after->link[kind].next = j;
 	else
 		l->head = j;
-	if (p->heap_pos[kind] == SCHED_NONE)
-		sw_sched_pool_heap_push(&s->ready[kind], p);
+	for (uint32_t h = 0; h < s->n_hw; h++)
+		if (p->heap_pos[kind][h] == SCHED_NONE && !p->barred[kind][h])
+			sw_sched_pool_heap_push(&s->ready[kind][h], p);
 }
 
 void sw_sched_pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
@@ -90,16 +93,32 @@ void sw_sched_pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sch
 	else
 		l->tail = k->prev;
 	*k = (struct job_link){0};
-	if (!l->head)
-		sw_sched_pool_heap_remove(&s->ready[kind], p);
+	if (l->head)
+		return;
+	for (uint32_t h = 0; h < s->n_hw; h++)
+		if (p->heap_pos[kind][h] != SCHED_NONE)
+			sw_sched_pool_heap_remove(&s->ready[kind][h], p);
 }
 
+/* New keys may also bar @p p from a class's heap, or lift the bar. */
 void sw_sched_pool_refresh(struct sw_sched *s, struct sched_pool *p, double now)
 {
 	s->policy->order->update_keys(s, p, now);
-	for (int k = 0; k < SW_KINDS; k++)
-		if (p->heap_pos[k] != SCHED_NONE)
-			sw_sched_pool_heap_fix(&s->ready[k], p);
+	for (int k = 0; k < SW_KINDS; k++) {
+		for (uint32_t h = 0; h < s->n_hw; h++) {
+			struct pool_heap *heap = &s->ready[k][h];
+			bool in = p->heap_pos[k][h] != SCHED_NONE;
+
+			if (p->runnable[k].head && !p->barred[k][h]) {
+				if (in)
+					sw_sched_pool_heap_fix(heap, p);
+				else
+					sw_sched_pool_heap_push(heap, p);
+			} else if (in) {
+				sw_sched_pool_heap_remove(heap, p);
+			}
+		}
+	}
 }
 
 void sw_sched_pool_refresh_all(struct sw_sched *s, double now)

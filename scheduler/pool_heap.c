@@ -15,7 +15,7 @@ static bool before(const struct pool_heap *h, const struct sched_pool *a,
 static void place(struct pool_heap *h, uint32_t i, struct sched_pool *p)
 {
 	h->v[i] = p;
-	p->heap_pos[h->kind] = i;
+	p->heap_pos[h->kind][h->hw] = i;
 }
 
 static void sift_up(struct pool_heap *h, uint32_t i)
@@ -48,9 +48,9 @@ static void sift_down(struct pool_heap *h, uint32_t i)
 	place(h, i, p);
 }
 
-void sw_sched_pool_heap_init(struct pool_heap *h, enum sw_task_kind kind)
+void sw_sched_pool_heap_init(struct pool_heap *h, enum sw_task_kind kind, uint32_t hw)
 {
-	*h = (struct pool_heap){.kind = kind};
+	*h = (struct pool_heap){.kind = kind, .hw = hw};
 }
 
 void sw_sched_pool_heap_fini(struct pool_heap *h)
@@ -87,10 +87,10 @@ void sw_sched_pool_heap_push(struct pool_heap *h, struct sched_pool *p)
 
 void sw_sched_pool_heap_remove(struct pool_heap *h, struct sched_pool *p)
 {
-	uint32_t i = p->heap_pos[h->kind];
+	uint32_t i = p->heap_pos[h->kind][h->hw];
 	struct sched_pool *last = h->v[--h->n];
 
-	p->heap_pos[h->kind] = SCHED_NONE;
+	p->heap_pos[h->kind][h->hw] = SCHED_NONE;
 	if (i == h->n)
 		return;
 	place(h, i, last);
@@ -99,7 +99,7 @@ void sw_sched_pool_heap_remove(struct pool_heap *h, struct sched_pool *p)
 
 void sw_sched_pool_heap_fix(struct pool_heap *h, struct sched_pool *p)
 {
-	uint32_t i = p->heap_pos[h->kind];
+	uint32_t i = p->heap_pos[h->kind][h->hw];
 
 	if (i > 0 && before(h, p, h->v[(i - 1) / 2]))
 		sift_up(h, i);

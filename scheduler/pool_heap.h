@@ -20,9 +20,10 @@ struct pool_heap {
 	uint32_t *frontier; /* the walk's auxiliary heap of positions in v */
 	uint32_t n, cap;
 	enum sw_task_kind kind;
+	uint32_t hw; /* the class of nodes whose slots it offers (sched_int.h, enum sched_hw) */
 };
 
-void sw_sched_pool_heap_init(struct pool_heap *h, enum sw_task_kind kind);
+void sw_sched_pool_heap_init(struct pool_heap *h, enum sw_task_kind kind, uint32_t hw);
 void sw_sched_pool_heap_fini(struct pool_heap *h);
 
 /* Makes room for @p cap pools so that push never allocates. @return 0 or -ENOMEM. */

@@ -176,8 +176,10 @@ struct sw_sched *sw_sched_create(const struct sw_cluster_spec *cluster,
 		return NULL;
 	}
 	s->policy = sw_sched_policy_find(cfg->policy);
+	s->n_hw = s->policy->pick->hw_classes ? SCHED_HW_CLASSES : 1;
 	for (int k = 0; k < SW_KINDS; k++)
-		sw_sched_pool_heap_init(&s->ready[k], k);
+		for (uint32_t h = 0; h < SCHED_HW_CLASSES; h++)
+			sw_sched_pool_heap_init(&s->ready[k][h], k, h);
 	rc = copy_cluster(s, cluster);
 	if (rc == 0)
 		rc = copy_config(s, cfg);
@@ -214,7 +216,8 @@ void sw_sched_destroy(struct sw_sched *s)
 		free(s->pools[i]);
 	free(s->pools);
 	for (int k = 0; k < SW_KINDS; k++)
-		sw_sched_pool_heap_fini(&s->ready[k]);
+		for (uint32_t h = 0; h < SCHED_HW_CLASSES; h++)
+			sw_sched_pool_heap_fini(&s->ready[k][h]);
 	free(s->nodes);
 	free(s->keeps);
 	free(s->rack_uplink_bps);

@@ -105,12 +105,22 @@ struct sched_job {
 	struct sched_job *hash_next;
 };
 
+/*
+ * Classes of nodes by hardware: the regular (hardware pool 0) and the accelerated (any other).
+ * A policy that tells them apart (sched_pick_ops.hw_classes: Polo's accelerated pools) has a
+ * ready heap per class and kind, and bars a pool from a class whose slots it would pass, so a
+ * node walks only the pools that may take its slot; any other has the regular class's alone.
+ */
+enum sched_hw { SCHED_HW_REGULAR, SCHED_HW_ACCEL, SCHED_HW_CLASSES };
+
 /* A set of jobs that ORDER ranks as one (a user, a queue, everything). */
 struct sched_pool {
 	uint32_t id;
 	double weight[SW_KINDS]; /* share of slots the pool is entitled to (Fair, Capacity) */
 	double key[SW_KINDS];    /* ORDER's rank per kind: lower is served first */
-	uint32_t heap_pos[SW_KINDS];
+	/* ORDER's too: the pool takes no slot of the kind on nodes of the class */
+	bool barred[SW_KINDS][SCHED_HW_CLASSES];
+	uint32_t heap_pos[SW_KINDS][SCHED_HW_CLASSES];
 	uint32_t running[SW_KINDS];
 	uint32_t jobs; /* live jobs in the pool */
 	struct sw_resources used;
@@ -190,7 +200,9 @@ struct sw_sched {
 
 	struct sched_pool **pools;
 	uint32_t n_pools;
-	struct pool_heap ready[SW_KINDS]; /* pools with runnable tasks of the kind */
+	/* Pools with runnable tasks of the kind, not barred from the class (n_hw classes). */
+	struct pool_heap ready[SW_KINDS][SCHED_HW_CLASSES];
+	uint32_t n_hw;
 
 	struct job_table jobs;
 	uint64_t next_seq;
@@ -208,6 +220,12 @@ struct sw_sched {
 	struct sw_sched_tx_point *tx;
 	uint32_t tx_n;
 };
+
+/* The class of node @p node: regular unless the policy tells the accelerated apart. */
+static inline enum sched_hw sw_sched_node_hw(const struct sw_sched *s, uint32_t node)
+{
+	return s->n_hw > 1 && s->nodes[node].hw_pool ? SCHED_HW_ACCEL : SCHED_HW_REGULAR;
+}
 
 /* job.c: building jobs and finding their runnable tasks. */
 int sw_sched_job_create(const struct sw_sched *s, const struct sw_job_spec *spec,
@@ -255,7 +273,8 @@ bool sw_sched_keep_serve(struct sw_sched *s, uint32_t node, enum sw_task_kind ki
 /* Whether every free slot of @p kind on @p n is kept for a target: no other job fits there. */
 bool sw_sched_keep_full(const struct sched_node *n, enum sw_task_kind kind);
 
-/* pool.c: pools, their runnable-job lists and their place in the ready heaps. */
+/* pool.c: pools, their runnable-job lists and their place in the ready heaps (a pool is in
+ * a class's heap of a kind while it has runnable tasks of the kind and is not barred). */
 struct sched_pool *sw_sched_pool_get(struct sw_sched *s, uint32_t id);
 void sw_sched_pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
                             enum sw_task_kind kind);

@@ -270,6 +270,51 @@ static void a_lost_output_leaves_the_running_counts(void **state)
 	world_fini(&w);
 }
 
+/*
+ * The core's ready heaps per class of node: a job is in the regular nodes' heap of maps only
+ * while its calibration map does not run there and, once accelerable, while its Eq. 3 need
+ * is positive, so a decision on a regular node never walks past it; it moves back when the
+ * need turns positive again (here: an accelerated node is lost with one of its maps).
+ */
+static void a_job_is_in_the_regular_heap_only_while_it_needs_regular_slots(void **state)
+{
+	struct world w;
+	struct sw_job_spec spec = {.id = 1, .n_maps = 10, .map_demand = {1, 1}};
+	const struct pool_heap *reg, *acc;
+	struct sw_assignment a;
+
+	(void)state;
+	world_init(&w, 1.5);
+	reg = &w.s->ready[SW_MAP][SCHED_HW_REGULAR];
+	acc = &w.s->ready[SW_MAP][SCHED_HW_ACCEL];
+	spec.maps = w.maps;
+	spec.deadline = 1e4;
+	assert_int_equal(sw_sched_job_add(w.s, &spec, 0), 0);
+	assert_int_equal(reg->n + acc->n, 2);
+	assert_int_equal(offer(&w, ACC0, &a), 1); /* calibrating on both pools: in neither heap */
+	assert_int_equal(acc->n, 0);
+	assert_int_equal(offer(&w, 0, &a), 1);
+	assert_int_equal(reg->n, 0);
+	world_fini(&w);
+
+	/* The worked example, a need of 15: 10 accelerated and 10 regular slots, then none. */
+	world_init(&w, 1.5);
+	reg = &w.s->ready[SW_MAP][SCHED_HW_REGULAR];
+	acc = &w.s->ready[SW_MAP][SCHED_HW_ACCEL];
+	add_calibrated(&w, 1, BIG, 50, 100, (BIG - 2) * 50 / 15.0, ACC0, 0);
+	assert_int_equal(reg->n + acc->n, 2);
+	assert_int_equal(take(&w, 1, ACC0, N_NODES), 10);
+	assert_int_equal(take(&w, 1, 0, ACC0), 10);
+	assert_int_equal(reg->n, 0);
+	assert_int_equal(acc->n, 1);
+	/* A = 9 and one map more to run: (100 / 50) x 1 more regular slots */
+	assert_int_equal(sw_sched_node_lost(w.s, N_NODES - 1, w.now), 1);
+	assert_int_equal(reg->n, 1);
+	assert_int_equal(take(&w, 1, 0, ACC0), 2);
+	assert_int_equal(reg->n, 0);
+	world_fini(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +325,7 @@ int main(void)
 	        cmocka_unit_test(a_regular_job_leaves_accelerated_slots_to_an_accelerable_need),
 	        cmocka_unit_test(a_failed_or_lost_calibration_map_frees_its_pool),
 	        cmocka_unit_test(a_lost_output_leaves_the_running_counts),
+	        cmocka_unit_test(a_job_is_in_the_regular_heap_only_while_it_needs_regular_slots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,11 +40,12 @@ static void walk_visits_pools_in_key_then_id_order(void **state)
 	uint32_t live = N_POOLS;
 
 	(void)state;
-	sw_sched_pool_heap_init(&h, SW_MAP);
+	sw_sched_pool_heap_init(&h, SW_MAP, SCHED_HW_REGULAR);
 	assert_int_equal(sw_sched_pool_heap_reserve(&h, N_POOLS), 0);
 	for (uint32_t i = 0; i < N_POOLS; i++) {
 		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-		pools[i] = (struct sched_pool){.id = i, .heap_pos = {SCHED_NONE, SCHED_NONE}};
+		pools[i] = (struct sched_pool){
+		        .id = i, .heap_pos = {{SCHED_NONE, SCHED_NONE}, {SCHED_NONE, SCHED_NONE}}};
 		pools[i].key[SW_MAP] = (double)(rng >> 60); /* 16 values: many ties */
 		sw_sched_pool_heap_push(&h, &pools[i]);
 	}
@@ -54,7 +55,7 @@ static void walk_visits_pools_in_key_then_id_order(void **state)
 		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
 		if (i % 7 == 0) {
 			sw_sched_pool_heap_remove(&h, &pools[i]);
-			assert_int_equal(pools[i].heap_pos[SW_MAP], SCHED_NONE);
+			assert_int_equal(pools[i].heap_pos[SW_MAP][SCHED_HW_REGULAR], SCHED_NONE);
 			live--;
 		} else if (i % 3 == 0) {
 			pools[i].key[SW_MAP] = (double)(rng >> 60);
@@ -72,10 +73,11 @@ static void walk_stops_at_the_first_pool_that_accepts(void **state)
 	struct walk w = {.stop_after = 3};
 
 	(void)state;
-	sw_sched_pool_heap_init(&h, SW_REDUCE);
+	sw_sched_pool_heap_init(&h, SW_REDUCE, SCHED_HW_REGULAR);
 	assert_int_equal(sw_sched_pool_heap_reserve(&h, 8), 0);
 	for (uint32_t i = 0; i < 8; i++) {
-		pools[i] = (struct sched_pool){.id = i, .heap_pos = {SCHED_NONE, SCHED_NONE}};
+		pools[i] = (struct sched_pool){
+		        .id = i, .heap_pos = {{SCHED_NONE, SCHED_NONE}, {SCHED_NONE, SCHED_NONE}}};
 		pools[i].key[SW_REDUCE] = 8 - i;
 		sw_sched_pool_heap_push(&h, &pools[i]);
 	}
