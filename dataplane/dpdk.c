@@ -222,7 +222,7 @@ static int dpdk_init(const struct sw_dp_config *cfg)
 {
 	static char buf[1024];
 	char *argv[EAL_MAX_ARGS + 1];
-	int argc = 0;
+	int argc = 0, rc;
 	cpu_set_t cpus;
 	char lcores[64] = "--lcores=0";
 	int first = -1, last = -1;
@@ -249,15 +249,17 @@ static int dpdk_init(const struct sw_dp_config *cfg)
 	     t = strtok_r(NULL, " \t", &save))
 		argv[argc++] = t;
 	argv[argc] = NULL;
-	if (rte_eal_init(argc, argv) < 0) {
+	rc = rte_eal_init(argc, argv);
+	/* EAL made /var/run/dpdk/PREFIX, whether or not it then failed, and never removes it.
+	 * Without a shared config (--no-shconf: no IPC, no telemetry) nothing goes in it, and one
+	 * empty directory per process that ever opened a context piled up (900 in a session of
+	 * tests here). rmdir takes only an empty one: a config that other processes attach to
+	 * stays. */
+	rmdir(rte_eal_get_runtime_dir());
+	if (rc < 0) {
 		fprintf(stderr, "sw_dp dpdk: rte_eal_init: %s\n", rte_strerror(rte_errno));
 		return -EIO;
 	}
-	/* EAL made /var/run/dpdk/PREFIX and never removes it. Without a shared config
-	 * (--no-shconf: no IPC, no telemetry) nothing goes in it, and one empty directory per
-	 * process that ever opened a context piled up (900 in a session of tests here). rmdir
-	 * takes only an empty one: a config that other processes attach to stays. */
-	rmdir(rte_eal_get_runtime_dir());
 	return 0;
 }
 

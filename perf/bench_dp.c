@@ -282,7 +282,7 @@ static struct rte_mempool *raw_port(int server, uint16_t *port)
 {
 	char args[512], dev[128];
 	char *argv[16];
-	int argc = 0;
+	int argc = 0, rc;
 	struct rte_eth_conf conf = {0};
 	struct rte_mempool *mp;
 
@@ -295,8 +295,12 @@ static struct rte_mempool *raw_port(int server, uint16_t *port)
 		argv[argc++] = t;
 	snprintf(dev, sizeof(dev), "net_memif_raw,role=%s,socket=/swdp-bench-%ld",
 	         server ? "server" : "client", session);
-	if (rte_eal_init(argc, argv) < 0 || rmdir(rte_eal_get_runtime_dir()) < 0 ||
-	    rte_dev_probe(dev) < 0 || rte_eth_dev_get_port_by_name("net_memif_raw", port) < 0)
+	rc = rte_eal_init(argc, argv);
+	/* EAL made /var/run/dpdk/swdpraw-PID, failed or not, and never removes it; with
+	 * --no-shconf nothing goes in it (dataplane/dpdk.c does the same). */
+	rmdir(rte_eal_get_runtime_dir());
+	if (rc < 0 || rte_dev_probe(dev) < 0 ||
+	    rte_eth_dev_get_port_by_name("net_memif_raw", port) < 0)
 		die("memif port", -EIO);
 	mp = rte_pktmbuf_pool_create("raw", 8191, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	if (!mp || rte_eth_dev_configure(*port, 1, 1, &conf) < 0 ||
