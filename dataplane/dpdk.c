@@ -58,6 +58,8 @@
 #define WAIT_NAP_US  2000
 /* neighbours a port learns by ARP (the oldest replaced first when full) */
 #define ARP_MAX 256
+/* the default MTU of a link in memory (in_memory), and the largest of any port */
+#define MTU_MEM 9000
 
 enum dconn_state { DC_SYN_SENT, DC_OPEN, DC_PEER_FIN, DC_FIN_WAIT, DC_DEAD };
 
@@ -101,6 +103,7 @@ struct dconn {
 	uint32_t cwnd, ssthresh; /* congestion window and slow-start threshold, segments */
 	uint32_t cwnd_acc;       /* segments acked towards the next +1 above ssthresh */
 	uint32_t recover;        /* snd_nxt at the last cut: no other cut until it is acked */
+	uint32_t mss;            /* payload bytes per segment: the smaller of both ends' (SYN) */
 	unsigned syn_tries;
 	bool resolving;     /* peer_mac unknown: ARP requests go on the SYN's schedule */
 	bool accepted;      /* opened by the peer: counts against dpdk_max_conns */
@@ -173,7 +176,7 @@ struct dpdk_ctx {
 	bool kicked;           /* kicked its own wake set since it last armed it */
 	uint64_t active_tsc;   /* the last progress that moved a frame in or out */
 	bool ip_set;
-	uint32_t mss; /* payload bytes per segment */
+	uint32_t mss; /* the largest segment payload the port takes (its MTU's) */
 	bool link_up;
 	bool closing; /* in close(): no new connections */
 	uint64_t hz;
@@ -405,6 +408,7 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	struct rte_ether_addr mac;
 	char pool_name[RTE_MEMPOOL_NAMESIZE];
 	size_t n = strcspn(devargs, ",");
+	bool memif = strncmp(devargs, "net_memif", 9) == 0;
 	/* Rounded up to a KiB: af_packet wants a data room of its frame size (2048 by default,
 	 * 9216 for MTU 9000) less 32 bytes, whatever the MTU. */
 	uint32_t room = RTE_PKTMBUF_HEADROOM + RTE_ALIGN_CEIL(DPDK_ETH_LEN + mtu, 1024);
@@ -422,7 +426,13 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	 * names are unique in a process, and a vdev driver takes any name its own begins. */
 	if (rte_eth_dev_get_port_by_name(p->name, &taken) == 0)
 		snprintf(p->name + n, sizeof(p->name) - n, "_%u", atomic_fetch_add(&seq, 1));
-	if (asprintf(&args, "%s%s", p->name, devargs + n) < 0)
+	/* memif's buffers hold 2048 bytes unless told (bsize): a larger frame took several,
+	 * which the receiving end chained into a multi-segment mbuf, and those are dropped. */
+	rc = memif && !strstr(devargs, "bsize=")
+	             ? asprintf(&args, "%s%s,bsize=%u", p->name, devargs + n,
+	                        room - RTE_PKTMBUF_HEADROOM)
+	             : asprintf(&args, "%s%s", p->name, devargs + n);
+	if (rc < 0)
 		return -ENOMEM;
 	rc = rte_dev_probe(args);
 	free(args);
@@ -446,7 +456,9 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	p->tx_offload = (info.tx_offload_capa & csum_tx) == csum_tx;
 	p->rx_offload = (info.rx_offload_capa & csum_rx) == csum_rx;
 	p->csum = csum_needed(&info, p->tx_offload);
-	conf.rxmode.mtu = mtu;
+	/* memif reports a largest frame of 1518 whatever its buffers hold, and ethdev refuses a
+	 * larger MTU by that: its limit is bsize (above), so it keeps ethdev's default. */
+	conf.rxmode.mtu = memif ? 0 : mtu;
 	conf.txmode.offloads = p->tx_offload ? csum_tx : 0;
 	conf.rxmode.offloads = p->rx_offload ? csum_rx : 0;
 	if (rte_eth_dev_configure(p->id, 1, 1, &conf) < 0 ||
@@ -647,6 +659,14 @@ static bool link_up(struct dpdk_ctx *d)
 
 static void dpdk_close(struct sw_dp_ctx *c);
 
+/* Whether a port's devargs name a link in memory (memif, ring): nothing limits its frames
+ * but the buffers, and the costs are mostly per frame (headers, acks, ring slots, the driver),
+ * so it carries jumbo frames unless told otherwise (MTU_MEM). */
+static bool in_memory(const char *devargs)
+{
+	return strncmp(devargs, "net_memif", 9) == 0 || strncmp(devargs, "net_ring", 8) == 0;
+}
+
 /* A config field, or where it is unset the environment's SW_DP_DPDK_* variable: so that a
  * caller that only names the backend (the shuffle's server and client) can run over dpdk,
  * as UCX_TLS does for ucx. */
@@ -661,14 +681,17 @@ static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 	const char *port = setting(cfg->dpdk_port, "SW_DP_DPDK_PORT");
 	const char *ip = setting(cfg->dpdk_ip, "SW_DP_DPDK_IP");
 	const char *mtu_env = getenv("SW_DP_DPDK_MTU");
-	uint32_t mtu = cfg->dpdk_mtu ? cfg->dpdk_mtu : mtu_env ? (uint32_t)atoi(mtu_env) : 1500;
+	uint32_t mtu = cfg->dpdk_mtu             ? cfg->dpdk_mtu
+	               : mtu_env                 ? (uint32_t)atoi(mtu_env)
+	               : port && in_memory(port) ? MTU_MEM
+	                                         : 1500;
 	struct in_addr in;
 	int rc;
 
 	d->hold_fd = -1;
 	d->wake.epfd = d->wake.evfd = d->wake.tfd = d->wake.sock = -1;
 	d->hz = rte_get_tsc_hz();
-	if (!port || mtu < 576 || mtu > 9000) {
+	if (!port || mtu < 576 || mtu > MTU_MEM) {
 		fprintf(stderr, "sw_dp dpdk: %s\n",
 		        !port ? "dpdk_port (SW_DP_DPDK_PORT: the port's devargs) is required"
 		              : "dpdk_mtu (SW_DP_DPDK_MTU) must be 576..9000");
@@ -1105,7 +1128,7 @@ static int tx_seg(struct dpdk_ctx *d, struct dconn *k, uint32_t seq, uint64_t no
 
 /* Cuts the next segment from what k has to send: owed credits first (they unblock the
  * peer), then message bytes, then the FIN. Returns false when there is nothing. */
-static bool seg_assign(struct dpdk_ctx *d, struct dconn *k)
+static bool seg_assign(struct dconn *k)
 {
 	struct dseg *s = &k->seg[k->snd_end % WIN];
 
@@ -1119,7 +1142,7 @@ static bool seg_assign(struct dpdk_ctx *d, struct dconn *k)
 		s->kind = DPDK_SEG_MSG;
 		s->msg = m;
 		s->off = m->assigned;
-		s->len = m->len - m->assigned < d->mss ? m->len - m->assigned : d->mss;
+		s->len = m->len - m->assigned < k->mss ? m->len - m->assigned : k->mss;
 		m->assigned += s->len;
 		if (m->assigned == m->len)
 			k->asg = m->next;
@@ -1134,11 +1157,11 @@ static bool seg_assign(struct dpdk_ctx *d, struct dconn *k)
 }
 
 /* The next new segment k may send (within its window), cut now if need be, or NULL. */
-static struct dseg *next_seg(struct dpdk_ctx *d, struct dconn *k)
+static struct dseg *next_seg(struct dconn *k)
 {
 	if (k->snd_nxt - k->snd_una >= (k->cwnd < WIN ? k->cwnd : WIN))
 		return NULL;
-	if (k->snd_nxt == k->snd_end && !seg_assign(d, k))
+	if (k->snd_nxt == k->snd_end && !seg_assign(k))
 		return NULL;
 	return &k->seg[k->snd_nxt % WIN];
 }
@@ -1219,7 +1242,7 @@ static void due(struct dpdk_ctx *d, uint64_t t)
 static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 {
 	if (k->state == DC_SYN_SENT) {
-		struct dpdk_frame f = {.type = DPDK_SYN};
+		struct dpdk_frame f = {.type = DPDK_SYN, .msg_len = d->mss};
 		struct dpdk_arp a = {.op = DPDK_ARP_REQUEST, .spa = d->ip, .tpa = k->peer_ip};
 		/* Tries count only once the link is up (a memif peer may not be there yet). */
 		if (!d->link_up) {
@@ -1290,7 +1313,7 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 		due(d, old->sent + k->rto_tsc);
 	}
 	/* paced connections send new segments in paced_tx, after every connection's turn here */
-	while (!paced(d, k) && next_seg(d, k) && send_next(d, k, now) == 0)
+	while (!paced(d, k) && next_seg(k) && send_next(d, k, now) == 0)
 		;
 	if (k->ack_due) {
 		struct dpdk_frame f = {.type = DPDK_ACK};
@@ -1317,7 +1340,7 @@ static void paced_tx(struct dpdk_ctx *d, uint64_t now)
 			struct dseg *s;
 			double bytes;
 			if (!k || !k->paced || k->state == DC_SYN_SENT || k->state == DC_DEAD ||
-			    !(s = next_seg(d, k)))
+			    !(s = next_seg(k)))
 				continue;
 			bytes = s->len + DPDK_HEADROOM;
 			if (d->tokens < bytes) {
@@ -1535,11 +1558,13 @@ static void on_syn(struct dpdk_ctx *d, const struct dpdk_frame *f, uint64_t now)
 		k->peer_id = f->src_conn;
 		k->peer_ip = f->src_ip;
 		k->peer_port = f->src_port;
+		k->mss = f->msg_len < d->mss ? f->msg_len : d->mss;
 		memcpy(k->peer_mac, f->src_mac, 6);
 		sw_dp_addr_format(&peer, ep->peer, sizeof(ep->peer));
 		ev.ep = ep;
 		sw_dp_push(&d->base, &ev);
 	}
+	a.msg_len = k->mss;
 	tx_frame(d, k, &a, NULL);
 }
 
@@ -1612,7 +1637,12 @@ static void on_frame(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
 		conn_reset(k);
 		return;
 	}
-	if (k->state == DC_SYN_SENT) { /* SYNACK, or data that overtook it */
+	if (k->state == DC_SYN_SENT) {
+		/* Only the SYNACK opens: it names the segment size. Data that overtook it is
+		 * dropped, and sent again. */
+		if (f.type != DPDK_SYNACK)
+			return;
+		k->mss = f.msg_len < d->mss ? f.msg_len : d->mss;
 		k->peer_id = f.src_conn;
 		k->state = DC_OPEN;
 		k->rto_tsc = d->hz / 1000000 * RTO_MIN_US;

@@ -143,6 +143,8 @@ int sw_dp_dpdk_decode(const uint8_t *buf, size_t len, struct dpdk_frame *f, bool
 	f->tag = get64(h + 40);
 	f->data = h + DPDK_HDR_LEN;
 	f->len = (uint32_t)(udp_len - DPDK_UDP_LEN - DPDK_HDR_LEN);
+	if ((f->type == DPDK_SYN || f->type == DPDK_SYNACK) && f->msg_len < DPDK_MSS_MIN)
+		return -EPROTO; /* no segment size: nothing could be sent */
 	if (f->type == DPDK_SEG) {
 		if (f->kind < DPDK_SEG_MSG || f->kind > DPDK_SEG_FIN)
 			return -EPROTO;

@@ -21,9 +21,14 @@
 #define DPDK_VERSION   1
 #define DPDK_SACK_BITS 64
 
+/* The smallest segment payload a SYN or SYNACK may offer: what an MTU of 576 carries. */
+#define DPDK_MSS_MIN (576 - DPDK_IP_LEN - DPDK_UDP_LEN - DPDK_HDR_LEN)
+
 enum dpdk_type {
-	DPDK_SYN = 1, /* open: src_conn is the opener's id; answered by SYNACK or RST */
-	DPDK_SYNACK,  /* accepted: src_conn is the listener's id */
+	DPDK_SYN = 1, /* open: src_conn is the opener's id, msg_len the largest segment payload
+	               * its port takes; answered by SYNACK or RST */
+	DPDK_SYNACK,  /* accepted: src_conn is the listener's id, msg_len the segment payload of
+	               * the connection (the smaller of both ends' largest) */
 	DPDK_SEG,     /* one segment of the reliable stream (seq), also carries an ack */
 	DPDK_ACK,     /* ack and sack only */
 	DPDK_RST,     /* no such connection, or it was refused: the receiver's ep goes down */

@@ -6,17 +6,19 @@
 #   ucx over shm, ucx_trust_peers (no peer-failure handling, so UCX uses cma) / memcpy
 #   ucx over tcp       / iperf3
 #   1 MiB send() with MSG_ZEROCOPY / without (bench_dp_zerocopy, next to bench_dp)
-#   dpdk backend over memif / a raw memif sender and receiver (1500-byte frames, payload
-#   copied, no reliability: the packet-I/O limit) and / the tcp backend, beside ucx over shm,
-#   each also in Gbit/s per core busy; when built with DPDK
+#   dpdk backend over memif / a raw memif sender and receiver (frames of the same MTU,
+#   payload copied, no reliability: the packet-I/O limit) and / the tcp backend, beside ucx
+#   over shm, each also in Gbit/s per core busy; when built with DPDK
 # Usage: perf/bench-dp.sh [path/to/bench_dp]   (env: RUNS=3, MIB=2048 per run, SIZES=...,
-#        DPDK_ONLY=1 for the dpdk table alone)
+#        DPDK_ONLY=1 for the dpdk table alone, MTU=9000 of dpdk and raw memif frames: the
+#        backend's default on memif)
 set -eu
 BENCH=${1:-build/perf/bench_dp}
 RUNS=${RUNS:-3}
 MIB=${MIB:-2048}
 SIZES=${SIZES:-"65536 1048576 16777216"}
 PORT=${PORT:-5299}
+MTU=${MTU:-9000}
 command -v iperf3 >/dev/null || { echo "bench-dp.sh: iperf3 missing (tools/setup-deps.sh)" >&2; exit 1; }
 [ -x "$BENCH" ] || { echo "bench-dp.sh: no $BENCH (meson compile first)" >&2; exit 1; }
 
@@ -58,13 +60,15 @@ for s in $SIZES; do
 done
 fi
 
-# dpdk over memif against the raw memif limit (1500-byte frames, payload copied in and out,
-# no reliability; bench_dp answers "memif-raw" only when built with DPDK), the tcp backend and
+# dpdk over memif against the raw memif limit (frames of the same MTU, payload copied in and
+# out, no reliability; bench_dp answers "memif-raw" only when built with DPDK), the tcp backend and
 # ucx over shared memory. Each: Gbit/s and Gbit/s per core busy (sender + receiver CPU over
 # the timed window: dpdk and raw memif poll, so they count whole cores while they wait); for
 # dpdk also the segments sent again (retx) and those received twice (dups), per run.
-if "$BENCH" memif-raw 1 16 >/dev/null 2>&1; then
-	raw=$(runs "$BENCH" memif-raw 1048576 "$MIB")
+if "$BENCH" memif-raw "$MTU" 16 >/dev/null 2>&1; then
+	export SW_DP_DPDK_MTU="$MTU"
+	raw=$(runs "$BENCH" memif-raw "$MTU" "$MIB")
+	printf '# dpdk and raw memif: IP MTU %s\n' "$MTU"
 	printf '%-9s | %6s %6s %6s %6s | %6s %6s | %6s %6s | %6s %6s | %8s %8s\n' size dpdk /core \
 		retx dups raw /core tcp /core ucx /core dpdk/raw dpdk/tcp
 	for s in $SIZES; do

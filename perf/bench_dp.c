@@ -9,9 +9,10 @@
  *                                       with ucx_trust_peers); UCX_TLS from the env
  *   bench_dp memcpy SIZE [MIB_TOTAL]    the reference: memcpy of the same sizes, one thread
  *   bench_dp dpdk SIZE [MIB_TOTAL]      the dpdk backend over memif between the two processes
- *   bench_dp memif-raw SIZE [MIB_TOTAL] the packet-I/O limit of the same memif link: a minimal
- *                                       DPDK sender and receiver of 1500-byte frames, payload
- *                                       copied in and out, no reliability (SIZE unused)
+ *   bench_dp memif-raw MTU [MIB_TOTAL]  the packet-I/O limit of the same memif link: a minimal
+ *                                       DPDK sender and receiver of frames of that IP MTU (the
+ *                                       dpdk backend's is 9000 there), payload copied in and
+ *                                       out, no reliability
  * perf/bench-dp.sh runs it against iperf3 and memcpy and prints the ratios.
  */
 #include <errno.h>
@@ -273,18 +274,19 @@ static void run_transport(const char *backend, size_t size, size_t total)
 }
 
 #ifdef BENCH_DPDK
-#define RAW_FRAME   1514 /* Ethernet + 1500: the dpdk backend's default MTU */
-#define RAW_PAYLOAD 1472 /* what UDP over that MTU carries */
+#define RAW_HDRS 42 /* Ethernet, IPv4 and UDP headers: the payload follows */
 
-/* One memif port of this process (EAL initialised here: call after fork). The receiver is
- * memif's server: it must be listening before the sender, the client, connects. */
-static struct rte_mempool *raw_port(int server, uint16_t *port)
+/* One memif port of this process for frames of `frame` bytes (EAL initialised here: call
+ * after fork). The receiver is memif's server: it must be listening before the sender, the
+ * client, connects. Buffers and mbufs hold a whole frame, as the dpdk backend's do. */
+static struct rte_mempool *raw_port(int server, size_t frame, uint16_t *port)
 {
 	char args[512], dev[128];
 	char *argv[16];
 	int argc = 0, rc;
 	struct rte_eth_conf conf = {0};
 	struct rte_mempool *mp;
+	unsigned room = RTE_ALIGN_CEIL(frame, 1024);
 
 	snprintf(args, sizeof(args),
 	         "bench --no-pci --no-huge -m 256 --no-shconf --no-telemetry "
@@ -293,8 +295,8 @@ static struct rte_mempool *raw_port(int server, uint16_t *port)
 	         (long)getpid(), sysconf(_SC_NPROCESSORS_ONLN) - 1);
 	for (char *save, *t = strtok_r(args, " ", &save); t; t = strtok_r(NULL, " ", &save))
 		argv[argc++] = t;
-	snprintf(dev, sizeof(dev), "net_memif_raw,role=%s,socket=/swdp-bench-%ld",
-	         server ? "server" : "client", session);
+	snprintf(dev, sizeof(dev), "net_memif_raw,role=%s,socket=/swdp-bench-%ld,bsize=%u",
+	         server ? "server" : "client", session, room);
 	rc = rte_eal_init(argc, argv);
 	/* EAL made /var/run/dpdk/swdpraw-PID, failed or not, and never removes it; with
 	 * --no-shconf nothing goes in it (dataplane/dpdk.c does the same). */
@@ -302,7 +304,8 @@ static struct rte_mempool *raw_port(int server, uint16_t *port)
 	if (rc < 0 || rte_dev_probe(dev) < 0 ||
 	    rte_eth_dev_get_port_by_name("net_memif_raw", port) < 0)
 		die("memif port", -EIO);
-	mp = rte_pktmbuf_pool_create("raw", 8191, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	mp = rte_pktmbuf_pool_create("raw", 8191, 256, 0, RTE_PKTMBUF_HEADROOM + room,
+	                             SOCKET_ID_ANY);
 	if (!mp || rte_eth_dev_configure(*port, 1, 1, &conf) < 0 ||
 	    rte_eth_rx_queue_setup(*port, 0, 1024, SOCKET_ID_ANY, NULL, mp) < 0 ||
 	    rte_eth_tx_queue_setup(*port, 0, 1024, SOCKET_ID_ANY, NULL) < 0 ||
@@ -324,10 +327,10 @@ static void raw_link_wait(uint16_t port)
 /* Receives until total payload bytes are in (copying each frame's payload out, as a
  * transport delivering data must), then answers with one frame carrying the CPU seconds it
  * spent from the first frame on. */
-static void raw_receiver(size_t total, struct pipes *p)
+static void raw_receiver(size_t frame, size_t total, struct pipes *p)
 {
 	uint16_t port;
-	struct rte_mempool *mp = raw_port(1, &port);
+	struct rte_mempool *mp = raw_port(1, frame, &port);
 	static char sink[1u << 20];
 	size_t got = 0, off = 0;
 	struct rte_mbuf *m[32];
@@ -343,11 +346,10 @@ static void raw_receiver(size_t total, struct pipes *p)
 		else if (!got)
 			c0 = cpu_s();
 		for (uint16_t i = 0; i < n; i++) {
-			size_t len = rte_pktmbuf_data_len(m[i]) - (RAW_FRAME - RAW_PAYLOAD);
+			size_t len = rte_pktmbuf_data_len(m[i]) - RAW_HDRS;
 			if (off + len > sizeof(sink))
 				off = 0;
-			memcpy(sink + off,
-			       rte_pktmbuf_mtod_offset(m[i], char *, RAW_FRAME - RAW_PAYLOAD), len);
+			memcpy(sink + off, rte_pktmbuf_mtod_offset(m[i], char *, RAW_HDRS), len);
 			off += len;
 			got += len;
 			rte_pktmbuf_free(m[i]);
@@ -362,8 +364,9 @@ static void raw_receiver(size_t total, struct pipes *p)
 	exit(0);
 }
 
-static void run_raw(size_t total)
+static void run_raw(size_t mtu, size_t total)
 {
+	size_t frame = 14 + mtu, payload = frame - RAW_HDRS;
 	uint16_t port;
 	struct rte_mempool *mp;
 	struct pipes p;
@@ -375,35 +378,35 @@ static void run_raw(size_t total)
 	int st;
 	pid_t pid;
 
-	total -= total % RAW_PAYLOAD;
+	total -= total % payload;
 	pipes_open(&p);
 	pid = fork();
 	if (pid == 0)
-		raw_receiver(total, &p);
+		raw_receiver(frame, total, &p);
 	memset(src, 0x5a, sizeof(src));
 	pipes_wait(&p, &ok, 1);
-	mp = raw_port(0, &port);
+	mp = raw_port(0, frame, &port);
 	raw_link_wait(port);
 	t0 = now_s();
 	c0 = cpu_s();
 	while (sent < total) {
 		unsigned n = 0, k;
-		while (n < 32 && sent + (size_t)n * RAW_PAYLOAD < total) {
+		while (n < 32 && sent + (size_t)n * payload < total) {
 			char *b;
 			m[n] = rte_pktmbuf_alloc(mp);
 			if (!m[n])
 				break;
-			b = rte_pktmbuf_append(m[n], RAW_FRAME);
-			if (off + RAW_PAYLOAD > sizeof(src))
+			b = rte_pktmbuf_append(m[n], (uint16_t)frame);
+			if (off + payload > sizeof(src))
 				off = 0;
-			memcpy(b + RAW_FRAME - RAW_PAYLOAD, src + off, RAW_PAYLOAD);
-			off += RAW_PAYLOAD;
+			memcpy(b + RAW_HDRS, src + off, payload);
+			off += payload;
 			n++;
 		}
 		k = rte_eth_tx_burst(port, 0, m, (uint16_t)n);
 		if (k == 0)
 			sched_yield(); /* the ring is full: let the receiver run */
-		sent += (size_t)k * RAW_PAYLOAD;
+		sent += (size_t)k * payload;
 		for (unsigned i = k; i < n; i++)
 			rte_pktmbuf_free(m[i]);
 	}
@@ -448,7 +451,9 @@ int main(int argc, char **argv)
 	size_t size, total;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s BACKEND|memcpy|memif-raw SIZE_BYTES [MIB_TOTAL]\n",
+		fprintf(stderr,
+		        "usage: %s BACKEND|memcpy SIZE_BYTES [MIB_TOTAL] | memif-raw MTU "
+		        "[MIB_TOTAL]\n",
 		        argv[0]);
 		return 2;
 	}
@@ -458,13 +463,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_dp: SIZE must be 1..MIB_TOTAL MiB\n");
 		return 2;
 	}
+	if (strcmp(argv[1], "memif-raw") == 0 && (size < 576 || size > 9000)) {
+		fprintf(stderr, "bench_dp: memif-raw's MTU must be 576..9000\n");
+		return 2;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	session = getpid();
 	if (strcmp(argv[1], "memcpy") == 0)
 		run_memcpy(size, total);
 #ifdef BENCH_DPDK
 	else if (strcmp(argv[1], "memif-raw") == 0)
-		run_raw(total);
+		run_raw(size, total);
 #endif
 	else
 		run_transport(argv[1], size, total);

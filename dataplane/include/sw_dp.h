@@ -148,7 +148,8 @@ struct sw_dp_config {
 	/* dpdk: static neighbours "IP=MAC,..."; others are asked for by ARP (a connect to an
 	 * address nobody answers for ends -EHOSTUNREACH after about 5 s). */
 	const char *dpdk_neigh;
-	uint32_t dpdk_mtu; /* dpdk: IP MTU of the port, 576..9000; 0: 1500 */
+	uint32_t dpdk_mtu; /* dpdk: IP MTU of the port, 576..9000; 0: 9000 on memif and net_ring,
+	                    * 1500 elsewhere (dataplane/README.md) */
 	/* dpdk: connections peers may hold in this context at once (each costs about 80 KiB);
 	 * a SYN beyond gets RST (the peer sees -ECONNREFUSED) and counts in accepts_dropped;
 	 * 0: 512. */

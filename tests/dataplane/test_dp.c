@@ -1704,6 +1704,34 @@ a_dpdk_connection_stays_up_while_quiet_and_times_out_once_its_peer_is_silent(voi
 	conn_close(&c);
 }
 
+/* dpdk: the two ends of a link may take frames of different sizes (each port's MTU: memif's
+ * default is 9000, SW_DP_DPDK_MTU sets another). The handshake settles on the smaller, or
+ * the larger end's frames would not fit the other's buffers and never arrive. */
+static void ends_with_different_MTUs_agree_on_the_smaller_frames(void **state)
+{
+	size_t len = 1u << 20;
+	unsigned char *msg;
+	struct sw_dp_config cfg;
+	struct conn c;
+
+	(void)state;
+	if (strcmp(backend, "dpdk") != 0)
+		skip();
+	msg = malloc(len);
+	assert_non_null(msg);
+	fill(msg, len, 5);
+	assert_int_equal(setenv("SW_DP_DPDK_MTU", "1500", 1), 0); /* the peer's, not ours */
+	peer_start(&c.peer);
+	assert_int_equal(unsetenv("SW_DP_DPDK_MTU"), 0);
+	cfg = config(0);
+	assert_int_equal(sw_dp_open(&cfg, &c.ctx), 0);
+	assert_int_equal(sw_dp_connect(c.ctx, c.peer.addr, &c.ep), 0);
+	round_trip(&c, 1, msg, len);
+	round_trip(&c, 2, msg, 9000);
+	conn_close(&c);
+	free(msg);
+}
+
 /* dpdk: a context that holds the process's ring port for the whole run. A ring port made
  * again would attach to the ring the last one left, frames of an earlier test included. */
 static struct sw_dp_ctx *ring_keeper;
@@ -1762,6 +1790,7 @@ int main(int argc, char **argv)
 	                a_dpdk_listener_refuses_peers_beyond_its_connection_cap_until_one_leaves),
 	        cmocka_unit_test(
 	                a_dpdk_connection_stays_up_while_quiet_and_times_out_once_its_peer_is_silent),
+	        cmocka_unit_test(ends_with_different_MTUs_agree_on_the_smaller_frames),
 	};
 	char name[128];
 	char exe[4096];
