@@ -8,6 +8,8 @@
 //
 // Target: median below 5 us per decision for every policy. Run: build/perf/bench_sched
 // "decision/clock-only" times two clock reads and nothing else: the floor of each figure.
+// A decision's same_job counter is the share of decisions that launch the job the one
+// before launched: near 1, the figure is that of one job hot in the cache.
 // "plan/ras" times one RAS control cycle (sw_sched_plan: the placement of every job's slots
 // on every node, and the re-ranking of every pool) on the same cluster; target 50 ms.
 // "plan/reverse-adaptive" adds Algorithm 2's reverse fit over the 1,000 jobs' deadlines.
@@ -127,8 +129,10 @@ class Steady
 		hb.node = node;
 		hb.free_slots[SW_MAP] = free;
 		int n = sw_sched_heartbeat(s_, &hb, now_, out, free);
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			running_[node].push_back({out[i].job, out[i].task});
+			last_job_ = out[i].job;
+		}
 		launched_ += n > 0 ? n : 0;
 		return n;
 	}
@@ -193,6 +197,12 @@ class Steady
 		return s_;
 	}
 
+	// The job of the last task launched, 0 before any.
+	uint64_t LastJob() const
+	{
+		return last_job_;
+	}
+
       private:
 	void FinishOldest(uint32_t node)
 	{
@@ -234,7 +244,7 @@ class Steady
 	std::vector<std::deque<Running>> running_;
 	sw_sched *s_ = nullptr;
 	std::mt19937_64 rng_{42};
-	uint64_t next_id_ = 1, launched_ = 0;
+	uint64_t next_id_ = 1, launched_ = 0, last_job_ = 0;
 	uint32_t next_node_ = 0;
 	double now_ = 0;
 };
@@ -260,17 +270,22 @@ using Clock = std::chrono::steady_clock;
 void BM_Decision(benchmark::State &state, const char *policy)
 {
 	Steady &c = ClusterFor(policy);
-	int64_t launched = 0;
+	int64_t launched = 0, same_job = 0;
 
 	for (auto _ : state) {
 		uint32_t node = c.FreeSlot();
+		uint64_t before = c.LastJob();
 		auto t0 = Clock::now();
-		launched += c.Offer(node, 1);
+		int n = c.Offer(node, 1);
 		auto t1 = Clock::now();
 		state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+		launched += n;
+		same_job += n > 0 && c.LastJob() == before;
 	}
 	state.counters["tasks_per_decision"] =
 	        benchmark::Counter(static_cast<double>(launched) / state.iterations());
+	state.counters["same_job"] =
+	        benchmark::Counter(static_cast<double>(same_job) / state.iterations());
 }
 
 // One RAS control cycle: the PLAN that places every live job's slots on every node, then
