@@ -10,8 +10,11 @@
  *   bench_shuffle memcpy SIZE MIB                      -> "Gbit/s" of one thread's memcpy
  *   bench_shuffle rr SIZE COUNT                        -> "median-us p99-us" of a plain TCP
  *     request/response (96 bytes asked, SIZE answered) on loopback: the floor for "lat"
+ *   bench_shuffle stream SIZE MIB                      -> "Gbit/s GB-per-CPU-second" of a plain
+ *     TCP stream from a SIZE-byte buffer into DEPTH SIZE-byte buffers in turn: the floor for "tput"
  * "get" asks for one-sided reads (ucx). UCX_TLS comes from the environment. CPU is user +
- * system time of both processes (getrusage), so bytes per CPU-second covers both ends.
+ * system time of both processes (getrusage) while fetching, so bytes per CPU-second covers
+ * both ends; the map side's making and putting of its partitions is left out.
  * perf/bench-shuffle.sh runs these against iperf3 and memcpy and prints the ratios.
  */
 #include <arpa/inet.h>
@@ -78,9 +81,18 @@ static void on_term(int sig)
 	sw_shuffle_server_stop(srv);
 }
 
-/* The map side: stores the partitions, reports its address, serves until SIGTERM. */
+static double cpu_s(int who)
+{
+	struct rusage ru;
+	getrusage(who, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* The map side: stores the partitions, reports its address, serves until SIGTERM, then
+ * reports the CPU seconds it spent serving on *cpu_fd (the parent's end of a pipe). */
 static pid_t map_side(const char *backend, uint64_t size, uint32_t parts, char *addr,
-                      size_t addr_len)
+                      size_t addr_len, int *cpu_fd)
 {
 	int fds[2];
 	if (pipe(fds) < 0)
@@ -90,7 +102,7 @@ static pid_t map_side(const char *backend, uint64_t size, uint32_t parts, char *
 		close(fds[1]);
 		if (pid < 0 || read(fds[0], addr, addr_len) != (ssize_t)addr_len)
 			die("map side start", -EIO);
-		close(fds[0]);
+		*cpu_fd = fds[0];
 		return pid;
 	}
 	prctl(PR_SET_PDEATHSIG, SIGTERM); /* a client that died of an error takes it along */
@@ -118,10 +130,14 @@ static pid_t map_side(const char *backend, uint64_t size, uint32_t parts, char *
 	signal(SIGTERM, on_term);
 	char a[SW_DP_ADDRSTRLEN] = {0};
 	sw_shuffle_server_addr(srv, a, sizeof(a));
+	/* Counted from here: making and putting the partitions is not the fetches' cost. */
+	double c0 = cpu_s(RUSAGE_SELF);
 	if (write(fds[1], a, sizeof(a)) != (ssize_t)sizeof(a))
 		exit(1);
-	close(fds[1]);
 	err = sw_shuffle_server_run(srv);
+	double served = cpu_s(RUSAGE_SELF) - c0;
+	if (write(fds[1], &served, sizeof(served)) != (ssize_t)sizeof(served))
+		exit(1);
 	sw_shuffle_server_destroy(srv);
 	sw_shuffle_store_destroy(st);
 	rmdir(spill);
@@ -220,14 +236,6 @@ static void *lat_main(void *arg)
 	return NULL;
 }
 
-static double cpu_s(int who)
-{
-	struct rusage ru;
-	getrusage(who, &ru);
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -246,7 +254,8 @@ static int run(const char *backend, uint64_t size, uint32_t streams, uint64_t by
                bool get)
 {
 	char addr[SW_DP_ADDRSTRLEN];
-	pid_t pid = map_side(backend, size, streams, addr, sizeof(addr));
+	int cpu_fd;
+	pid_t pid = map_side(backend, size, streams, addr, sizeof(addr), &cpu_fd);
 	struct stream s[8];
 	pthread_t t[8];
 	double *lat = calloc(count ? count : 1, sizeof(double));
@@ -260,11 +269,13 @@ static int run(const char *backend, uint64_t size, uint32_t streams, uint64_t by
 		                       .count = count,
 		                       .lat_us = lat};
 		/* Touched before the clock starts: a reducer's merge buffers are in use long
-		 * before its fetches, and first-touch page faults are not the fetch's cost. */
+		 * before its fetches, and first-touch page faults are not the fetch's cost. Not
+		 * with zeros: the compiler turns malloc and a zeroing memset into calloc, which
+		 * leaves fresh pages untouched. */
 		for (int b = 0; b < DEPTH; b++) {
 			if ((s[i].buf[b] = malloc(size)) == NULL)
 				die("buffer", -ENOMEM);
-			memset(s[i].buf[b], 0, size);
+			memset(s[i].buf[b], 0xa5, size);
 		}
 	}
 	double c0 = cpu_s(RUSAGE_SELF), t0 = now_s();
@@ -277,7 +288,11 @@ static int run(const char *backend, uint64_t size, uint32_t streams, uint64_t by
 	for (uint32_t i = 0; i < streams; i++)
 		for (int b = 0; b < DEPTH; b++)
 			free(s[i].buf[b]);
-	cpu += cpu_s(RUSAGE_CHILDREN); /* the map side, now reaped */
+	double served;
+	if (read(cpu_fd, &served, sizeof(served)) != (ssize_t)sizeof(served))
+		die("map side cpu", -EIO);
+	close(cpu_fd);
+	cpu += served;
 	if (count > 0) {
 		qsort(lat, count, sizeof(double), cmp_double);
 		printf("%.1f %.1f\n", lat[count / 2], lat[(count * 99) / 100]);
@@ -300,9 +315,9 @@ static void xfer(int fd, void *buf, size_t len, bool rd)
 	}
 }
 
-/* A plain TCP request/response, as lean as it gets: one connection, TCP_NODELAY, a 96-byte
- * request (a fetch request's size) answered by SIZE bytes from a forked process. */
-static int plain_rr(uint64_t size, size_t count)
+/* A plain TCP connection on loopback with TCP_NODELAY to a forked process: returns the child's
+ * pid in the parent and 0 in the child, each with its end in *fd. */
+static pid_t plain_fork(int *fd)
 {
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t sl = sizeof(sa);
@@ -310,21 +325,31 @@ static int plain_rr(uint64_t size, size_t count)
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 1) < 0 ||
 	    getsockname(lfd, (struct sockaddr *)&sa, &sl) < 0)
 		die("plain tcp listen", -errno);
-	uint8_t req[96] = {0}, *buf = calloc(1, size);
 	pid_t pid = fork();
+	if (pid < 0)
+		die("fork", -errno);
+	*fd = pid == 0 ? accept(lfd, NULL, NULL) : socket(AF_INET, SOCK_STREAM, 0);
+	if (*fd < 0 || (pid != 0 && connect(*fd, (struct sockaddr *)&sa, sizeof(sa)) < 0))
+		die("plain tcp connect", -errno);
+	setsockopt(*fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	close(lfd);
+	return pid;
+}
+
+/* A plain TCP request/response, as lean as it gets: one connection, a 96-byte request (a fetch
+ * request's size) answered by SIZE bytes from a forked process. */
+static int plain_rr(uint64_t size, size_t count)
+{
+	uint8_t req[96] = {0}, *buf = calloc(1, size);
+	int fd;
+	pid_t pid = plain_fork(&fd);
 	if (pid == 0) {
-		int fd = accept(lfd, NULL, NULL);
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		for (size_t i = 0; i < count; i++) {
 			xfer(fd, req, sizeof(req), true);
 			xfer(fd, buf, size, false);
 		}
 		_exit(0);
 	}
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		die("plain tcp connect", -errno);
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	double *lat = calloc(count, sizeof(double));
 	for (size_t i = 0; i < count; i++) {
 		double t0 = now_s();
@@ -336,9 +361,42 @@ static int plain_rr(uint64_t size, size_t count)
 	qsort(lat, count, sizeof(double), cmp_double);
 	printf("%.1f %.1f\n", lat[count / 2], lat[(count * 99) / 100]);
 	close(fd);
-	close(lfd);
 	free(lat);
 	free(buf);
+	return 0;
+}
+
+/* A plain TCP stream with a shuffle's memory: a forked process writes one SIZE-byte buffer (a
+ * partition) again and again, this one reads into DEPTH SIZE-byte buffers in turn (a reducer's),
+ * both warm. What iperf3 does, but through buffers as large as tput's, which at 16 MiB do not
+ * stay in cache: the floor for "tput" without the tag, the protocol and the fetcher. */
+static int plain_stream(uint64_t size, uint64_t bytes)
+{
+	uint8_t *src = malloc(size), *dst[DEPTH];
+	memset(src, 0x5a, size); /* before the fork: the child's CPU is then its sending alone */
+	for (int b = 0; b < DEPTH; b++) {
+		if ((dst[b] = malloc(size)) == NULL)
+			die("buffer", -ENOMEM);
+		memset(dst[b], 0xa5, size);
+	}
+	int fd;
+	pid_t pid = plain_fork(&fd);
+	if (pid == 0) {
+		for (uint64_t done = 0; done < bytes; done += size)
+			xfer(fd, src, size, false);
+		_exit(0);
+	}
+	double c0 = cpu_s(RUSAGE_SELF), t0 = now_s();
+	for (uint64_t done = 0, i = 0; done < bytes; done += size, i++)
+		xfer(fd, dst[i % DEPTH], size, true);
+	double wall = now_s() - t0, cpu = cpu_s(RUSAGE_SELF) - c0;
+	waitpid(pid, NULL, 0);
+	cpu += cpu_s(RUSAGE_CHILDREN);
+	printf("%.2f %.2f\n", (double)bytes * 8 / wall / 1e9, (double)bytes / cpu / 1e9);
+	close(fd);
+	free(src);
+	for (int b = 0; b < DEPTH; b++)
+		free(dst[b]);
 	return 0;
 }
 
@@ -378,12 +436,15 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 4 && strcmp(argv[1], "rr") == 0)
 		return plain_rr(strtoull(argv[2], NULL, 0), strtoull(argv[3], NULL, 0));
+	if (argc >= 4 && strcmp(argv[1], "stream") == 0)
+		return plain_stream(strtoull(argv[2], NULL, 0), strtoull(argv[3], NULL, 0) << 20);
 	if (argc >= 5 && strcmp(argv[1], "lat") == 0)
 		return run(argv[2], strtoull(argv[3], NULL, 0), 1, 0, strtoull(argv[4], NULL, 0),
 		           argc > 5);
 	fprintf(stderr, "usage: bench_shuffle tput BACKEND SIZE STREAMS MIB [get]\n"
 	                "       bench_shuffle lat BACKEND SIZE COUNT [get]\n"
 	                "       bench_shuffle memcpy SIZE MIB\n"
-	                "       bench_shuffle rr SIZE COUNT\n");
+	                "       bench_shuffle rr SIZE COUNT\n"
+	                "       bench_shuffle stream SIZE MIB\n");
 	return 2;
 }
