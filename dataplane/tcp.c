@@ -56,6 +56,10 @@ struct tcp_ep {
 	struct frame rxh;      /* header of the frame being read into body */
 	char *body;            /* non-NULL while a large frame is read in place */
 	size_t body_got;
+	/* The last message was read in place: the next read between frames asks for a header
+	 * (and head) alone, since a large frame likely follows and staged bytes of it would be
+	 * copied again. */
+	bool large;
 	/* Non-NULL while a placed frame is read: its bytes from place_head on go here, body holds
 	 * the ones before (sw_dp_ep_set_place). */
 	char *place;
@@ -459,7 +463,10 @@ static int parse(struct tcp_ep *e)
 		} else {
 			head = 0;
 		}
-		if (avail < h.len - head) {
+		bool rest = avail < h.len - head;
+		if (h.type == FRAME_MSG)
+			e->large = rest;
+		if (rest) {
 			/* The rest is read straight into buf, or where it is placed. */
 			e->rxh = h;
 			e->body = buf;
@@ -483,6 +490,13 @@ static int parse(struct tcp_ep *e)
 	return 0;
 }
 
+/* Bytes to read between frames when a large one likely comes next: its header and the head it
+ * is placed by, and room for a credit frame riding ahead of it (tx_new). */
+static size_t next_want(const struct tcp_ep *e)
+{
+	return 2 * sizeof(struct frame) + (e->base.place ? e->base.place_head : 0);
+}
+
 /* Reads until the socket is empty or the budget is spent. */
 static void ep_readable(struct tcp_ep *e)
 {
@@ -499,8 +513,7 @@ static void ep_readable(struct tcp_ep *e)
 			/* The rest of a large frame plus the next header (and the head it is
 			 * placed by), no more: if the next frame is large too, it goes straight
 			 * into its own buffer or its place. */
-			size_t next =
-			        sizeof(struct frame) + (e->base.place ? e->base.place_head : 0);
+			size_t next = next_want(e);
 			struct iovec v[2] = {
 			        {body_at(e, e->body_got), e->rxh.len - e->body_got},
 			        {e->stage + e->staged, next > e->staged ? next - e->staged : 0},
@@ -508,7 +521,9 @@ static void ep_readable(struct tcp_ep *e)
 			asked = v[0].iov_len + v[1].iov_len;
 			n = readv(e->fd, v, 2);
 		} else {
-			asked = STAGE_SIZE - e->staged;
+			size_t next = next_want(e);
+			asked = e->large && e->staged < next ? next - e->staged
+			                                     : STAGE_SIZE - e->staged;
 			n = recv(e->fd, e->stage + e->staged, asked, 0);
 		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
