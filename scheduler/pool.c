@@ -51,6 +51,26 @@ static bool arrives_before(const struct sched_job *a, const struct sched_job *b)
 	return a->arrival < b->arrival || (a->arrival == b->arrival && a->seq < b->seq);
 }
 
+/* Puts @p p in, or takes it out of, each class's ready heap of @p kind: a pool is in while it
+ * has runnable tasks of the kind and is not barred from the class. @p rekeyed: its key moved,
+ * so where it stays in, it is sifted to its new place. */
+static void heaps_sync(struct sw_sched *s, struct sched_pool *p, enum sw_task_kind kind,
+                       bool rekeyed)
+{
+	for (uint32_t h = 0; h < s->n_hw; h++) {
+		struct pool_heap *heap = &s->ready[kind][h];
+		bool in = p->heap_pos[kind][h] != SCHED_NONE;
+		bool want = p->runnable[kind].head && !p->barred[kind][h];
+
+		if (want && !in)
+			sw_sched_pool_heap_push(heap, p);
+		else if (want && rekeyed)
+			sw_sched_pool_heap_fix(heap, p);
+		else if (!want && in)
+			sw_sched_pool_heap_remove(heap, p);
+	}
+}
+
 /*
  * Jobs usually become runnable in arrival order (maps at add) or close to it (reduces after
  * slow-start), so the insertion point is found walking back from the tail.
@@ -73,9 +93,7 @@ void sw_sched_pool_list_add(struct sw_sched *s, struct sched_pool *p, struct sch
 		after->link[kind].next = j;
 	else
 		l->head = j;
-	for (uint32_t h = 0; h < s->n_hw; h++)
-		if (p->heap_pos[kind][h] == SCHED_NONE && !p->barred[kind][h])
-			sw_sched_pool_heap_push(&s->ready[kind][h], p);
+	heaps_sync(s, p, kind, false);
 }
 
 void sw_sched_pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sched_job *j,
@@ -93,32 +111,15 @@ void sw_sched_pool_list_del(struct sw_sched *s, struct sched_pool *p, struct sch
 	else
 		l->tail = k->prev;
 	*k = (struct job_link){0};
-	if (l->head)
-		return;
-	for (uint32_t h = 0; h < s->n_hw; h++)
-		if (p->heap_pos[kind][h] != SCHED_NONE)
-			sw_sched_pool_heap_remove(&s->ready[kind][h], p);
+	heaps_sync(s, p, kind, false);
 }
 
 /* New keys may also bar @p p from a class's heap, or lift the bar. */
 void sw_sched_pool_refresh(struct sw_sched *s, struct sched_pool *p, double now)
 {
 	s->policy->order->update_keys(s, p, now);
-	for (int k = 0; k < SW_KINDS; k++) {
-		for (uint32_t h = 0; h < s->n_hw; h++) {
-			struct pool_heap *heap = &s->ready[k][h];
-			bool in = p->heap_pos[k][h] != SCHED_NONE;
-
-			if (p->runnable[k].head && !p->barred[k][h]) {
-				if (in)
-					sw_sched_pool_heap_fix(heap, p);
-				else
-					sw_sched_pool_heap_push(heap, p);
-			} else if (in) {
-				sw_sched_pool_heap_remove(heap, p);
-			}
-		}
-	}
+	for (int k = 0; k < SW_KINDS; k++)
+		heaps_sync(s, p, (enum sw_task_kind)k, true);
 }
 
 void sw_sched_pool_refresh_all(struct sw_sched *s, double now)
