@@ -373,6 +373,8 @@ static int plain_rr(uint64_t size, size_t count)
 static int plain_stream(uint64_t size, uint64_t bytes)
 {
 	uint8_t *src = malloc(size), *dst[DEPTH];
+	if (!src)
+		die("buffer", -ENOMEM);
 	memset(src, 0x5a, size); /* before the fork: the child's CPU is then its sending alone */
 	for (int b = 0; b < DEPTH; b++) {
 		if ((dst[b] = malloc(size)) == NULL)
