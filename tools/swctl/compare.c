@@ -8,6 +8,7 @@
 
 #include "experiment.h"
 #include "outdir.h"
+#include "readfile.h"
 
 /* Differences beyond this many percentage points are flagged. */
 #define FLAG_POINTS 10.0
@@ -200,24 +201,9 @@ static void md_header(FILE *f, const struct experiment *e)
 static char *read_earlier(const struct outdir *od, const char *name)
 {
 	char path[1024];
-	FILE *f;
-	char *text = NULL;
-	long len;
 
 	snprintf(path, sizeof(path), "%s/%s", od->dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0)
-		text = malloc((size_t)len + 1);
-	if (text && fread(text, 1, (size_t)len, f) == (size_t)len) {
-		text[len] = '\0';
-	} else {
-		free(text);
-		text = NULL;
-	}
-	fclose(f);
-	return text;
+	return read_text(path, 0, READ_QUIET);
 }
 
 /* Whether @p line begins with @p lead, @p name and @p tail. */

@@ -18,8 +18,11 @@
 
 #include "commands.h"
 #include "live.h"
+#include "readfile.h"
 
 #define MAX_ANSWER (16u << 20)
+/* A job file is read up to this; the controller refuses a body over 64 KiB (controller/http.c). */
+#define MAX_BODY (1u << 20)
 
 int live_http(const char *addr, const char *method, const char *path, const char *body,
               char **answer)
@@ -112,26 +115,6 @@ static void submit_usage(FILE *f)
 	        "(and \"exec\" for real commands) are in controller/README.md.\n");
 }
 
-static char *read_file(const char *path)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char *buf = NULL;
-	size_t len = 0;
-	if (f == NULL) {
-		perror(path);
-		return NULL;
-	}
-	FILE *m = open_memstream(&buf, &len);
-	int ch;
-	while (m && (ch = fgetc(f)) != EOF && len < (1u << 20))
-		fputc(ch, m);
-	if (m)
-		fclose(m);
-	if (f != stdin)
-		fclose(f);
-	return buf;
-}
-
 int cmd_submit(int argc, char **argv)
 {
 	static const struct option opts[] = {{"controller", required_argument, NULL, 'c'},
@@ -187,7 +170,7 @@ int cmd_submit(int argc, char **argv)
 	}
 	char *body;
 	if (optind == argc - 1 && json_object_size(job) == 0)
-		body = read_file(argv[optind]);
+		body = read_text(argv[optind], MAX_BODY, READ_STDIN);
 	else if (optind == argc)
 		body = json_dumps(job, JSON_COMPACT);
 	else

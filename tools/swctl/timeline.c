@@ -30,10 +30,20 @@ static int by_time(const void *a, const void *b)
 	return (x->t > y->t) - (x->t < y->t);
 }
 
-/* A job's tasks in sw_sim_result.tasks: [first, first + n). */
+/*
+ * A job's tasks in sw_sim_result.tasks, [first, first + n), and its place in the workload (its
+ * record's index), which fixes its line's colour and dash in every panel, whichever jobs each
+ * scheduler completed.
+ */
 struct job_span {
 	uint64_t job;
-	size_t first, n;
+	size_t first, n, place;
+};
+
+/* One run's jobs, by id, so that a job keeps its place in every scheduler's plot. */
+struct run_spans {
+	struct job_span *jobs;
+	size_t n;
 };
 
 static int by_job(const void *a, const void *b)
@@ -43,23 +53,43 @@ static int by_job(const void *a, const void *b)
 	return (x->job > y->job) - (x->job < y->job);
 }
 
-/* Each job's tasks in @p r, by job id (the result has them by completion), so that a job
- * keeps its place and colour in every scheduler's plot; @p n gets the count. */
-static struct job_span *job_spans(const struct sw_sim_result *r, size_t *n)
+/* Sets each span's place from @p r's records, looked up by id; 0 for a job without one. */
+static int set_places(const struct sw_sim_result *r, struct run_spans *s)
 {
-	struct job_span *j = malloc((r->n_tasks ? r->n_tasks : 1) * sizeof(*j));
+	struct job_span *rec = malloc((r->n_jobs ? r->n_jobs : 1) * sizeof(*rec));
+
+	if (!rec)
+		return -ENOMEM;
+	for (size_t k = 0; k < r->n_jobs; k++)
+		rec[k] = (struct job_span){.job = r->jobs[k].id, .place = k};
+	qsort(rec, r->n_jobs, sizeof(*rec), by_job);
+	for (size_t j = 0; j < s->n; j++) {
+		const struct job_span *hit =
+		        bsearch(&s->jobs[j], rec, r->n_jobs, sizeof(*rec), by_job);
+
+		s->jobs[j].place = hit ? hit->place : 0;
+	}
+	free(rec);
+	return 0;
+}
+
+/* Each job's tasks in @p r, by job id (the result has them by completion). Returns 0 or
+ * -ENOMEM. */
+static int job_spans(const struct sw_sim_result *r, struct run_spans *s)
+{
 	size_t k = 0;
 
-	if (!j)
-		return NULL;
+	s->jobs = malloc((r->n_tasks ? r->n_tasks : 1) * sizeof(*s->jobs));
+	if (!s->jobs)
+		return -ENOMEM;
 	for (size_t i = 0; i < r->n_tasks; i++) {
 		if (i == 0 || r->tasks[i].job != r->tasks[i - 1].job)
-			j[k++] = (struct job_span){r->tasks[i].job, i, 0};
-		j[k - 1].n++;
+			s->jobs[k++] = (struct job_span){r->tasks[i].job, i, 0, 0};
+		s->jobs[k - 1].n++;
 	}
-	qsort(j, k, sizeof(*j), by_job);
-	*n = k;
-	return j;
+	qsort(s->jobs, k, sizeof(*s->jobs), by_job);
+	s->n = k;
+	return set_places(r, s);
 }
 
 static int write_tasks_csv(struct outdir *o, const struct report *rep)
@@ -106,33 +136,28 @@ static void write_job_block(FILE *f, const struct sw_task_run *t, size_t n, stru
 	fprintf(f, "\n\n");
 }
 
-static int write_running_csv(struct outdir *o, const struct runner_job *run)
+static int write_running_csv(struct outdir *o, const struct runner_job *run,
+                             const struct run_spans *s)
 {
 	const struct sw_sim_result *r = &run->result;
 	struct change *c = malloc((2 * r->n_tasks + 1) * sizeof(*c));
-	size_t n_jobs = 0;
-	struct job_span *jobs = job_spans(r, &n_jobs);
 	char name[128];
-	FILE *f = NULL;
-	int rc = -ENOMEM;
+	FILE *f;
 
-	if (!c || !jobs)
-		goto out;
+	if (!c)
+		return -ENOMEM;
 	snprintf(name, sizeof(name), "running-%s.csv", run->cfg.sched.policy);
 	f = outdir_open(o, name);
 	if (!f) {
-		rc = -errno;
-		goto out;
+		free(c);
+		return -errno;
 	}
 	/* gnuplot reads each job's block by index; the header is a comment to it */
 	fprintf(f, "# job,time_s,running_maps,running_reduces\n");
-	for (size_t k = 0; k < n_jobs; k++)
-		write_job_block(f, &r->tasks[jobs[k].first], jobs[k].n, c);
-	rc = fclose(f) == 0 ? 0 : -EIO;
-out:
+	for (size_t k = 0; k < s->n; k++)
+		write_job_block(f, &r->tasks[s->jobs[k].first], s->jobs[k].n, c);
 	free(c);
-	free(jobs);
-	return rc;
+	return fclose(f) == 0 ? 0 : -EIO;
 }
 
 /* The last task end of every run: one time axis for all panels. */
@@ -147,39 +172,28 @@ static double last_end(const struct report *rep)
 	return end;
 }
 
-/* A job's place in the workload (its record's index), which fixes its line's colour and dash
- * in every panel, whichever jobs each scheduler completed. */
-static size_t job_place(const struct sw_sim_result *r, uint64_t id)
-{
-	for (size_t k = 0; k < r->n_jobs; k++)
-		if (r->jobs[k].id == id)
-			return k;
-	return 0;
-}
-
 /* One panel: a step line per job, running tasks of @p kind; 8 colours, then dashes. */
-static void write_panel(FILE *f, const struct runner_job *run, const struct job_span *jobs,
-                        size_t n_jobs, int kind)
+static void write_panel(FILE *f, const struct runner_job *run, const struct run_spans *s, int kind)
 {
 	const char *policy = run->cfg.sched.policy;
 
 	fprintf(f, "set title '%s: %ss'\nset ylabel 'running %ss'\n", policy, kind_names[kind],
 	        kind_names[kind]);
-	if (!n_jobs)
+	if (!s->n)
 		fprintf(f, "plot 0 notitle\n");
-	for (size_t j = 0; j < n_jobs; j++) {
-		size_t place = job_place(&run->result, jobs[j].job);
+	for (size_t j = 0; j < s->n; j++) {
+		size_t place = s->jobs[j].place;
 
 		fprintf(f,
 		        "%s 'running-%s.csv' index %zu using 2:%d with steps lc %zu dt %zu title "
 		        "'job %llu'%s\n",
 		        j ? "    " : "plot", policy, j, 3 + kind, place % 8 + 1, place / 8 % 5 + 1,
-		        (unsigned long long)jobs[j].job, j + 1 < n_jobs ? ", \\" : "");
+		        (unsigned long long)s->jobs[j].job, j + 1 < s->n ? ", \\" : "");
 	}
 }
 
 /* Two panels per scheduler, maps and reduces, one step line per job. */
-static int write_plot_script(struct outdir *o, const struct report *rep)
+static int write_plot_script(struct outdir *o, const struct report *rep, const struct run_spans *s)
 {
 	FILE *f = outdir_open(o, "tasks.gp");
 
@@ -195,18 +209,10 @@ static int write_plot_script(struct outdir *o, const struct report *rep)
 	        "set offsets 0, 0, graph 0.05, 0\n",
 	        160 + 260 * rep->n, rep->n, rep->mix, last_end(rep) * 1.02 + 1);
 	for (int i = 0; i < rep->n; i++) {
-		size_t n_jobs = 0;
-		struct job_span *jobs = job_spans(&rep->runs[i].result, &n_jobs);
-
-		if (!jobs) {
-			fclose(f);
-			return -ENOMEM;
-		}
 		fprintf(f, "%s\n",
-		        n_jobs > KEY_MAX_JOBS ? "unset key" : "set key outside right top");
+		        s[i].n > KEY_MAX_JOBS ? "unset key" : "set key outside right top");
 		for (int k = 0; k < SW_KINDS; k++)
-			write_panel(f, &rep->runs[i], jobs, n_jobs, k);
-		free(jobs);
+			write_panel(f, &rep->runs[i], &s[i], k);
 	}
 	fprintf(f, "unset multiplot\n");
 	return fclose(f) == 0 ? 0 : -EIO;
@@ -214,14 +220,24 @@ static int write_plot_script(struct outdir *o, const struct report *rep)
 
 int timeline_write(struct outdir *o, const struct report *rep)
 {
+	struct run_spans *s;
 	int rc;
 
 	if (!rep->n || !rep->runs[0].cfg.timeline)
 		return 0;
-	rc = write_tasks_csv(o, rep);
-	for (int i = 0; i < rep->n && !rc; i++)
-		rc = write_running_csv(o, &rep->runs[i]);
-	return rc ? rc : write_plot_script(o, rep);
+	s = calloc((size_t)rep->n, sizeof(*s));
+	rc = s ? write_tasks_csv(o, rep) : -ENOMEM;
+	for (int i = 0; i < rep->n && !rc; i++) {
+		rc = job_spans(&rep->runs[i].result, &s[i]);
+		if (!rc)
+			rc = write_running_csv(o, &rep->runs[i], &s[i]);
+	}
+	if (!rc)
+		rc = write_plot_script(o, rep, s);
+	for (int i = 0; s && i < rep->n; i++)
+		free(s[i].jobs);
+	free(s);
+	return rc;
 }
 
 int timeline_plot(const char *dir, const struct report *rep, const char *prefix)
