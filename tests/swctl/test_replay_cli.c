@@ -5,6 +5,7 @@
  * at all, bad input is named by file, line and field with a non-zero exit, and two runs of one
  * mix write the same bytes.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,47 @@ static void compare_shows_the_papers_measures_and_reads_older_results(void **sta
 	assert_int_equal(cli_run("compare", old, old, NULL), 0);
 	assert_null(strstr(cli_out, "work_task_h_per_hour"));
 	assert_non_null(strstr(cli_out, "jobs_per_hour"));
+}
+
+/* The report's lowest utility is the least share of its deadline a job had left when it
+ * finished, (D - T) / D, negative for a late job: computed here from jobs.csv. */
+static void the_lowest_utility_is_the_least_share_of_a_deadline_left(void **state)
+{
+	const char *mix = cli_write_file("util.jsonl", cli_small_mix), *res = cli_path("util");
+	const char *row;
+	char csv[600], key[16];
+	double least = INFINITY, printed;
+	unsigned jobs, met, missed;
+
+	(void)state;
+	snprintf(csv, sizeof(csv), "%s/jobs.csv", res);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--schedulers", "fifo", "--baseline",
+	                         "fifo", "--warmup", "0", "--deadline-factor", "1.2:1.2", "--out",
+	                         res, "--no-plot", NULL),
+	                 0);
+	/* the window ends at the last arrival: jobs 1 and 2 */
+	for (int job = 1; job <= 2; job++) {
+		double submitted, deadline, finish, left;
+
+		snprintf(key, sizeof(key), "fifo,%d", job);
+		submitted = csv_value(csv, key, "submitted_s");
+		deadline = csv_value(csv, key, "deadline_s");
+		finish = csv_value(csv, key, "finish_s");
+		assert_true(deadline > submitted);
+		left = 100 * (deadline - finish) / (deadline - submitted);
+		if (left < least)
+			least = left;
+	}
+	row = strstr(cli_out, "lowest utility");
+	assert_non_null(row);
+	row = strstr(row, "\nfifo ");
+	assert_non_null(row);
+	assert_int_equal(
+	        sscanf(row + 6, "%u %u %u %*u %*f%% %*f%% %lf%%", &jobs, &met, &missed, &printed),
+	        4);
+	assert_int_equal(jobs, 2);
+	assert_true(missed > 0 && met > 0); /* both signs: the least is a late job's */
+	assert_float_equal(printed, least, 0.051);
 }
 
 /* --time-scale stretches a .jsonl mix's arrivals, --deadline-factor draws deadlines from each
@@ -552,6 +594,7 @@ int main(void)
 	        cmocka_unit_test(results_give_the_papers_traffic_and_a_work_weighted_throughput),
 	        cmocka_unit_test(model_options_reach_every_job),
 	        cmocka_unit_test(deadline_and_transactional_options_reach_the_replay),
+	        cmocka_unit_test(the_lowest_utility_is_the_least_share_of_a_deadline_left),
 	        cmocka_unit_test(starvation_window_as_a_multiple_of_the_baselines_mean_completion),
 	        cmocka_unit_test(calibrate_brackets_the_load_where_delay_stops_keeping_up),
 	        cmocka_unit_test(two_replays_of_one_mix_write_identical_results),

@@ -51,7 +51,7 @@ static void summarise_turnaround(struct metrics_group *g, double *t)
 /* Deadline accounting of one window job; @return whether it ran (was not refused). */
 static bool add_deadline(struct metrics_group *g, const struct sw_job_record *j)
 {
-	double d = j->deadline - j->submitted;
+	double d = j->deadline - j->submitted, utility;
 
 	if (j->deadline <= 0)
 		return true;
@@ -60,9 +60,12 @@ static bool add_deadline(struct metrics_group *g, const struct sw_job_record *j)
 		g->refused++;
 		return false;
 	}
-	if (j->finish > j->deadline) {
+	utility = 100 * (j->deadline - j->finish) / d;
+	if (g->deadline_jobs - g->refused == 1 || utility < g->utility_min)
+		g->utility_min = utility;
+	if (utility < 0) {
 		g->missed++;
-		g->slo_exceeded += 100 * (j->finish - j->deadline) / d;
+		g->slo_exceeded -= utility;
 	}
 	return true;
 }

@@ -38,6 +38,11 @@ struct metrics_group {
 	double slo_exceeded;
 	/* The mean lateness of the late jobs, (T - D) / D in %: the sum above over missed. */
 	double late_mean;
+	/* The lowest utility of a window job that ran with a deadline, (D - T) / D in % (the
+	 * share of its deadline left when it finished: negative for a late job, ARIA's
+	 * SLO-exceeded term with its sign turned): the job a scheduler served worst. 0 when no
+	 * such job ran. */
+	double utility_min;
 	/* ARIA's prediction of the window's jobs that have one (sw_job_record.predicted): how
 	 * many, the median and 90th percentile of |average bound - execution time| / execution
 	 * time in %, how many the average bound predicted within 10%, and how many ran between

@@ -27,7 +27,7 @@ static json_t *group_json(const struct metrics_group *g, const struct metrics_gr
 {
 	return json_pack(
 	        "{s:i, s:i, s:i, s:f, s:f, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:I, "
-	        "s:{s:f, s:f, s:f, s:f, s:f}, s:{s:i, s:i, s:i, s:f, s:f}, "
+	        "s:{s:f, s:f, s:f, s:f, s:f}, s:{s:i, s:i, s:i, s:f, s:f, s:f}, "
 	        "s:{s:i, s:f, s:f, s:i, s:i}}",
 	        "jobs", (json_int_t)g->jobs, "completed", (json_int_t)g->completed, "failed",
 	        (json_int_t)g->failed, "jobs_per_hour", g->jobs_per_hour, "work_task_h_per_hour",
@@ -42,10 +42,10 @@ static json_t *group_json(const struct metrics_group *g, const struct metrics_gr
 	        report_ratio((double)g->xrack_paper, (double)base->xrack_paper), "deadlines",
 	        "jobs", (json_int_t)g->deadline_jobs, "missed", (json_int_t)g->missed, "refused",
 	        (json_int_t)g->refused, "slo_exceeded_percent", g->slo_exceeded,
-	        "late_mean_percent", g->late_mean, "prediction", "jobs", (json_int_t)g->predicted,
-	        "error_p50_percent", g->pred_err_p50, "error_p90_percent", g->pred_err_p90,
-	        "within_10_percent", (json_int_t)g->pred_within10, "within_bounds",
-	        (json_int_t)g->pred_in_bounds);
+	        "late_mean_percent", g->late_mean, "utility_min_percent", g->utility_min,
+	        "prediction", "jobs", (json_int_t)g->predicted, "error_p50_percent",
+	        g->pred_err_p50, "error_p90_percent", g->pred_err_p90, "within_10_percent",
+	        (json_int_t)g->pred_within10, "within_bounds", (json_int_t)g->pred_in_bounds);
 }
 
 /* Figure 3's lines, as the scheduler counts them (SW_LINE_*). */

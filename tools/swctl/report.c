@@ -73,16 +73,17 @@ static void print_deadlines(FILE *f, const struct report *rep)
 	if (rep->m[rep->baseline].group[SW_CLASSES].deadline_jobs == 0)
 		return;
 	fprintf(f, "\ndeadlines of the window's jobs (SLO-exceeded: ARIA's sum of (T - D) / D "
-	           "over the late jobs; late mean: that sum over the late jobs)\n");
-	fprintf(f, "%-12s %8s %8s %8s %8s %13s %10s\n", "scheduler", "jobs", "met", "missed",
-	        "refused", "SLO-exceeded", "late mean");
+	           "over the late jobs; late mean: that sum over the late jobs; lowest utility: "
+	           "the least (D - T) / D of a job)\n");
+	fprintf(f, "%-12s %8s %8s %8s %8s %13s %10s %15s\n", "scheduler", "jobs", "met", "missed",
+	        "refused", "SLO-exceeded", "late mean", "lowest utility");
 	for (int i = 0; i < rep->n; i++) {
 		const struct metrics_group *g = &rep->m[i].group[SW_CLASSES];
 
-		fprintf(f, "%-12s %8u %8u %8u %8u %12.1f%% %9.1f%%\n",
+		fprintf(f, "%-12s %8u %8u %8u %8u %12.1f%% %9.1f%% %14.1f%%\n",
 		        rep->runs[i].cfg.sched.policy, g->deadline_jobs,
 		        g->deadline_jobs - g->missed - g->refused, g->missed, g->refused,
-		        g->slo_exceeded, g->late_mean);
+		        g->slo_exceeded, g->late_mean, g->utility_min);
 	}
 }
 
