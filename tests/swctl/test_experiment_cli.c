@@ -184,6 +184,69 @@ static void paper_entry_must_name_a_point_of_the_sweep(void **state)
 	assert_int_equal(cli_entries(cli_path("at")), 0);
 }
 
+/* --net-quantum runs every run with the quantum, over the file's own setting: each run gives
+ * what swctl replay gives with that quantum, which on this mix is not the exact network's. */
+static void net_quantum_applies_to_every_run(void **state)
+{
+	char file[600], mix[600], out[600], exact[600], quantum[600], a[700], b[700], path[700];
+
+	(void)state;
+	/* cli_path() keeps four paths at a time */
+	snprintf(file, sizeof(file), "%s",
+	         write_experiment("quantum.json",
+	                          "{\"defaults\": {\"mix\": \"%s\", \"warmup\": 0, \"schedulers\": "
+	                          "\"fair,sw-fair\", \"net-quantum\": 0},\n"
+	                          " \"runs\": [{\"name\": \"a\"}, {\"name\": \"b\", \"options\": "
+	                          "{\"net-quantum\": "
+	                          "0.5}}]}"));
+	snprintf(mix, sizeof(mix), "%s", cli_path("mix.jsonl"));
+	snprintf(out, sizeof(out), "%s", cli_path("q"));
+	snprintf(exact, sizeof(exact), "%s", cli_path("exact"));
+	snprintf(quantum, sizeof(quantum), "%s", cli_path("quantum"));
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--net-quantum", "1",
+	                         "--no-plot", "--quiet", NULL),
+	                 0);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--warmup", "0", "--schedulers",
+	                         "fair,sw-fair", "--out", exact, "--no-plot", "--quiet", NULL),
+	                 0);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--warmup", "0", "--schedulers",
+	                         "fair,sw-fair", "--net-quantum", "1", "--out", quantum,
+	                         "--no-plot", "--quiet", NULL),
+	                 0);
+	snprintf(a, sizeof(a), "%s/a/results.csv", out);
+	snprintf(b, sizeof(b), "%s/b/results.csv", out);
+	snprintf(path, sizeof(path), "%s/results.csv", quantum);
+	assert_true(cli_same_file(a, path));
+	assert_true(cli_same_file(b, path));
+	snprintf(path, sizeof(path), "%s/results.csv", exact);
+	assert_false(cli_same_file(a, path));
+	snprintf(path, sizeof(path), "%s/comparison.md", out);
+	assert_true(has_line(path, "Every run with the network quantum of 1 s"));
+}
+
+/* A quantum out of range, or one a run sweeps, is refused before anything runs. */
+static void net_quantum_out_of_range_or_swept_is_refused(void **state)
+{
+	char file[600], swept[600], bad[600];
+
+	(void)state;
+	snprintf(file, sizeof(file), "%s", write_experiment("two-q.json", experiment));
+	snprintf(swept, sizeof(swept), "%s",
+	         write_experiment("swept.json",
+	                          "{\"defaults\": {\"mix\": \"%s\", \"warmup\": 0},\n"
+	                          " \"runs\": [{\"name\": \"s\", \"sweep\": {\"net-quantum\": "
+	                          "[0, 1]}}]}"));
+	snprintf(bad, sizeof(bad), "%s", cli_path("bad"));
+	assert_int_equal(cli_run("experiment", file, "--out", bad, "--net-quantum", "11", NULL), 2);
+	assert_non_null(strstr(cli_out, "swctl experiment: --net-quantum 11: must be at most 10"));
+	assert_int_equal(cli_run("experiment", file, "--out", bad, "--net-quantum", "-1", NULL), 2);
+	assert_non_null(strstr(cli_out, "--net-quantum -1: expected a number >= 0"));
+	assert_int_equal(cli_run("experiment", swept, "--out", bad, "--net-quantum", "1", NULL), 2);
+	assert_non_null(strstr(cli_out,
+	                       "runs[0].sweep.net-quantum: swept, so --net-quantum cannot set it"));
+	assert_int_equal(cli_entries(bad), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +257,8 @@ int main(void)
 	        cmocka_unit_test(unknown_key_is_named_by_its_path),
 	        cmocka_unit_test(unknown_scheduler_in_a_run_is_refused_before_anything_runs),
 	        cmocka_unit_test(paper_entry_must_name_a_point_of_the_sweep),
+	        cmocka_unit_test(net_quantum_applies_to_every_run),
+	        cmocka_unit_test(net_quantum_out_of_range_or_swept_is_refused),
 	};
 
 	return cli_main("swctl_experiment_cli", tests, sizeof(tests) / sizeof(tests[0]));

@@ -178,8 +178,13 @@ static void md_row(FILE *f, const struct row *w)
 
 static void md_header(FILE *f, const struct experiment *e)
 {
+	fprintf(f, "# %s against the paper\n\n%s\n\n", e->file, e->description);
+	if (e->net_quantum)
+		fprintf(f,
+		        "Every run with the network quantum of %s s (swctl experiment "
+		        "--net-quantum), not the exact network.\n\n",
+		        e->net_quantum);
 	fprintf(f,
-	        "# %s against the paper\n\n%s\n\n"
 	        "Every value is a ratio to the baseline scheduler at the same sweep point, for "
 	        "jobs of the given class: throughput (jobs finished per hour in the steady-state "
 	        "window), work_throughput (task-hours of compute finished per hour in the window: "
@@ -194,7 +199,7 @@ static void md_header(FILE *f, const struct experiment *e)
 	        "| run | point | scheduler | class | metric | baseline | ours | paper | "
 	        "difference (pp) | over %.0f points | note |\n"
 	        "|---|---|---|---|---|---|---|---|---|---|---|\n",
-	        e->file, e->description, FLAG_POINTS, FLAG_POINTS);
+	        FLAG_POINTS, FLAG_POINTS);
 }
 
 /* The whole of DIR/@p name as a string, or NULL when it cannot be read. */

@@ -13,7 +13,7 @@
 
 static const char experiment_usage[] =
         "usage: swctl experiment FILE [--out DIR] [--jobs N] [--only NAME[,NAME]] [--no-plot]\n"
-        "                        [--quiet]\n"
+        "                        [--net-quantum SEC] [--quiet]\n"
         "Runs the replays and sweeps of an experiment file (JSON; tools/README.md describes\n"
         "it) and compares the results with the paper's figures the file lists.\n"
         "Every run's options are checked before the first one starts.\n"
@@ -24,6 +24,8 @@ static const char experiment_usage[] =
         "  --only LIST         run only these runs (comma-separated names); the others\n"
         "                      keep the comparison rows DIR already holds for them\n"
         "  --no-plot           skip rendering the plots with gnuplot\n"
+        "  --net-quantum SEC   every run with this network quantum (swctl replay\n"
+        "                      --net-quantum), over the file's; refused if a run sweeps it\n"
         "  --quiet             no progress line\n"
         "  -h, --help          this text\n"
         "\n"
@@ -105,6 +107,17 @@ static void free_experiment(struct experiment *e)
 	json_decref(e->root);
 }
 
+/* Checks --net-quantum with swctl replay's own parser, so it is refused in the same words. */
+static int check_net_quantum(char *value)
+{
+	const struct options_ctx ctx = {.prefix = "swctl experiment"};
+	char opt[] = "--net-quantum", cmd[] = "experiment";
+	char *argv[] = {cmd, opt, value, NULL};
+	struct replay_opts o;
+
+	return options_parse(3, argv, &o, &ctx);
+}
+
 static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 {
 	static const struct option longopts[] = {
@@ -112,6 +125,7 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 	        {"jobs", required_argument, NULL, 'j'},
 	        {"only", required_argument, NULL, 'O'},
 	        {"no-plot", no_argument, NULL, 'P'},
+	        {"net-quantum", required_argument, NULL, 'N'},
 	        {"quiet", no_argument, NULL, 'q'},
 	        {"help", no_argument, NULL, 'h'},
 	        {NULL, 0, NULL, 0},
@@ -148,6 +162,9 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 		case 'P':
 			e->plot = 0;
 			break;
+		case 'N':
+			e->net_quantum = optarg;
+			break;
 		case 'q':
 			e->progress = 0;
 			break;
@@ -176,7 +193,8 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 		snprintf(e->out, sizeof(e->out), "results/experiment-%.*s",
 		         dot && !strcmp(dot, ".json") ? (int)(dot - base) : (int)strlen(base),
 		         base);
-	return 0;
+	/* last: the check parses with getopt again */
+	return e->net_quantum ? check_net_quantum(e->net_quantum) : 0;
 }
 
 int cmd_experiment(int argc, char **argv)

@@ -53,7 +53,8 @@ struct experiment {
 	struct exp_run *runs;
 	char out[512];
 	int workers, plot;
-	double progress; /* as replay_opts.progress */
+	double progress;   /* as replay_opts.progress */
+	char *net_quantum; /* --net-quantum for every run, as given; NULL: the file's */
 };
 
 /*

@@ -171,7 +171,7 @@ static int build_argv(const struct experiment *e, struct exp_run *r, const char 
 	int rc = 0;
 
 	r->argv =
-	        calloc(json_object_size(defaults) + json_object_size(options) + GRID_MAX_PARAMS + 6,
+	        calloc(json_object_size(defaults) + json_object_size(options) + GRID_MAX_PARAMS + 7,
 	               sizeof(char *));
 	if (!r->argv)
 		return -ENOMEM;
@@ -194,6 +194,13 @@ static int build_argv(const struct experiment *e, struct exp_run *r, const char 
 			rc = add_option(e, r, w, key, v);
 		}
 	}
+	/* After the file's options, so that it wins over them; a swept quantum would win over it.
+	 */
+	if (rc == 0 && e->net_quantum && json_object_get(sweep, "net-quantum"))
+		rc = exp_fail(e, "%s.sweep.net-quantum: swept, so --net-quantum cannot set it",
+		              where);
+	if (rc == 0 && e->net_quantum)
+		rc = add_arg(r, "--net-quantum=%s", e->net_quantum);
 	if (rc == 0 && sweep)
 		rc = add_sweep(e, r, where, sweep);
 	snprintf(dir, sizeof(dir), "%s/%s", e->out, r->name);
