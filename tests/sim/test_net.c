@@ -408,6 +408,48 @@ static void quantum_stays_within_capacity_and_is_exact_at_each_multiple(void **s
 	sw_sim_net_destroy(n);
 }
 
+/* With a quantum, between multiples, the flows on a changed link that carries few share it
+ * at once: a flow that starts on a busy NIC gets its half there, and when it ends the other
+ * flow takes the whole NIC back, without waiting for the multiple. A link that carries many
+ * (here an uplink behind 40 flows) keeps its flows' rates until the multiple, and a flow that
+ * starts on it gets only what they leave, nothing while they fill it. */
+static void quantum_reshares_a_changed_link_of_few_flows_at_once(void **state)
+{
+	struct fixture fx;
+	struct sim_net *n = make(&fx, 2, 32, 400 * MBIT);
+	uint32_t a, b, c, many[40];
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(sw_sim_net_set_quantum(n, 1), 0);
+	a = start(n, 0, 1, 1000000000, 0);
+	sw_sim_net_update(n, 0);
+	assert_near(sw_sim_net_flow_rate(n, a), NIC_BS);
+	b = start(n, 0, 2, 1000000000, 0.25);
+	sw_sim_net_update(n, 0.25);
+	assert_true(sw_sim_net_due(n) == 1);
+	assert_near(sw_sim_net_flow_rate(n, a), NIC_BS / 2);
+	assert_near(sw_sim_net_flow_rate(n, b), NIC_BS / 2);
+	sw_sim_net_flow_end(n, b, 0.5);
+	sw_sim_net_update(n, 0.5);
+	assert_near(sw_sim_net_flow_rate(n, a), NIC_BS);
+	sw_sim_net_update(n, 1);
+	/* 40 cross-rack flows from rack 0 to nodes 32..47 fill rack 0's 50 MB/s uplink */
+	for (i = 0; i < 40; i++)
+		many[i] = start(n, 3 + i % 29, 32 + i % 16, 1000000000, 1);
+	sw_sim_net_update(n, 1);
+	sw_sim_net_update(n, 1);
+	for (i = 0; i < 40; i++)
+		assert_near(sw_sim_net_flow_rate(n, many[i]), 400 * MBIT / 8 / 40);
+	c = start(n, 1, 50, 1000000000, 1.5);
+	sw_sim_net_update(n, 1.5);
+	assert_near(sw_sim_net_flow_rate(n, c), 0);
+	assert_near(sw_sim_net_flow_rate(n, many[0]), 400 * MBIT / 8 / 40);
+	sw_sim_net_update(n, 2);
+	assert_near(sw_sim_net_flow_rate(n, c), 400 * MBIT / 8 / 41);
+	sw_sim_net_destroy(n);
+}
+
 /* The component solve works on bottleneck groups (flows counted per link and group) rather
  * than on flows; the flow-level solve of sw_sim_net_update_all() is its reference, which it
  * must equal bit for bit, rates and link loads. With a quantum every changed component waits
@@ -525,6 +567,7 @@ int main(void)
 	        cmocka_unit_test(incremental_recomputation_equals_recomputation_from_scratch),
 	        cmocka_unit_test(large_flow_sets_take_the_component_path_and_stay_exact),
 	        cmocka_unit_test(quantum_stays_within_capacity_and_is_exact_at_each_multiple),
+	        cmocka_unit_test(quantum_reshares_a_changed_link_of_few_flows_at_once),
 	        cmocka_unit_test(group_solve_equals_the_flow_level_solve_bit_for_bit),
 	        cmocka_unit_test(heap_top_is_the_least_key_through_pushes_updates_and_removals),
 	};

@@ -137,7 +137,7 @@ static uint64_t xrack_bytes(const struct sw_sim_result *r)
 /* The network quantum is an approximation with a bounded error: every byte is still moved and
  * every uplink sample within capacity, and the mix's mean turnaround and cross-rack bytes
  * stay within 5% and 10% of the exact model's for quanta up to a second (measured: turnaround
- * +0.6% and +1.7%, cross-rack -7.8% and +0.6%: where reduces land diverges with the schedule). */
+ * +0.3% and +0.2%, cross-rack -1.4% and -1.4%: where reduces land diverges with the schedule). */
 static void net_quantum_stays_close_to_the_exact_model(void **state)
 {
 	static const double quanta[] = {0.1, 1};

@@ -184,22 +184,32 @@ static void paper_entry_must_name_a_point_of_the_sweep(void **state)
 	assert_int_equal(cli_entries(cli_path("at")), 0);
 }
 
+/* A terasort whose reducers crowd an 8:1 uplink: the network quantum changes its results (on
+ * the small mix every link carries few flows, which share at once, so it changes nothing). */
+static const char crowded_mix[] =
+        "{\"topology\": {\"racks\": 2, \"nodes_per_rack\": 16, \"nic_bps\": 1e9, \"oversub\": 8}}\n"
+        "{\"job\": {\"id\": 1, \"arrival\": 0, \"user\": 0, \"bench\": \"terasort\", "
+        "\"input_bytes\": 8000000000}}\n"
+        "{\"job\": {\"id\": 2, \"arrival\": 30, \"user\": 1, \"bench\": \"grep\", "
+        "\"input_bytes\": 2000000000}}\n";
+
 /* --net-quantum runs every run with the quantum, over the file's own setting: each run gives
  * what swctl replay gives with that quantum, which on this mix is not the exact network's. */
 static void net_quantum_applies_to_every_run(void **state)
 {
 	char file[600], mix[600], out[600], exact[600], quantum[600], a[700], b[700], path[700];
+	char text[1024];
 
 	(void)state;
 	/* cli_path() keeps four paths at a time */
-	snprintf(file, sizeof(file), "%s",
-	         write_experiment("quantum.json",
-	                          "{\"defaults\": {\"mix\": \"%s\", \"warmup\": 0, \"schedulers\": "
-	                          "\"fair,sw-fair\", \"net-quantum\": 0},\n"
-	                          " \"runs\": [{\"name\": \"a\"}, {\"name\": \"b\", \"options\": "
-	                          "{\"net-quantum\": "
-	                          "0.5}}]}"));
-	snprintf(mix, sizeof(mix), "%s", cli_path("mix.jsonl"));
+	snprintf(mix, sizeof(mix), "%s", cli_write_file("crowded.jsonl", crowded_mix));
+	snprintf(text, sizeof(text),
+	         "{\"defaults\": {\"mix\": \"%s\", \"warmup\": 0, \"schedulers\": "
+	         "\"fair,sw-fair\", \"net-quantum\": 0},\n"
+	         " \"runs\": [{\"name\": \"a\"}, {\"name\": \"b\", \"options\": "
+	         "{\"net-quantum\": 0.5}}]}",
+	         mix);
+	snprintf(file, sizeof(file), "%s", cli_write_file("quantum.json", text));
 	snprintf(out, sizeof(out), "%s", cli_path("q"));
 	snprintf(exact, sizeof(exact), "%s", cli_path("exact"));
 	snprintf(quantum, sizeof(quantum), "%s", cli_path("quantum"));
