@@ -4,7 +4,9 @@
 # target, events per second and peak memory; then replays growing prefixes of the day to show
 # that memory follows the jobs in flight, not the length of the trace.
 # usage: perf/bench-replay.sh [BUILD_DIR]   (default: build-release, configured if missing)
-# env: SIZE_SCALE (default 1) multiplies the trace's byte counts; RUNS (default 3);
+# env: SCHEDULERS (default: every scheduler of the ShuffleWatcher paper's evaluation and the
+#      capacity scheduler, space-separated); SIZE_SCALE (default 1) multiplies the trace's
+#      byte counts; RUNS (default 3);
 #      NET_QUANTUM (default 0, the exact network) is swctl's --net-quantum: the opt-in
 #      approximation that re-solves the network at multiples of that many seconds.
 set -euo pipefail
@@ -12,6 +14,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build-release}
 trace=${SW_SWIM_TRACE:-../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv}
 runs=${RUNS:-3}
+schedulers=${SCHEDULERS:-fifo fair drf delay capacity sw-fair sw-relaxed sw-drf sw-nass sw-nass-sarp}
 size_scale=${SIZE_SCALE:-1}
 net_quantum=${NET_QUANTUM:-0}
 target_s=10
@@ -38,16 +41,18 @@ calc() { awk "BEGIN { print $1 }"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 echo "FB-2009 day replay (sizes x$size_scale, network quantum ${net_quantum} s), $runs runs per scheduler, single core (target: under ${target_s} s)"
-printf '%-10s %10s %12s %10s %14s %12s\n' scheduler "median s" "vs target" "cpu s" "events/s" "peak MiB"
-for sched in fifo fair drf delay capacity; do
+printf '%-10s %10s %12s %10s %12s %14s %12s\n' scheduler "median s" "vs target" "cpu s" \
+	"cpu/target" "events/s" "peak MiB"
+for sched in $schedulers; do
 	: >"$tmp/runs"
 	for _ in $(seq $runs); do replay_once "$trace" "$sched" >>"$tmp/runs"; done
 	wall=$(cut -d' ' -f1 "$tmp/runs" | median)
 	events=$(cut -d' ' -f2 "$tmp/runs" | median)
 	mem=$(cut -d' ' -f3 "$tmp/runs" | median)
 	cpu=$(cut -d' ' -f4 "$tmp/runs" | median)
-	printf '%-10s %10.2f %12.2f %10.2f %14.0f %12.1f\n' "$sched" "$wall" \
-		"$(calc "$wall / $target_s")" "$cpu" "$(calc "$events / $wall")" "$mem"
+	printf '%-10s %10.2f %12.2f %10.2f %12.2f %14.0f %12.1f\n' "$sched" "$wall" \
+		"$(calc "$wall / $target_s")" "$cpu" "$(calc "$cpu / $target_s")" \
+		"$(calc "$events / $wall")" "$mem"
 done
 
 echo
