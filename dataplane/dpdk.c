@@ -400,6 +400,19 @@ static void port_destroy(struct dport *p)
 	free(p);
 }
 
+static bool is_memif(const char *devargs)
+{
+	return strncmp(devargs, "net_memif", 9) == 0;
+}
+
+/* Whether a port's devargs name a link in memory (memif, ring): nothing limits its frames
+ * but the buffers, and the costs are mostly per frame (headers, acks, ring slots, the driver),
+ * so it carries jumbo frames unless told otherwise (MTU_MEM). */
+static bool in_memory(const char *devargs)
+{
+	return is_memif(devargs) || strncmp(devargs, "net_ring", 8) == 0;
+}
+
 static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 {
 	static atomic_uint seq;
@@ -408,7 +421,7 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	struct rte_ether_addr mac;
 	char pool_name[RTE_MEMPOOL_NAMESIZE];
 	size_t n = strcspn(devargs, ",");
-	bool memif = strncmp(devargs, "net_memif", 9) == 0;
+	bool memif = is_memif(devargs);
 	/* Rounded up to a KiB: af_packet wants a data room of its frame size (2048 by default,
 	 * 9216 for MTU 9000) less 32 bytes, whatever the MTU. */
 	uint32_t room = RTE_PKTMBUF_HEADROOM + RTE_ALIGN_CEIL(DPDK_ETH_LEN + mtu, 1024);
@@ -658,14 +671,6 @@ static bool link_up(struct dpdk_ctx *d)
 }
 
 static void dpdk_close(struct sw_dp_ctx *c);
-
-/* Whether a port's devargs name a link in memory (memif, ring): nothing limits its frames
- * but the buffers, and the costs are mostly per frame (headers, acks, ring slots, the driver),
- * so it carries jumbo frames unless told otherwise (MTU_MEM). */
-static bool in_memory(const char *devargs)
-{
-	return strncmp(devargs, "net_memif", 9) == 0 || strncmp(devargs, "net_ring", 8) == 0;
-}
 
 /* A config field, or where it is unset the environment's SW_DP_DPDK_* variable: so that a
  * caller that only names the backend (the shuffle's server and client) can run over dpdk,
