@@ -177,6 +177,7 @@ void sw_sched_task_release(struct sw_sched *s, struct sched_job *j, enum sw_task
 	sw_sched_hold_count(s, j, kind, -1);
 	sw_sched_resources_add(&p->used, sw_sched_task_demand(j, kind), -1);
 	sw_sched_resources_add(&n->used, sw_sched_task_demand(j, kind), -1);
+	sw_sched_keep_give(n, j, kind);
 	/* Sums of doubles drift: an idle node or pool uses exactly nothing. */
 	if (n->running[SW_MAP] + n->running[SW_REDUCE] == 0)
 		n->used = (struct sw_resources){0};

@@ -1,14 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Per-node targets (RAS's Task Scheduler, notes-polo-adaptive-ras.md 3.6): a plan that places tasks
- * on nodes keeps, on each node, the room of the tasks it put there that have not started. Any other
- * task fits only beside that room, so a large task the plan put on a node (a Sort reducer's 1.2 GB
- * of a 2 GB node) is not starved by small ones that end and start around it. Room the plan did not
- * give anyone stays open to every job (work-conserving).
+ * on nodes makes job slots there, and each node keeps the room of those of its job slots that no
+ * task of their job fills: until the job's task starts, and again when it ends while the job has
+ * tasks to start (the thesis's job slot belongs to its job until the next plan: "a task of the
+ * appropriate type from the appropriate job" takes the freed slot). Any other task fits only
+ * beside that room, so a large task the plan put on a node (a Sort map's 0.5 GB beside its
+ * reducer) is not starved by small ones that end and start around it. Room the plan did not give
+ * anyone stays open to every job (work-conserving).
  */
 #include <math.h>
 
 #include "policy.h"
+
+/* Tasks of entry @p e's job that the node keeps room for. */
+static uint16_t left(const struct sched_keep *e)
+{
+	return e->placed > e->running ? e->placed - e->running : 0;
+}
 
 /* Entry of job @p j and @p kind on node @p n, NULL when the plan kept it none. */
 static struct sched_keep *find(const struct sched_node *n, const struct sched_job *j,
@@ -20,21 +29,25 @@ static struct sched_keep *find(const struct sched_node *n, const struct sched_jo
 	return NULL;
 }
 
-/* Entry of job @p j and @p kind on node @p n with tasks not yet started, else NULL. */
+/* Entry of job @p j and @p kind on node @p n with room kept, else NULL. */
 static struct sched_keep *find_left(const struct sched_node *n, const struct sched_job *j,
                                     enum sw_task_kind kind)
 {
 	struct sched_keep *e = find(n, j, kind);
 
-	return e && e->left > 0 ? e : NULL;
+	return e && left(e) > 0 ? e : NULL;
 }
 
-/* Takes @p count of entry @p e's tasks out of its node's kept room. */
-static void release(struct sched_node *n, struct sched_keep *e, uint32_t count)
+/* Sets entry @p e's counts, moving node @p n's kept room by the change in its tasks left. */
+static void set(struct sched_node *n, struct sched_keep *e, uint16_t placed, uint16_t running)
 {
-	sw_sched_resources_add(&n->kept, &e->demand, -(double)count);
-	n->kept_tasks[e->kind] -= count;
-	e->left -= count;
+	int before = left(e), change;
+
+	e->placed = placed;
+	e->running = running;
+	change = left(e) - before;
+	sw_sched_resources_add(&n->kept, &e->demand, change);
+	n->kept_tasks[e->kind] = (uint16_t)(n->kept_tasks[e->kind] + change);
 	/* Sums of doubles drift: a node that keeps no task keeps exactly nothing. */
 	if (n->kept_tasks[SW_MAP] + n->kept_tasks[SW_REDUCE] == 0)
 		n->kept = (struct sw_resources){0};
@@ -61,9 +74,7 @@ void sw_sched_keep_add(struct sched_node *n, const struct sched_job *j, enum sw_
 		*e = (struct sched_keep){
 		        .job = j->id, .kind = kind, .demand = *sw_sched_task_demand(j, kind)};
 	}
-	e->left++;
-	n->kept_tasks[kind]++;
-	sw_sched_resources_add(&n->kept, &e->demand, 1);
+	set(n, e, e->placed + 1, e->running);
 }
 
 const struct sched_keep *sw_sched_keep_own(const struct sched_node *n, const struct sched_job *j,
@@ -74,10 +85,18 @@ const struct sched_keep *sw_sched_keep_own(const struct sched_node *n, const str
 
 void sw_sched_keep_take(struct sched_node *n, const struct sched_job *j, enum sw_task_kind kind)
 {
-	struct sched_keep *e = find_left(n, j, kind);
+	struct sched_keep *e = find(n, j, kind);
 
 	if (e)
-		release(n, e, 1);
+		set(n, e, e->placed, e->running + 1);
+}
+
+void sw_sched_keep_give(struct sched_node *n, const struct sched_job *j, enum sw_task_kind kind)
+{
+	struct sched_keep *e = find(n, j, kind);
+
+	if (e && e->running > 0)
+		set(n, e, e->placed, e->running - 1);
 }
 
 void sw_sched_keep_forget(struct sw_sched *s, const struct sched_job *j, enum sw_task_kind kind)
@@ -86,17 +105,17 @@ void sw_sched_keep_forget(struct sw_sched *s, const struct sched_job *j, enum sw
 		return; /* only a plan keeps room */
 	for (uint32_t i = 0; i < s->n_nodes; i++) {
 		struct sched_node *n = &s->nodes[i];
-		struct sched_keep *e = find_left(n, j, kind);
+		struct sched_keep *e = find(n, j, kind);
 
 		if (e)
-			release(n, e, e->left);
+			set(n, e, 0, e->running);
 	}
 }
 
 /* The pool of the job of entry @p e, NULL when the job is gone or keeps nothing there. */
 static struct sched_pool *pool_of(const struct sw_sched *s, const struct sched_keep *e)
 {
-	const struct sched_job *j = e->left ? sw_sched_job_table_find(&s->jobs, e->job) : NULL;
+	const struct sched_job *j = left(e) ? sw_sched_job_table_find(&s->jobs, e->job) : NULL;
 
 	return j ? s->pools[j->pool] : NULL;
 }

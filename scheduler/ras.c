@@ -483,10 +483,17 @@ static void pin_reduces(const struct sched_job *j, struct ras_job_in *in, struct
 	}
 }
 
+/* Whether job @p j has a task of @p kind that could start now. */
+static bool startable(const struct sched_job *j, enum sw_task_kind kind)
+{
+	return j->pending[kind] > 0 && (kind == SW_MAP || j->reduces_ready);
+}
+
 /*
- * The plan's per-node targets become the room each node keeps (keep.c) for the tasks put
- * there that can start: a job's reduces once slow-start lets them run, its maps less those
- * already running on the node (a node keeps room only for tasks it has yet to start).
+ * The plan's per-node targets become the job slots each node keeps room for (keep.c), those of
+ * jobs with tasks of the kind to start: maps, and reduces once slow-start lets them run. A job's
+ * tasks already running on a node fill its slots there: its running maps the plan's (it places
+ * maps from scratch), its running reduces their own (pinned, beside the ones it put).
  */
 static void keep_targets(struct sw_sched *s, struct sched_job **live, const struct ras_put *puts,
                          uint32_t n_puts)
@@ -495,18 +502,27 @@ static void keep_targets(struct sw_sched *s, struct sched_job **live, const stru
 	for (uint32_t i = 0; i < n_puts; i++) {
 		const struct sched_job *j = live[puts[i].job];
 
-		if (puts[i].kind == SW_MAP || j->reduces_ready)
+		if (startable(j, puts[i].kind))
 			sw_sched_keep_add(&s->nodes[puts[i].node], j, puts[i].kind);
 	}
 	for (uint32_t i = 0; i < s->jobs.count; i++) {
 		const struct sched_job *j = live[i];
 
-		for (uint32_t m = 0, seen = 0; seen < j->running[SW_MAP] && m < j->n_tasks[SW_MAP];
-		     m++)
-			if (j->tasks[SW_MAP][m].state == TASK_RUNNING) {
-				sw_sched_keep_take(&s->nodes[j->tasks[SW_MAP][m].node], j, SW_MAP);
+		for (int k = 0; k < SW_KINDS; k++) {
+			if (!startable(j, k))
+				continue;
+			for (uint32_t t = 0, seen = 0; seen < j->running[k] && t < j->n_tasks[k];
+			     t++) {
+				struct sched_node *n = &s->nodes[j->tasks[k][t].node];
+
+				if (j->tasks[k][t].state != TASK_RUNNING)
+					continue;
+				if (k == SW_REDUCE)
+					sw_sched_keep_add(n, j, k);
+				sw_sched_keep_take(n, j, k);
 				seen++;
 			}
+		}
 	}
 }
 

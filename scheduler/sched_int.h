@@ -127,11 +127,13 @@ struct sched_pool {
 	struct job_list runnable[SW_KINDS];
 };
 
-/* A plan's target on a node for one job and kind that has not started yet (keep.c). */
+/* A plan's target on a node for one job and kind (keep.c): the node keeps the room of
+ * placed - running of the job's tasks, its job slots there that none of its tasks fills. */
 struct sched_keep {
 	uint64_t job;
 	struct sw_resources demand; /* one task's, as the plan counted it */
-	uint16_t left;              /* tasks the plan put here that have not started */
+	uint16_t placed;            /* the plan's count; 0 once the job has no task left to start */
+	uint16_t running;           /* the job's tasks of the kind running here */
 	uint8_t kind;
 };
 
@@ -256,14 +258,16 @@ void sw_sched_job_rewind(const struct sw_sched *s, struct sched_job *j, enum sw_
 
 /* keep.c: the room a plan keeps on each node for the tasks it put there (per-node targets).
  * Clears every node's; adds one task of @p j and @p kind to node @p n's, at its demand now;
- * the entry of @p j and @p kind on @p n with a task left, or NULL; a task of @p j started on
- * @p n (its entry there, if any, keeps one task less); forgets @p j's targets of @p kind on
- * every node (it has no such task left to start). */
+ * the entry of @p j and @p kind on @p n with a slot no task of it fills, or NULL; a task of
+ * @p j started on @p n (its entry there, if any, keeps one task less); one ended or failed
+ * there (its entry keeps one more, while under the plan's count); forgets @p j's targets of
+ * @p kind on every node (it has no such task left to start). */
 void sw_sched_keep_clear(struct sw_sched *s);
 void sw_sched_keep_add(struct sched_node *n, const struct sched_job *j, enum sw_task_kind kind);
 const struct sched_keep *sw_sched_keep_own(const struct sched_node *n, const struct sched_job *j,
                                            enum sw_task_kind kind);
 void sw_sched_keep_take(struct sched_node *n, const struct sched_job *j, enum sw_task_kind kind);
+void sw_sched_keep_give(struct sched_node *n, const struct sched_job *j, enum sw_task_kind kind);
 void sw_sched_keep_forget(struct sw_sched *s, const struct sched_job *j, enum sw_task_kind kind);
 /* The Task Scheduler's first choice for a free slot of @p kind on @p node: the jobs with a
  * target there, lowest pool key first, each offered to @p try_pool (the heartbeat's pool

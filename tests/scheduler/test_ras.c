@@ -603,6 +603,48 @@ static void a_node_over_its_targets_starts_the_plans_tasks_as_others_end(void **
 	sw_sched_destroy(s);
 }
 
+/*
+ * A job slot stays its job's until the next plan (the thesis's Task Scheduler gives a freed
+ * slot "a task of the appropriate type from the appropriate job"): on a node of 1 GB, b
+ * (maps of 0.25 GB) runs 2 maps, a (0.5 GB) one, and the plan puts one map each of b, a and
+ * c (0.25 GB) there. When a's map ends, its room is a's again: c's planned map and b's maps
+ * over their target do not take the 0.5 GB that a's next map needs.
+ */
+static void a_job_slot_freed_by_its_job_stays_its_jobs(void **state)
+{
+	struct fx_cluster c;
+	struct fx_job a, b, d;
+	struct sw_assignment out[4];
+	struct sw_sched *s;
+	int got[4], n;
+
+	(void)state;
+	fx_cluster_init(&c, 1, 1);
+	c.nodes[0].map_slots = 4;
+	c.nodes[0].capacity = (struct sw_resources){.cpu = 8, .mem_gb = 1, .io = 8};
+	s = fx_sched(&c, "ras", 1);
+	fx_job_init(&b, 2, 0, 0, 8, 0, 1);
+	b.spec.map_demand = (struct sw_resources){.mem_gb = 0.25};
+	assert_int_equal(sw_sched_job_add(s, &b.spec, 0), 0);
+	offer_maps(s, 2, 0, got);
+	assert_int_equal(got[2], 2);
+	fx_job_init(&a, 1, 0, 1, 8, 0, 1);
+	a.spec.map_demand = (struct sw_resources){.mem_gb = 0.5};
+	assert_int_equal(sw_sched_job_add(s, &a.spec, 1), 0);
+	n = fx_offer(s, 0, SW_MAP, 1, 1, out);
+	assert_int_equal(n, 1);
+	assert_int_equal(out[0].job, 1);
+	fx_job_init(&d, 3, 0, 2, 8, 0, 1);
+	d.spec.map_demand = b.spec.map_demand;
+	assert_int_equal(sw_sched_job_add(s, &d.spec, 2), 0);
+	offer_maps(s, 0, 2, got); /* the heartbeat that plans again: b, a, c one each */
+	assert_int_equal(sw_sched_task_finished(s, 1, SW_MAP, out[0].task, 3), 0);
+	offer_maps(s, 2, 3, got);
+	assert_int_equal(got[1], 1);
+	assert_int_equal(got[2] + got[3], 0);
+	sw_sched_destroy(s);
+}
+
 static void the_plan_follows_the_control_cycle(void **state)
 {
 	struct fx_cluster c;
@@ -832,6 +874,7 @@ int main(void)
 	        cmocka_unit_test(a_reduce_without_a_shuffle_demand_holds_its_reduce_demand),
 	        cmocka_unit_test(a_planned_reduce_keeps_its_room_on_its_node),
 	        cmocka_unit_test(a_node_over_its_targets_starts_the_plans_tasks_as_others_end),
+	        cmocka_unit_test(a_job_slot_freed_by_its_job_stays_its_jobs),
 	        cmocka_unit_test(the_plan_follows_the_control_cycle),
 	        cmocka_unit_test(fit_utility_follows_figure_5_17),
 	        cmocka_unit_test(available_slot_seconds_integrate_the_transactional_load),

@@ -4,7 +4,7 @@ set output 'tasks.png'
 set datafile separator ','
 set multiplot layout 2,2 title 'Running tasks per job, perf/mixes/polo-ch4.jsonl'
 set xlabel 'time (s)'
-set xrange [0:6443]
+set xrange [0:5999]
 set yrange [0:*]
 set offsets 0, 0, graph 0.05, 0
 set key outside right top
