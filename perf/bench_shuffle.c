@@ -19,9 +19,11 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +91,29 @@ static double cpu_s(int who)
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
+/* In the map side: perf/bench-dpdk-wait.sh serves from the other end of a link, which
+ * SW_BENCH_MAP_NETNS (a network namespace to enter), SW_BENCH_MAP_IP (the address to listen on
+ * and the dpdk port's) and SW_BENCH_MAP_DPDK_PORT (memif's server end, or the other end of a
+ * veth) name; unset, it serves as the fetching side would, on 127.0.0.1. Returns the IP. */
+static const char *map_side_link(void)
+{
+	const char *ns = getenv("SW_BENCH_MAP_NETNS"), *ip = getenv("SW_BENCH_MAP_IP");
+	const char *port = getenv("SW_BENCH_MAP_DPDK_PORT");
+	if (ns) {
+		char path[300];
+		snprintf(path, sizeof(path), "/run/netns/%s", ns);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || setns(fd, CLONE_NEWNET) < 0)
+			die(path, -errno);
+		close(fd);
+	}
+	if (port)
+		setenv("SW_DP_DPDK_PORT", port, 1);
+	if (ip)
+		setenv("SW_DP_DPDK_IP", ip, 1);
+	return ip ? ip : "127.0.0.1";
+}
+
 /* The map side: stores the partitions, reports its address, serves until SIGTERM, then
  * reports the CPU seconds it spent serving on *cpu_fd (the parent's end of a pipe). */
 static pid_t map_side(const char *backend, uint64_t size, uint32_t parts, char *addr,
@@ -123,8 +148,10 @@ static pid_t map_side(const char *backend, uint64_t size, uint32_t parts, char *
 		if ((err = sw_shuffle_put(st, JOB, 0, p, b, size)) < 0)
 			die("put", err);
 	free(b);
+	char listen[64];
+	snprintf(listen, sizeof(listen), "%s:0", map_side_link());
 	struct sw_shuffle_server_conf vc = {
-	        .backend = backend, .listen_addr = "127.0.0.1:0", .one_sided = true};
+	        .backend = backend, .listen_addr = listen, .one_sided = true};
 	if ((err = sw_shuffle_server_create(st, &vc, &srv)) < 0)
 		die("server", err);
 	signal(SIGTERM, on_term);
