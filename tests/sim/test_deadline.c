@@ -256,14 +256,18 @@ static void job_waits_at_the_gate_when_its_reduces_do_not_fit_though_its_maps_do
 }
 
 /*
- * ARIA's load read as its words say (SW_SIM_LOAD_SUM): each kind's share of its 16 slots,
- * summed. Two jobs of 1 map and 6 reduces weigh 2 / 16 + 12 / 16 = 0.875: the second waits
+ * ARIA's load read as its words say (SW_SIM_LOAD_SUM, the default): each kind's share of its 16
+ * slots, summed. Two jobs of 1 map and 6 reduces weigh 2 / 16 + 12 / 16 = 0.875: the second waits
  * at 0.8, where each kind on its own lets it in, and goes in at 0.9; two of 4 maps and 1
  * reduce weigh 8 / 16 + 2 / 16 = 0.625: it waits at 0.6, where its maps alone fit.
  */
 static void summed_load_weighs_both_kinds_shares_against_one_threshold(void **state)
 {
+	struct sw_sim_config c;
+
 	(void)state;
+	sw_sim_config_default(&c);
+	assert_int_equal(c.load_measure, SW_SIM_LOAD_SUM); /* the paper's reading, the default */
 	assert_false(pair_goes_in_together(1, 6, 0.8, SW_SIM_LOAD_SUM));
 	assert_true(pair_goes_in_together(1, 6, 0.9, SW_SIM_LOAD_SUM));
 	assert_false(pair_goes_in_together(4, 1, 0.6, SW_SIM_LOAD_SUM));

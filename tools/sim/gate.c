@@ -2,19 +2,16 @@
 /*
  * ARIA's load-threshold arrivals (section 5.7, sw_sim_config.load_threshold): jobs are not
  * submitted at a rate but whenever the cluster has room. The next job of the workload is
- * submitted at its arrival or later, at the first instant when, for each kind of slot it
- * needs, the load plus the slots of that kind it needs (its Lagrange minimum pair for its
- * deadline) stay below the threshold's share of the cluster's slots of that kind; the jobs
- * behind it wait their turn. Per kind, because a sum over both kinds lets a job in whose
- * reduce minimum cannot be placed while every reduce slot is taken and the map slots are
- * empty, which is what ARIA's W2 jobs (300 s reduces) do (perf/README.md, "MinEDF in ARIA's
- * setting"). The load is the running tasks plus what the gate has let in and not yet seen
- * launch: ARIA's simulator starts a job's tasks at its arrival, ours at the next heartbeats,
- * and without that owed part every job waiting at one instant would see the same running
- * count and pass together. With nothing running or owed the job goes in whatever it needs, or
- * a job larger than the threshold would never start. SW_SIM_LOAD_SUM reads ARIA's load as its
- * words say, each kind's share of its slots summed, against one threshold: on W2 it runs the
- * cluster at ARIA's average load (perf/README.md, "MinEDF in ARIA's setting").
+ * submitted at its arrival or later, at the first instant when the load plus the slots it
+ * needs (its Lagrange minimum pair for its deadline) stay below the threshold; the jobs behind
+ * it wait their turn. SW_SIM_LOAD_SUM (the default) weighs the load as ARIA's words say, each
+ * kind's share of its slots summed: on W2 it runs the cluster at ARIA's average load, where
+ * SW_SIM_LOAD_KINDS, each kind of slot on its own, runs it at twice that (perf/README.md,
+ * "MinEDF in ARIA's setting"). The load is the running tasks plus what the gate has let in
+ * and not yet seen launch: ARIA's simulator starts a job's tasks at its arrival, ours at the
+ * next heartbeats, and without that owed part every job waiting at one instant would see the
+ * same running count and pass together. With nothing running or owed the job goes in whatever
+ * it needs, or a job larger than the threshold would never start.
  */
 #include "sim_engine.h"
 #include "sw_sched_aria.h"

@@ -709,10 +709,10 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 		         c->load_threshold, SW_SIM_MAX_LOAD_THRESHOLD);
 		return -EINVAL;
 	}
-	if ((unsigned)c->load_measure > SW_SIM_LOAD_SUM) {
+	if ((unsigned)c->load_measure > SW_SIM_LOAD_KINDS) {
 		snprintf(err->msg, sizeof(err->msg),
-		         "simulator config: load_measure (%d) must be SW_SIM_LOAD_KINDS or "
-		         "SW_SIM_LOAD_SUM",
+		         "simulator config: load_measure (%d) must be SW_SIM_LOAD_SUM or "
+		         "SW_SIM_LOAD_KINDS",
 		         (int)c->load_measure);
 		return -EINVAL;
 	}

@@ -100,16 +100,15 @@ const char options_help[] =
         "  --compute-scale X   multiply every task's compute time by X (default 1): the\n"
         "                      model's compute/network balance\n"
         "  --load-threshold X  ARIA's arrivals: a job is submitted at its arrival or later,\n"
-        "                      once, for each kind of slot, the running tasks, what the\n"
-        "                      jobs let in have not launched yet and its Lagrange minimum\n"
-        "                      for its deadline stay below X times the slots of that kind\n"
-        "                      (ARIA: 0.85-1.05; its deadline moves with it); 0 (default):\n"
-        "                      at its arrival\n"
-        "  --load-measure kinds|sum\n"
-        "                      what --load-threshold weighs: kinds (default) each kind of\n"
-        "                      slot on its own, as above; sum ARIA's words read literally,\n"
-        "                      each kind's share of its slots (running, let in and not\n"
-        "                      launched, and the job's minimum) summed, at most 2\n"
+        "                      once the load (--load-measure) with its Lagrange minimum\n"
+        "                      for its deadline added stays below X (ARIA: 0.85-1.05; its\n"
+        "                      deadline moves with it); 0 (default): at its arrival\n"
+        "  --load-measure sum|kinds\n"
+        "                      what --load-threshold weighs, counting the running tasks,\n"
+        "                      what the jobs let in have not launched yet and the job's\n"
+        "                      minimum: sum (default, ARIA's words) each kind's share of\n"
+        "                      its slots, summed, at most 2; kinds each kind of slot on\n"
+        "                      its own, below X times the slots of that kind\n"
         "  --workflow-slots free|basic|refined\n"
         "                      what a workflow of the mix (jobs with \"workflow\" and\n"
         "                      \"after\") is held to, as its user, from its first job to its\n"
@@ -294,7 +293,7 @@ static int parse_choice(const struct options_ctx *ctx, const char *opt, const ch
 static const char *const off_on[] = {"off", "on"};
 static const char *const bounds[] = {"low", "avg", "up"};           /* enum sw_aria_bound */
 static const char *const wf_slots[] = {"free", "basic", "refined"}; /* enum sw_sim_wf_slots */
-static const char *const load_measures[] = {"kinds", "sum"};        /* enum sw_sim_load_measure */
+static const char *const load_measures[] = {"sum", "kinds"};        /* enum sw_sim_load_measure */
 static const char *const placements[] = {"random", "rack"};         /* enum sw_placement */
 static const char *const map_inputs[] = {"hdfs", "live"}; /* sw_sim_config.map_input_live */
 /* sw_sim_config.output_next: 0 is HDFS's placement, 1 and 2 the next nodes' */

@@ -83,14 +83,15 @@ struct sw_sim_config {
 	 *  its Lagrange minimum fit below it, in workload order (tools/sim/README.md, "Load
 	 *  threshold"). 0 (default): at its arrival. */
 	double load_threshold;
-	/** What load_threshold weighs. SW_SIM_LOAD_KINDS (default): each kind of slot on its
-	 *  own, the load of the kind plus the job's minimum of it below the threshold's share of
-	 *  that kind's slots. SW_SIM_LOAD_SUM: ARIA's words read literally, "the sum of the
+	/** What load_threshold weighs. SW_SIM_LOAD_SUM (default): ARIA's words, "the sum of the
 	 *  percentage of running map and reduce tasks": each kind's share of its own slots,
-	 *  summed (at most 2), below the threshold (tools/sim/README.md, "Load threshold"). */
+	 *  summed (at most 2), below the threshold. SW_SIM_LOAD_KINDS: each kind of slot on its
+	 *  own, the load of the kind plus the job's minimum of it below the threshold's share of
+	 *  that kind's slots (tools/sim/README.md, "Load threshold", says why the sum is the
+	 *  default). */
 	enum sw_sim_load_measure {
-		SW_SIM_LOAD_KINDS = 0,
-		SW_SIM_LOAD_SUM = 1,
+		SW_SIM_LOAD_SUM = 0,
+		SW_SIM_LOAD_KINDS = 1,
 	} load_measure;
 	/** Workflows (tools/sim/README.md, "Workflows"): a workflow whose jobs carry no deadline
 	 *  gets this many times its time on the whole cluster (the refined model's TW_avg on every

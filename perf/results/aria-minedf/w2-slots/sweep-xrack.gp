@@ -20,46 +20,46 @@ $line2 << EOD
 4 "perf/mixes/aria-w2-5.jsonl" 1.0000
 EOD
 $line3 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 0.9936
-1 "perf/mixes/aria-w2-2.jsonl" 0.9997
-2 "perf/mixes/aria-w2-3.jsonl" 0.9957
-3 "perf/mixes/aria-w2-4.jsonl" 0.9902
-4 "perf/mixes/aria-w2-5.jsonl" 0.9898
+0 "perf/mixes/aria-w2-1.jsonl" 0.9963
+1 "perf/mixes/aria-w2-2.jsonl" 0.9929
+2 "perf/mixes/aria-w2-3.jsonl" 0.9911
+3 "perf/mixes/aria-w2-4.jsonl" 0.9903
+4 "perf/mixes/aria-w2-5.jsonl" 0.9969
 EOD
 $line4 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 0.9919
-1 "perf/mixes/aria-w2-2.jsonl" 0.9983
-2 "perf/mixes/aria-w2-3.jsonl" 0.9989
-3 "perf/mixes/aria-w2-4.jsonl" 0.9903
-4 "perf/mixes/aria-w2-5.jsonl" 1.0007
+0 "perf/mixes/aria-w2-1.jsonl" 0.9946
+1 "perf/mixes/aria-w2-2.jsonl" 0.9998
+2 "perf/mixes/aria-w2-3.jsonl" 0.9911
+3 "perf/mixes/aria-w2-4.jsonl" 0.9875
+4 "perf/mixes/aria-w2-5.jsonl" 0.9956
 EOD
 $line5 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 0.9993
-1 "perf/mixes/aria-w2-2.jsonl" 1.0042
-2 "perf/mixes/aria-w2-3.jsonl" 0.9956
-3 "perf/mixes/aria-w2-4.jsonl" 0.9913
-4 "perf/mixes/aria-w2-5.jsonl" 1.0032
+0 "perf/mixes/aria-w2-1.jsonl" 0.9888
+1 "perf/mixes/aria-w2-2.jsonl" 0.9966
+2 "perf/mixes/aria-w2-3.jsonl" 0.9932
+3 "perf/mixes/aria-w2-4.jsonl" 0.9966
+4 "perf/mixes/aria-w2-5.jsonl" 0.9917
 EOD
 $line6 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 1.0002
-1 "perf/mixes/aria-w2-2.jsonl" 0.9976
-2 "perf/mixes/aria-w2-3.jsonl" 1.0001
-3 "perf/mixes/aria-w2-4.jsonl" 0.9999
-4 "perf/mixes/aria-w2-5.jsonl" 1.0004
+0 "perf/mixes/aria-w2-1.jsonl" 1.0000
+1 "perf/mixes/aria-w2-2.jsonl" 0.9996
+2 "perf/mixes/aria-w2-3.jsonl" 1.0000
+3 "perf/mixes/aria-w2-4.jsonl" 1.0000
+4 "perf/mixes/aria-w2-5.jsonl" 1.0000
 EOD
 $line7 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 0.9986
-1 "perf/mixes/aria-w2-2.jsonl" 0.9989
-2 "perf/mixes/aria-w2-3.jsonl" 0.9997
-3 "perf/mixes/aria-w2-4.jsonl" 1.0015
-4 "perf/mixes/aria-w2-5.jsonl" 0.9999
+0 "perf/mixes/aria-w2-1.jsonl" 1.0000
+1 "perf/mixes/aria-w2-2.jsonl" 0.9962
+2 "perf/mixes/aria-w2-3.jsonl" 1.0000
+3 "perf/mixes/aria-w2-4.jsonl" 1.0000
+4 "perf/mixes/aria-w2-5.jsonl" 1.0000
 EOD
 $line8 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 0.9985
-1 "perf/mixes/aria-w2-2.jsonl" 1.0042
-2 "perf/mixes/aria-w2-3.jsonl" 0.9968
+0 "perf/mixes/aria-w2-1.jsonl" 1.0033
+1 "perf/mixes/aria-w2-2.jsonl" 0.9995
+2 "perf/mixes/aria-w2-3.jsonl" 0.9969
 3 "perf/mixes/aria-w2-4.jsonl" 1.0000
-4 "perf/mixes/aria-w2-5.jsonl" 1.0014
+4 "perf/mixes/aria-w2-5.jsonl" 0.9991
 EOD
 # Renders sweep-xrack.png: gnuplot sweep-xrack.gp
 set terminal pngcairo size 900,600 font ',10'

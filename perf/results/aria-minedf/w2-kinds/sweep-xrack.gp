@@ -1,0 +1,82 @@
+$line0 << EOD
+0 "perf/mixes/aria-w2-1.jsonl" 1.0000
+1 "perf/mixes/aria-w2-2.jsonl" 1.0000
+2 "perf/mixes/aria-w2-3.jsonl" 1.0000
+3 "perf/mixes/aria-w2-4.jsonl" 1.0000
+4 "perf/mixes/aria-w2-5.jsonl" 1.0000
+EOD
+$line1 << EOD
+0 "perf/mixes/aria-w2-1.jsonl" 1.0000
+1 "perf/mixes/aria-w2-2.jsonl" 1.0000
+2 "perf/mixes/aria-w2-3.jsonl" 1.0000
+3 "perf/mixes/aria-w2-4.jsonl" 1.0000
+4 "perf/mixes/aria-w2-5.jsonl" 1.0000
+EOD
+$line2 << EOD
+0 "perf/mixes/aria-w2-1.jsonl" 1.0000
+1 "perf/mixes/aria-w2-2.jsonl" 1.0000
+2 "perf/mixes/aria-w2-3.jsonl" 1.0000
+3 "perf/mixes/aria-w2-4.jsonl" 1.0000
+4 "perf/mixes/aria-w2-5.jsonl" 1.0000
+EOD
+$line3 << EOD
+0 "perf/mixes/aria-w2-1.jsonl" 0.9936
+1 "perf/mixes/aria-w2-2.jsonl" 0.9997
+2 "perf/mixes/aria-w2-3.jsonl" 0.9957
+3 "perf/mixes/aria-w2-4.jsonl" 0.9902
+4 "perf/mixes/aria-w2-5.jsonl" 0.9898
+EOD
+$line4 << EOD
+0 "perf/mixes/aria-w2-1.jsonl" 0.9919
+1 "perf/mixes/aria-w2-2.jsonl" 0.9983
+2 "perf/mixes/aria-w2-3.jsonl" 0.9989
+3 "perf/mixes/aria-w2-4.jsonl" 0.9903
+4 "perf/mixes/aria-w2-5.jsonl" 1.0007
+EOD
+$line5 << EOD
+0 "perf/mixes/aria-w2-1.jsonl" 0.9993
+1 "perf/mixes/aria-w2-2.jsonl" 1.0042
+2 "perf/mixes/aria-w2-3.jsonl" 0.9956
+3 "perf/mixes/aria-w2-4.jsonl" 0.9913
+4 "perf/mixes/aria-w2-5.jsonl" 1.0032
+EOD
+$line6 << EOD
+0 "perf/mixes/aria-w2-1.jsonl" 1.0002
+1 "perf/mixes/aria-w2-2.jsonl" 0.9976
+2 "perf/mixes/aria-w2-3.jsonl" 1.0001
+3 "perf/mixes/aria-w2-4.jsonl" 0.9999
+4 "perf/mixes/aria-w2-5.jsonl" 1.0004
+EOD
+$line7 << EOD
+0 "perf/mixes/aria-w2-1.jsonl" 0.9986
+1 "perf/mixes/aria-w2-2.jsonl" 0.9989
+2 "perf/mixes/aria-w2-3.jsonl" 0.9997
+3 "perf/mixes/aria-w2-4.jsonl" 1.0015
+4 "perf/mixes/aria-w2-5.jsonl" 0.9999
+EOD
+$line8 << EOD
+0 "perf/mixes/aria-w2-1.jsonl" 0.9985
+1 "perf/mixes/aria-w2-2.jsonl" 1.0042
+2 "perf/mixes/aria-w2-3.jsonl" 0.9968
+3 "perf/mixes/aria-w2-4.jsonl" 1.0000
+4 "perf/mixes/aria-w2-5.jsonl" 1.0014
+EOD
+# Renders sweep-xrack.png: gnuplot sweep-xrack.gp
+set terminal pngcairo size 900,600 font ',10'
+set output 'sweep-xrack.png'
+set title 'Cross-rack bytes relative to minedf at each point, all jobs'
+set xlabel 'mix'
+set ylabel 'ratio to minedf'
+set key outside right top
+set grid
+set yrange [0:*]
+set offsets graph 0.05, graph 0.05, 0, 0
+plot $line0 using 1:3:xtic(2) with linespoints lw 1.5 title 'minedf load-threshold=0.85', \
+     $line1 using 1:3:xtic(2) with linespoints lw 1.5 title 'minedf load-threshold=0.95', \
+     $line2 using 1:3:xtic(2) with linespoints lw 1.5 title 'minedf load-threshold=1.05', \
+     $line3 using 1:3:xtic(2) with linespoints lw 1.5 title 'aria load-threshold=0.85', \
+     $line4 using 1:3:xtic(2) with linespoints lw 1.5 title 'aria load-threshold=0.95', \
+     $line5 using 1:3:xtic(2) with linespoints lw 1.5 title 'aria load-threshold=1.05', \
+     $line6 using 1:3:xtic(2) with linespoints lw 1.5 title 'fifo load-threshold=0.85', \
+     $line7 using 1:3:xtic(2) with linespoints lw 1.5 title 'fifo load-threshold=0.95', \
+     $line8 using 1:3:xtic(2) with linespoints lw 1.5 title 'fifo load-threshold=1.05'
