@@ -80,10 +80,11 @@ int sw_sim_net_dirty(const struct sim_net *n);
 void sw_sim_net_update(struct sim_net *n, double now);
 /**
  * Defers the component solves of sw_sim_net_update() to multiples of @p quantum seconds (0, the
- * default: none, every update is exact). An update that would solve a whole connected
- * component keeps instead the rates of its local solve, which stay within every link's
- * capacity but may leave some flows below their max-min rate, and the component is solved
- * exactly at the next multiple of @p quantum (sw_sim_net_due()). @return 0, or -EINVAL unless
+ * default: none, every update is exact). Between multiples an update gives the flows that
+ * started, and the flows of each changed link that carries few, what the other flows leave,
+ * which stays within every link's capacity but may leave some flows below their max-min
+ * rate; the components of the changed links are solved exactly at the next multiple of
+ * @p quantum (sw_sim_net_due()). @return 0, or -EINVAL unless
  * 0 <= @p quantum <= SW_SIM_MAX_NET_QUANTUM.
  */
 int sw_sim_net_set_quantum(struct sim_net *n, double quantum);

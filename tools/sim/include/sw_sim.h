@@ -106,10 +106,11 @@ struct sw_sim_config {
 		SW_SIM_WF_REFINED = 2,
 	} workflow_slots;
 	/** 0 (default): every network update is exact max-min. Q > 0, an opt-in approximation
-	 *  for day-long traces: an update that would solve a whole connected component of flows
-	 *  keeps its local solve (within capacity, some flows below their fair rate) and the
-	 *  component is solved at the next multiple of Q seconds (tools/sim/README.md, "Network
-	 *  quantum"). At most SW_SIM_MAX_NET_QUANTUM. */
+	 *  for day-long traces: between multiples of Q seconds the flows that start, and those
+	 *  of a changed link that carries few, share what the others leave (within capacity,
+	 *  some flows below their fair rate), and the changed components are solved exactly at
+	 *  the next multiple (tools/sim/README.md, "Network quantum"). At most
+	 *  SW_SIM_MAX_NET_QUANTUM. */
 	double net_quantum;
 	/** Probability that a task attempt straggles, in [0, 1]: 0. Drawn per (workload seed,
 	 *  job, task, attempt) from a stream of its own; a straggler computes
