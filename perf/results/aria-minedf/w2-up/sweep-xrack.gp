@@ -20,46 +20,46 @@ $line2 << EOD
 4 "perf/mixes/aria-w2-5.jsonl" 1.0000
 EOD
 $line3 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 1.0023
-1 "perf/mixes/aria-w2-2.jsonl" 1.0002
-2 "perf/mixes/aria-w2-3.jsonl" 0.9996
-3 "perf/mixes/aria-w2-4.jsonl" 0.9891
-4 "perf/mixes/aria-w2-5.jsonl" 0.9988
+0 "perf/mixes/aria-w2-1.jsonl" 1.0005
+1 "perf/mixes/aria-w2-2.jsonl" 1.0009
+2 "perf/mixes/aria-w2-3.jsonl" 1.0069
+3 "perf/mixes/aria-w2-4.jsonl" 0.9923
+4 "perf/mixes/aria-w2-5.jsonl" 1.0036
 EOD
 $line4 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 1.0050
-1 "perf/mixes/aria-w2-2.jsonl" 1.0017
-2 "perf/mixes/aria-w2-3.jsonl" 1.0001
-3 "perf/mixes/aria-w2-4.jsonl" 0.9952
-4 "perf/mixes/aria-w2-5.jsonl" 0.9986
+0 "perf/mixes/aria-w2-1.jsonl" 1.0081
+1 "perf/mixes/aria-w2-2.jsonl" 1.0000
+2 "perf/mixes/aria-w2-3.jsonl" 1.0020
+3 "perf/mixes/aria-w2-4.jsonl" 0.9921
+4 "perf/mixes/aria-w2-5.jsonl" 1.0009
 EOD
 $line5 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 1.0046
-1 "perf/mixes/aria-w2-2.jsonl" 1.0011
-2 "perf/mixes/aria-w2-3.jsonl" 1.0004
-3 "perf/mixes/aria-w2-4.jsonl" 0.9957
-4 "perf/mixes/aria-w2-5.jsonl" 1.0007
+0 "perf/mixes/aria-w2-1.jsonl" 1.0069
+1 "perf/mixes/aria-w2-2.jsonl" 1.0016
+2 "perf/mixes/aria-w2-3.jsonl" 1.0023
+3 "perf/mixes/aria-w2-4.jsonl" 0.9892
+4 "perf/mixes/aria-w2-5.jsonl" 1.0029
 EOD
 $line6 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 0.9985
-1 "perf/mixes/aria-w2-2.jsonl" 1.0012
-2 "perf/mixes/aria-w2-3.jsonl" 0.9992
-3 "perf/mixes/aria-w2-4.jsonl" 1.0006
-4 "perf/mixes/aria-w2-5.jsonl" 1.0001
-EOD
-$line7 << EOD
 0 "perf/mixes/aria-w2-1.jsonl" 0.9998
 1 "perf/mixes/aria-w2-2.jsonl" 1.0000
-2 "perf/mixes/aria-w2-3.jsonl" 1.0006
-3 "perf/mixes/aria-w2-4.jsonl" 1.0004
-4 "perf/mixes/aria-w2-5.jsonl" 1.0004
+2 "perf/mixes/aria-w2-3.jsonl" 0.9997
+3 "perf/mixes/aria-w2-4.jsonl" 1.0007
+4 "perf/mixes/aria-w2-5.jsonl" 1.0012
+EOD
+$line7 << EOD
+0 "perf/mixes/aria-w2-1.jsonl" 1.0001
+1 "perf/mixes/aria-w2-2.jsonl" 0.9999
+2 "perf/mixes/aria-w2-3.jsonl" 1.0000
+3 "perf/mixes/aria-w2-4.jsonl" 0.9998
+4 "perf/mixes/aria-w2-5.jsonl" 0.9994
 EOD
 $line8 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 0.9999
+0 "perf/mixes/aria-w2-1.jsonl" 1.0001
 1 "perf/mixes/aria-w2-2.jsonl" 0.9989
-2 "perf/mixes/aria-w2-3.jsonl" 1.0003
-3 "perf/mixes/aria-w2-4.jsonl" 1.0000
-4 "perf/mixes/aria-w2-5.jsonl" 1.0001
+2 "perf/mixes/aria-w2-3.jsonl" 1.0000
+3 "perf/mixes/aria-w2-4.jsonl" 1.0001
+4 "perf/mixes/aria-w2-5.jsonl" 0.9992
 EOD
 # Renders sweep-xrack.png: gnuplot sweep-xrack.gp
 set terminal pngcairo size 900,600 font ',10'
