@@ -302,7 +302,7 @@ static int flows_reserve(struct sim_net *n)
 
 /* Makes room for a flow on @p link: in its flow list, its group (only flows on it may join
  * it), its row of the cells (a group per flow at most) and its column (a flow of the group
- * crosses at most SIM_NET_MAX_HOPS links). */
+ * crosses at most SIM_NET_MAX_HOPS links), all sized by the flow list's capacity. */
 static int link_attach(struct sim_net *n, uint32_t link, uint32_t id, uint32_t *pos)
 {
 	struct link *l = &n->links[link];
@@ -318,11 +318,10 @@ static int link_attach(struct sim_net *n, uint32_t link, uint32_t id, uint32_t *
 		if (!nf)
 			return -ENOMEM;
 		l->members = nf;
+		if (sw_sim_cells_reserve_line(&n->cells, link, ncap, SIM_NET_MAX_HOPS * ncap))
+			return -ENOMEM;
 		l->flows_cap = ncap;
 	}
-	if (sw_sim_cells_reserve_line(&n->cells, link, l->n_flows + 1,
-	                              SIM_NET_MAX_HOPS * (l->n_flows + 1)))
-		return -ENOMEM;
 	*pos = l->n_flows;
 	l->flows[l->n_flows++] = id;
 	return 0;

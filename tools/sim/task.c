@@ -338,12 +338,10 @@ static int shuffle_pump(struct sim *s, struct sim_task *t)
 	return 0;
 }
 
-/* Gives reducer @p t its partition of map @p m's output. */
-static void shuffle_take(struct sim *s, struct sim_task *t, uint32_t m)
+/* Gives reducer @p t its partition, @p bytes, of a map output on node @p src. */
+static void shuffle_take(struct sim *s, struct sim_task *t, uint32_t src, uint64_t bytes)
 {
 	struct sim_job *j = t->job;
-	uint32_t src = j->tasks[m].node;
-	uint64_t bytes = share(j->maps[m].output_bytes, t->idx, j->n_reduces);
 	struct sim_shuffle *shf = t->shf;
 	struct sim_src *sp = src_of(t, src);
 
@@ -386,16 +384,27 @@ static int shuffle_check(struct sim *s, struct sim_task *t)
 	return compute(s, t, t->shuffled, j->bench->reduce_rate);
 }
 
+/* Starts reducer @p t's fetches from the sources it queued, or its compute when all is in. */
+static int shuffle_advance(struct sim *s, struct sim_task *t)
+{
+	int rc = shuffle_pump(s, t);
+
+	return rc ? rc : shuffle_check(s, t);
+}
+
 /* Feeds the outputs registered since @p from to reducer @p t and starts fetches. */
 static int shuffle_feed(struct sim *s, struct sim_task *t, uint32_t from)
 {
+	const struct sim_job *j = t->job;
 	uint32_t i;
-	int rc;
 
-	for (i = from; i < t->job->n_outputs; i++)
-		shuffle_take(s, t, t->job->outputs[i]);
-	rc = shuffle_pump(s, t);
-	return rc ? rc : shuffle_check(s, t);
+	for (i = from; i < j->n_outputs; i++) {
+		uint32_t m = j->outputs[i];
+
+		shuffle_take(s, t, j->tasks[m].node,
+		             share(j->maps[m].output_bytes, t->idx, j->n_reduces));
+	}
+	return shuffle_advance(s, t);
 }
 
 /* ---- output ---- */
@@ -520,7 +529,7 @@ static int write_output(struct sim *s, struct sim_task *t, uint64_t bytes)
 static int map_done(struct sim *s, struct sim_task *t)
 {
 	struct sim_job *j = t->job;
-	uint64_t out = j->maps[t->idx].output_bytes;
+	uint64_t out = j->maps[t->idx].output_bytes, part, extra;
 	uint32_t i;
 	int rc;
 
@@ -533,9 +542,17 @@ static int map_done(struct sim *s, struct sim_task *t)
 		return rc;
 	j->maps_done++;
 	j->outputs[j->n_outputs++] = t->idx;
-	/* Backwards: a reducer that finishes its shuffle leaves the list by swap-remove. */
+	/* Every running reducer takes its partition: share() with the one division hoisted out
+	 * of a loop a million-map job runs for each of its thousands of reducers. Backwards: a
+	 * reducer that finishes its shuffle leaves the list by swap-remove. A map-only job has
+	 * none running, and no reducer count to divide by. */
+	part = j->n_running ? out / j->n_reduces : 0;
+	extra = j->n_running ? out % j->n_reduces : 0;
 	for (i = j->n_running; i-- > 0;) {
-		rc = shuffle_feed(s, &j->tasks[j->n_maps + j->running[i]], j->n_outputs - 1);
+		struct sim_task *r = &j->tasks[j->n_maps + j->running[i]];
+
+		shuffle_take(s, r, t->node, part + (r->idx < extra));
+		rc = shuffle_advance(s, r);
 		if (rc)
 			return rc;
 	}
@@ -574,7 +591,7 @@ int sw_sim_flow_done(struct sim *s, struct sim_xfer *x)
 		return --t->waits ? 0 : written(s, t);
 	src_of(t, x->src)->slot = 0;
 	shf->active--;
-	return shuffle_feed(s, t, t->job->n_outputs);
+	return shuffle_advance(s, t);
 }
 
 static enum sw_locality locality(const struct sim *s, uint32_t node, const struct sw_assignment *a)
