@@ -7,13 +7,16 @@
  * Answers carry an AES-GMAC tag under a key derived from the job's secret and the challenge:
  * GMAC, not HMAC, because it runs at several GB/s (GHASH on carry-less multiply) where SHA-256
  * would halve a fetch's speed. The tag covers the payload through digests of its 64 KiB pieces
- * (a keyed universal hash: GMAC under a per-job key with a fixed IV, never sent), so that a
- * map side can take them once at put time instead of passing over every byte it serves.
+ * (a keyed universal hash: UMAC-64 under a per-job key with a fixed nonce, never sent), so that
+ * a map side can take them once at put time instead of passing over every byte it serves, and
+ * a reducer passes over the bytes with NH, 1.4-1.6 times as fast here as GHASH (README.md,
+ * "UMAC-64 for the pieces").
  */
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
 
+#include <nettle/umac.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/core_names.h>
@@ -21,9 +24,16 @@
 
 #include "proto.h"
 
-struct proto_gmac {
+/* Each part keeps the key it was last given: keying GCM (its GHASH tables) costs about a
+ * microsecond, UMAC (its NH key stream) two, against 10 us for a 64 KiB answer's whole check,
+ * and a connection's answers, a job's pieces, come under one key. */
+struct proto_tag {
 	EVP_CIPHER_CTX *x; /* the tag */
-	EVP_CIPHER_CTX *p; /* the pieces' digests */
+	uint8_t xkey[PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN];
+	bool xkeyed;
+	struct umac64_ctx p; /* the pieces' digests */
+	uint8_t pkey[PROTO_PIECE_KEY_LEN];
+	bool pkeyed;
 };
 
 /* OpenSSL 3.0's one-shot HMAC() looks the algorithms up in the provider tables, under locks,
@@ -140,27 +150,25 @@ int sw_shuffle_proto_answer_key_cached(struct proto_keycache *kc, const uint8_t 
 	return 0;
 }
 
-struct proto_gmac *sw_shuffle_proto_gmac_new(void)
+struct proto_tag *sw_shuffle_proto_tag_new(void)
 {
-	struct proto_gmac *g = OPENSSL_zalloc(sizeof(*g));
+	struct proto_tag *g = OPENSSL_zalloc(sizeof(*g));
 	if (g == NULL)
 		return NULL;
-	if ((g->x = EVP_CIPHER_CTX_new()) == NULL || (g->p = EVP_CIPHER_CTX_new()) == NULL ||
-	    EVP_EncryptInit_ex(g->x, EVP_aes_128_gcm(), NULL, NULL, NULL) != 1 ||
-	    EVP_EncryptInit_ex(g->p, EVP_aes_128_gcm(), NULL, NULL, NULL) != 1) {
-		sw_shuffle_proto_gmac_free(g);
+	if ((g->x = EVP_CIPHER_CTX_new()) == NULL ||
+	    EVP_EncryptInit_ex(g->x, EVP_aes_128_gcm(), NULL, NULL, NULL) != 1) {
+		sw_shuffle_proto_tag_free(g);
 		return NULL;
 	}
 	return g;
 }
 
-void sw_shuffle_proto_gmac_free(struct proto_gmac *g)
+void sw_shuffle_proto_tag_free(struct proto_tag *g)
 {
 	if (g == NULL)
 		return;
 	EVP_CIPHER_CTX_free(g->x);
-	EVP_CIPHER_CTX_free(g->p);
-	OPENSSL_free(g);
+	OPENSSL_clear_free(g, sizeof(*g)); /* the keys and the NH key stream */
 }
 
 /* AES-128-GMAC of len bytes of data (under x's key and IV) into tag. */
@@ -186,17 +194,26 @@ static int gmac_final(EVP_CIPHER_CTX *x, uint8_t tag[PROTO_TAG_LEN])
 	return 0;
 }
 
-/* The digest of one piece, under the piece key g->p was keyed with. A fixed IV is safe here
+/* Keys g's digests with key unless they hold it already. */
+static void piece_key(struct proto_tag *g, const uint8_t key[PROTO_PIECE_KEY_LEN])
+{
+	if (g->pkeyed && CRYPTO_memcmp(g->pkey, key, PROTO_PIECE_KEY_LEN) == 0)
+		return;
+	umac64_set_key(&g->p, key);
+	memcpy(g->pkey, key, PROTO_PIECE_KEY_LEN);
+	g->pkeyed = true;
+}
+
+/* The UMAC-64 digest of one piece, under the piece key g->p holds. A fixed nonce is safe here
  * only because digests never leave the process: they are the tag's input, and the tag's own
  * fresh IV masks them (README.md, "Answer tag"). */
-static int digest(struct proto_gmac *g, const uint8_t *piece, size_t len,
-                  uint8_t out[PROTO_DIGEST_LEN])
+static void digest(struct proto_tag *g, const uint8_t *piece, size_t len,
+                   uint8_t out[PROTO_DIGEST_LEN])
 {
-	static const uint8_t iv[12];
-	if (EVP_EncryptInit_ex(g->p, NULL, NULL, NULL, iv) != 1 ||
-	    gmac_update(g->p, piece, len) < 0)
-		return -EIO;
-	return gmac_final(g->p, out);
+	static const uint8_t nonce[16];
+	umac64_set_nonce(&g->p, sizeof(nonce), nonce);
+	umac64_update(&g->p, len, piece);
+	umac64_digest(&g->p, PROTO_DIGEST_LEN, out);
 }
 
 static size_t pieces(size_t len)
@@ -204,61 +221,61 @@ static size_t pieces(size_t len)
 	return (len + PROTO_PIECE - 1) / PROTO_PIECE;
 }
 
-int sw_shuffle_proto_digests(struct proto_gmac *g, const uint8_t key[PROTO_PIECE_KEY_LEN],
-                             const void *data, size_t len, uint8_t *out)
+void sw_shuffle_proto_digests(struct proto_tag *g, const uint8_t key[PROTO_PIECE_KEY_LEN],
+                              const void *data, size_t len, uint8_t *out)
 {
 	const uint8_t *d = data;
-	if (len > 0 && EVP_EncryptInit_ex(g->p, NULL, NULL, key, NULL) != 1)
-		return -EIO;
+	piece_key(g, key);
 	for (size_t i = 0; i < pieces(len); i++) {
 		size_t off = i * PROTO_PIECE;
-		size_t n = len - off < PROTO_PIECE ? len - off : PROTO_PIECE;
-		if (digest(g, d + off, n, out + i * PROTO_DIGEST_LEN) < 0)
-			return -EIO;
+		digest(g, d + off, len - off < PROTO_PIECE ? len - off : PROTO_PIECE,
+		       out + i * PROTO_DIGEST_LEN);
 	}
-	return 0;
 }
 
 /* The tag of the encoded header's bytes [0, PROTO_CHUNK_TAGGED) and the payload's digests:
  * those given (n of them), or else taken from the payload's len bytes. IV: the request's
  * nonce and the chunk's seq. */
-static int gmac(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN], uint64_t nonce,
+static int gmac(struct proto_tag *g, const uint8_t key[PROTO_KEY_LEN], uint64_t nonce,
                 const struct proto_chunk *c, const uint8_t *payload, size_t len,
                 const uint8_t *digests, size_t n, uint8_t tag[PROTO_TAG_LEN])
 {
 	uint8_t hdr[PROTO_CHUNK_LEN], iv[12], d[PROTO_DIGEST_LEN];
+	bool rekey = !g->xkeyed || CRYPTO_memcmp(g->xkey, key, sizeof(g->xkey)) != 0;
 	int k;
 	sw_shuffle_proto_chunk_encode(c, hdr);
 	for (int i = 0; i < 8; i++)
 		iv[i] = (uint8_t)(nonce >> (8 * i));
 	memcpy(iv + 8, hdr + 8, 4); /* seq as on the wire */
-	if (EVP_EncryptInit_ex(g->x, NULL, NULL, key, iv) != 1 ||
-	    EVP_EncryptUpdate(g->x, NULL, &k, hdr, PROTO_CHUNK_TAGGED) != 1)
+	g->xkeyed = false;
+	if (EVP_EncryptInit_ex(g->x, NULL, NULL, rekey ? key : NULL, iv) != 1)
+		return -EIO;
+	memcpy(g->xkey, key, sizeof(g->xkey));
+	g->xkeyed = true;
+	if (EVP_EncryptUpdate(g->x, NULL, &k, hdr, PROTO_CHUNK_TAGGED) != 1)
 		return -EIO;
 	if (digests != NULL)
 		return gmac_update(g->x, digests, n * PROTO_DIGEST_LEN) < 0 ? -EIO
 		                                                            : gmac_final(g->x, tag);
-	if (len > 0 && EVP_EncryptInit_ex(g->p, NULL, NULL,
-	                                  key + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN, NULL) != 1)
-		return -EIO;
+	if (len > 0)
+		piece_key(g, key + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN);
 	for (size_t i = 0; i < pieces(len); i++) {
 		size_t off = i * PROTO_PIECE;
-		if (digest(g, payload + off, len - off < PROTO_PIECE ? len - off : PROTO_PIECE, d) <
-		            0 ||
-		    EVP_EncryptUpdate(g->x, NULL, &k, d, PROTO_DIGEST_LEN) != 1)
+		digest(g, payload + off, len - off < PROTO_PIECE ? len - off : PROTO_PIECE, d);
+		if (EVP_EncryptUpdate(g->x, NULL, &k, d, PROTO_DIGEST_LEN) != 1)
 			return -EIO;
 	}
 	return gmac_final(g->x, tag);
 }
 
-int sw_shuffle_proto_chunk_seal(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
+int sw_shuffle_proto_chunk_seal(struct proto_tag *g, const uint8_t key[PROTO_KEY_LEN],
                                 uint64_t nonce, struct proto_chunk *c, const void *payload,
                                 size_t len)
 {
 	return gmac(g, key, nonce, c, payload, len, NULL, 0, c->tag);
 }
 
-int sw_shuffle_proto_chunk_seal_digests(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
+int sw_shuffle_proto_chunk_seal_digests(struct proto_tag *g, const uint8_t key[PROTO_KEY_LEN],
                                         uint64_t nonce, struct proto_chunk *c,
                                         const uint8_t *digests, size_t n)
 {
@@ -266,7 +283,7 @@ int sw_shuffle_proto_chunk_seal_digests(struct proto_gmac *g, const uint8_t key[
 	return gmac(g, key, nonce, c, NULL, 0, n > 0 ? digests : none, n, c->tag);
 }
 
-int sw_shuffle_proto_chunk_check(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
+int sw_shuffle_proto_chunk_check(struct proto_tag *g, const uint8_t key[PROTO_KEY_LEN],
                                  uint64_t nonce, const struct proto_chunk *c, const void *payload,
                                  size_t len)
 {

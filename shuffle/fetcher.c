@@ -123,7 +123,7 @@ struct sw_shuffle_fetcher {
 	struct sw_dp_ctx *ctx;
 	struct sw_shuffle_fetcher_conf conf;
 	struct proto_zctx *z;
-	struct proto_gmac *g;
+	struct proto_tag *g;
 	struct fconn *conns, *closed;
 	struct sw_shuffle_fetch_op *wait_head, *wait_tail; /* for a connection slot */
 	struct sw_shuffle_fetch_op *done_head, *done_tail;
@@ -1049,7 +1049,7 @@ int sw_shuffle_fetcher_attach(struct sw_dp_ctx *ctx, const struct sw_shuffle_fet
 	/* a lease is of no use to a context that cannot read one-sided */
 	fc->conf.one_sided = conf->one_sided && (sw_dp_caps(ctx) & SW_DP_CAP_GET);
 	if ((fc->z = sw_shuffle_proto_zctx_new()) == NULL ||
-	    (fc->g = sw_shuffle_proto_gmac_new()) == NULL) {
+	    (fc->g = sw_shuffle_proto_tag_new()) == NULL) {
 		sw_shuffle_fetcher_destroy(fc);
 		return -ENOMEM;
 	}
@@ -1087,7 +1087,7 @@ void sw_shuffle_fetcher_destroy(struct sw_shuffle_fetcher *fc)
 	ops_free(fc->wait_head);
 	ops_free(fc->done_head);
 	sw_shuffle_proto_zctx_free(fc->z);
-	sw_shuffle_proto_gmac_free(fc->g);
+	sw_shuffle_proto_tag_free(fc->g);
 	free(fc);
 }
 

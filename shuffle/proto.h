@@ -23,11 +23,11 @@
 #define PROTO_CHUNK_TAGGED 40 /* the answer tag covers header bytes [0, 40) and the payload */
 #define PROTO_TAG_LEN      16
 /* A connection's answer keys for one job: the AES-128 key of the tags (from the challenge),
- * then the job's AES-128 piece key (the same on every connection, see auth.c) */
+ * then the job's UMAC piece key (the same on every connection, see auth.c) */
 #define PROTO_KEY_LEN       32
 #define PROTO_PIECE_KEY_LEN 16
 #define PROTO_PIECE         (64u << 10) /* the tag covers the payload as digests of 64 KiB pieces */
-#define PROTO_DIGEST_LEN    16
+#define PROTO_DIGEST_LEN    8           /* UMAC-64 */
 #define PROTO_HELLO_LEN     24
 #define PROTO_CHALLENGE_LEN 16
 #define PROTO_RKEY_MAX      4096 /* largest rkey blob accepted */
@@ -142,15 +142,16 @@ int sw_shuffle_proto_mac_verify(const uint8_t *key, size_t key_len,
  * Answer authentication (README.md, "Answer tag"): AES-128-GMAC with a key derived from the
  * job's secret and the connection's challenge, the request's nonce and the chunk's seq as IV
  * (unique: the server accepts each nonce once per connection), over the encoded header's
- * bytes [0, PROTO_CHUNK_TAGGED) and the digest of every PROTO_PIECE of the payload: AES-128-
- * GMAC under the job's piece key with a zero IV, a keyed universal hash that a map side takes
+ * bytes [0, PROTO_CHUNK_TAGGED) and the digest of every PROTO_PIECE of the payload: UMAC-64
+ * under the job's piece key with a fixed nonce, a keyed universal hash that a map side takes
  * once at put time. seal sets c->tag (0 or -EIO), from the payload or from its digests
  * (n of them, as sw_shuffle_proto_digests gives); check compares it in constant time (0 or
- * -EBADMSG). answer_key derives both keys (0 or -EIO), piece_key the second alone.
+ * -EBADMSG). answer_key derives both keys (0 or -EIO), piece_key the second alone. A
+ * proto_tag holds the keyed contexts of one thread (NULL from new: out of memory).
  */
-struct proto_gmac;
-struct proto_gmac *sw_shuffle_proto_gmac_new(void);
-void sw_shuffle_proto_gmac_free(struct proto_gmac *g);
+struct proto_tag;
+struct proto_tag *sw_shuffle_proto_tag_new(void);
+void sw_shuffle_proto_tag_free(struct proto_tag *g);
 int sw_shuffle_proto_answer_key(const uint8_t *secret, size_t secret_len,
                                 const uint8_t challenge[PROTO_CHALLENGE_LEN],
                                 uint8_t key[PROTO_KEY_LEN]);
@@ -168,16 +169,16 @@ int sw_shuffle_proto_answer_key_cached(struct proto_keycache *kc, const uint8_t 
                                        const uint8_t challenge[PROTO_CHALLENGE_LEN],
                                        uint8_t key[PROTO_KEY_LEN]);
 /* The digests of data's pieces into out (PROTO_DIGEST_LEN bytes each, the last piece may be
- * short); never sent. 0 or -EIO. */
-int sw_shuffle_proto_digests(struct proto_gmac *g, const uint8_t key[PROTO_PIECE_KEY_LEN],
-                             const void *data, size_t len, uint8_t *out);
-int sw_shuffle_proto_chunk_seal(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
+ * short); never sent. */
+void sw_shuffle_proto_digests(struct proto_tag *g, const uint8_t key[PROTO_PIECE_KEY_LEN],
+                              const void *data, size_t len, uint8_t *out);
+int sw_shuffle_proto_chunk_seal(struct proto_tag *g, const uint8_t key[PROTO_KEY_LEN],
                                 uint64_t nonce, struct proto_chunk *c, const void *payload,
                                 size_t len);
-int sw_shuffle_proto_chunk_seal_digests(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
+int sw_shuffle_proto_chunk_seal_digests(struct proto_tag *g, const uint8_t key[PROTO_KEY_LEN],
                                         uint64_t nonce, struct proto_chunk *c,
                                         const uint8_t *digests, size_t n);
-int sw_shuffle_proto_chunk_check(struct proto_gmac *g, const uint8_t key[PROTO_KEY_LEN],
+int sw_shuffle_proto_chunk_check(struct proto_tag *g, const uint8_t key[PROTO_KEY_LEN],
                                  uint64_t nonce, const struct proto_chunk *c, const void *payload,
                                  size_t len);
 /* Statuses sent before the peer proved a key, so without a tag. */

@@ -108,7 +108,7 @@ struct sw_shuffle_server {
 	unsigned log_lines, log_dropped;
 	struct conn *conns;
 	struct proto_zctx *z;
-	struct proto_gmac *g;
+	struct proto_tag *g;
 	int stop;
 	int corrupt_next;
 	struct sw_shuffle_counters cnt;
@@ -816,7 +816,7 @@ int sw_shuffle_server_attach(struct sw_shuffle_store *st, struct sw_dp_ctx *ctx,
 	srv->now_ms = sw_shuffle_mono_ms();
 	int err = -ENOMEM;
 	if ((srv->z = sw_shuffle_proto_zctx_new()) == NULL ||
-	    (srv->g = sw_shuffle_proto_gmac_new()) == NULL)
+	    (srv->g = sw_shuffle_proto_tag_new()) == NULL)
 		goto fail;
 	if ((err = sw_shuffle_secret_new(srv->decoy)) < 0)
 		goto fail;
@@ -880,6 +880,6 @@ void sw_shuffle_server_destroy(struct sw_shuffle_server *srv)
 	while (srv->conns != NULL)
 		conn_free(srv, srv->conns);
 	sw_shuffle_proto_zctx_free(srv->z);
-	sw_shuffle_proto_gmac_free(srv->g);
+	sw_shuffle_proto_tag_free(srv->g);
 	free(srv);
 }

@@ -112,13 +112,15 @@ static uint32_t *block_crcs(const uint8_t *data, uint64_t len)
 static uint8_t *block_digests(const uint8_t key[PROTO_PIECE_KEY_LEN], const uint8_t *data,
                               uint64_t len)
 {
-	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
+	struct proto_tag *g = sw_shuffle_proto_tag_new();
 	uint8_t *d = malloc(nblocks(len) * PROTO_DIGEST_LEN + 1);
-	if (g == NULL || d == NULL || sw_shuffle_proto_digests(g, key, data, len, d) < 0) {
+	if (g == NULL || d == NULL) {
 		free(d);
 		d = NULL;
+	} else {
+		sw_shuffle_proto_digests(g, key, data, len, d);
 	}
-	sw_shuffle_proto_gmac_free(g);
+	sw_shuffle_proto_tag_free(g);
 	return d;
 }
 

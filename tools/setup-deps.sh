@@ -15,7 +15,7 @@ apt-get install -y -qq --no-install-recommends \
 	meson ninja-build pkg-config gcc g++ clang libclang-rt-14-dev \
 	libcmocka-dev libbenchmark-dev libjansson-dev gnuplot-nox \
 	libucx-dev ucx-utils libibverbs-dev librdmacm-dev libnuma-dev libjemalloc-dev \
-	liburing-dev libisal-dev libssl-dev liblz4-dev libzstd-dev \
+	liburing-dev libisal-dev libssl-dev nettle-dev liblz4-dev libzstd-dev \
 	libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev libsqlite3-dev libsystemd-dev \
 	libmnl-dev libdpdk-dev prometheus systemd \
 	iperf3 valgrind iproute2 procps curl >/dev/null

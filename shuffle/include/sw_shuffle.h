@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define SW_SHUFFLE_VERSION       3
+#define SW_SHUFFLE_VERSION       4
 #define SW_SHUFFLE_CHUNK_DEFAULT (1u << 20)
 #define SW_SHUFFLE_CHUNK_MAX     (16u << 20)
 #define SW_SHUFFLE_SECRET_MIN    16 /* shorter job secrets are refused: guessable */

@@ -85,7 +85,7 @@ static void settle(struct sw_dp_ctx *fctx, struct sw_shuffle_fetcher *fc, struct
 		quiet = turn(fctx, fc, p) ? 0 : quiet + 1;
 }
 
-static void send_msg(struct peer *p, struct proto_gmac *g, const uint8_t akey[PROTO_KEY_LEN],
+static void send_msg(struct peer *p, struct proto_tag *g, const uint8_t akey[PROTO_KEY_LEN],
                      uint8_t ctl, const uint8_t *m, size_t len)
 {
 	static uint8_t buf[PROTO_CHUNK_LEN + 65536];
@@ -118,7 +118,7 @@ static void send_msg(struct peer *p, struct proto_gmac *g, const uint8_t akey[PR
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct proto_gmac *g;
+	static struct proto_tag *g;
 	struct sw_dp_config dc;
 	struct sw_dp_ctx *fctx;
 	struct sw_shuffle_fetcher *fc;
@@ -128,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t akey[PROTO_KEY_LEN];
 	bool done = false;
 
-	if (g == NULL && (g = sw_shuffle_proto_gmac_new()) == NULL)
+	if (g == NULL && (g = sw_shuffle_proto_tag_new()) == NULL)
 		abort();
 	sw_dp_config_init(&dc);
 	dc.backend = "tcp";

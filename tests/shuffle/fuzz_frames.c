@@ -18,13 +18,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct proto_zctx *z; /* made once: a context per input would dominate the run */
 	struct proto_req r;
 	struct proto_chunk h;
-	static struct proto_gmac *g;
+	static struct proto_tag *g;
 	static const uint8_t key[PROTO_KEY_LEN] = "fuzz-answer-key";
 	uint8_t challenge[PROTO_CHALLENGE_LEN];
 	struct proto_rkey k;
 
-	if (z == NULL && ((z = sw_shuffle_proto_zctx_new()) == NULL ||
-	                  (g = sw_shuffle_proto_gmac_new()) == NULL))
+	if (z == NULL &&
+	    ((z = sw_shuffle_proto_zctx_new()) == NULL || (g = sw_shuffle_proto_tag_new()) == NULL))
 		abort();
 	sw_shuffle_proto_req_decode(data, size, &r);
 	sw_shuffle_proto_hello_decode(data, size, challenge);

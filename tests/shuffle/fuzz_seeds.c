@@ -25,7 +25,7 @@ int main(int argc, char **argv)
 	                      .job = 1,
 	                      .length = SW_SHUFFLE_TO_END};
 	struct proto_zctx *z = sw_shuffle_proto_zctx_new();
-	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
+	struct proto_tag *g = sw_shuffle_proto_tag_new();
 	int err = argc != 2 || z == NULL || g == NULL;
 
 	for (size_t i = 0; i < sizeof(raw); i++)
@@ -65,6 +65,6 @@ int main(int argc, char **argv)
 	sw_shuffle_proto_hello_encode((const uint8_t *)"challenge-of-cn", buf);
 	err |= put(argv[1], "hello", buf, PROTO_HELLO_LEN);
 	sw_shuffle_proto_zctx_free(z);
-	sw_shuffle_proto_gmac_free(g);
+	sw_shuffle_proto_tag_free(g);
 	return err ? 1 : 0;
 }

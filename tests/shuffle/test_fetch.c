@@ -815,7 +815,7 @@ static void answers_are_tagged_and_replayed_requests_refused_on_any_connection(v
 	uint8_t req[PROTO_REQ_LEN], key[PROTO_KEY_LEN], payload[300];
 	struct proto_req q = raw_req(5);
 	struct raw a, b;
-	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
+	struct proto_tag *g = sw_shuffle_proto_tag_new();
 	map_start(&mc, &ms);
 	q.part = 1;
 	sw_shuffle_proto_req_encode(&q, req);
@@ -847,7 +847,7 @@ static void answers_are_tagged_and_replayed_requests_refused_on_any_connection(v
 	assert_int_equal(h.status, PROTO_E_HMAC);
 	sw_dp_close(a.ctx);
 	sw_dp_close(b.ctx);
-	sw_shuffle_proto_gmac_free(g);
+	sw_shuffle_proto_tag_free(g);
 	map_stop(&ms, &r);
 	assert_int_equal(r.cnt.requests, 1);
 	assert_int_equal(r.cnt.replays, 2);
@@ -1218,7 +1218,7 @@ static void scripted_child(int wr, const struct script *sc)
 	    sw_dp_listen_addr(ctx, addr, sizeof(addr)) < 0)
 		_exit(20);
 	write_all(wr, addr, sizeof(addr));
-	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
+	struct proto_tag *g = sw_shuffle_proto_tag_new();
 	uint8_t challenge[PROTO_CHALLENGE_LEN] = {7}, hello[PROTO_HELLO_LEN], akey[PROTO_KEY_LEN];
 	static uint8_t frame[PROTO_CHUNK_LEN + 4 * KiB];
 	sw_shuffle_proto_hello_encode(challenge, hello);

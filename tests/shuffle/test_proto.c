@@ -227,7 +227,7 @@ static void answer_tag_from_put_time_digests_is_the_tag_over_the_bytes(void **st
 {
 	(void)state;
 	enum { LEN = 3 * PROTO_PIECE + 5, N = 4 };
-	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
+	struct proto_tag *g = sw_shuffle_proto_tag_new();
 	uint8_t k[PROTO_KEY_LEN], k2[PROTO_KEY_LEN], other[PROTO_CHALLENGE_LEN];
 	uint8_t dig[N * PROTO_DIGEST_LEN], *payload = malloc(LEN);
 	struct proto_chunk c = {.version = SW_SHUFFLE_VERSION, .len = LEN, .raw_len = LEN}, d = c,
@@ -247,10 +247,13 @@ static void answer_tag_from_put_time_digests_is_the_tag_over_the_bytes(void **st
 	uint8_t pkey[PROTO_PIECE_KEY_LEN];
 	assert_int_equal(sw_shuffle_proto_piece_key(key, sizeof(key), pkey), 0);
 	assert_memory_equal(pkey, k + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN, sizeof(pkey));
-	assert_int_equal(sw_shuffle_proto_digests(g, pkey, payload, LEN, dig), 0);
+	sw_shuffle_proto_digests(g, pkey, payload, LEN, dig);
 	assert_int_equal(sw_shuffle_proto_chunk_seal(g, k, 9, &c, payload, LEN), 0);
 	assert_int_equal(sw_shuffle_proto_chunk_seal_digests(g, k, 9, &d, dig, N), 0);
 	assert_memory_equal(c.tag, d.tag, PROTO_TAG_LEN);
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 9, &d, payload, LEN), 0);
+	/* g keeps its keys between calls: another connection's key is not the one it holds */
+	assert_int_equal(sw_shuffle_proto_chunk_check(g, k2, 9, &d, payload, LEN), -EBADMSG);
 	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 9, &d, payload, LEN), 0);
 	payload[2 * PROTO_PIECE + 1] ^= 0x10; /* a byte of the third piece */
 	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 9, &d, payload, LEN), -EBADMSG);
@@ -263,7 +266,7 @@ static void answer_tag_from_put_time_digests_is_the_tag_over_the_bytes(void **st
 	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 9, &e, payload, LEN), -EBADMSG);
 	static const uint8_t other_job[] = "the secret of another job";
 	assert_int_equal(sw_shuffle_proto_piece_key(other_job, sizeof(other_job), pkey), 0);
-	assert_int_equal(sw_shuffle_proto_digests(g, pkey, payload, LEN, dig), 0);
+	sw_shuffle_proto_digests(g, pkey, payload, LEN, dig);
 	assert_int_equal(sw_shuffle_proto_chunk_seal_digests(g, k, 9, &e, dig, N), 0);
 	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 9, &e, payload, LEN), -EBADMSG);
 	/* no payload: the tag of the header alone, either way */
@@ -272,7 +275,7 @@ static void answer_tag_from_put_time_digests_is_the_tag_over_the_bytes(void **st
 	assert_int_equal(sw_shuffle_proto_chunk_seal_digests(g, k, 9, &d, NULL, 0), 0);
 	assert_memory_equal(c.tag, d.tag, PROTO_TAG_LEN);
 	free(payload);
-	sw_shuffle_proto_gmac_free(g);
+	sw_shuffle_proto_tag_free(g);
 }
 
 /* A connection derives a job's answer keys once; another secret gets its own keys. */
@@ -304,7 +307,7 @@ static void cached_answer_keys_are_those_of_the_secret_asked_for(void **state)
 static void answer_tag_fails_on_any_changed_bit_nonce_key_or_connection(void **state)
 {
 	(void)state;
-	struct proto_gmac *g = sw_shuffle_proto_gmac_new();
+	struct proto_tag *g = sw_shuffle_proto_tag_new();
 	uint8_t k[PROTO_KEY_LEN], k2[PROTO_KEY_LEN], payload[300], other[PROTO_CHALLENGE_LEN];
 	struct proto_chunk c = {.version = SW_SHUFFLE_VERSION,
 	                        .seq = 5,
@@ -346,7 +349,7 @@ static void answer_tag_fails_on_any_changed_bit_nonce_key_or_connection(void **s
 	e.seq = 6;
 	assert_int_equal(sw_shuffle_proto_chunk_check(g, k, 77, &e, payload, sizeof(payload)),
 	                 -EBADMSG);
-	sw_shuffle_proto_gmac_free(g);
+	sw_shuffle_proto_tag_free(g);
 }
 
 static void crc32c_matches_the_castagnoli_check_value(void **state)
