@@ -15,7 +15,9 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <net/if.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <rte_bus_vdev.h>
@@ -405,6 +407,11 @@ static bool is_memif(const char *devargs)
 	return strncmp(devargs, "net_memif", 9) == 0;
 }
 
+static bool is_af_packet(const char *devargs)
+{
+	return strncmp(devargs, "net_af_packet", 13) == 0;
+}
+
 /* Whether a port's devargs name a link in memory (memif, ring): nothing limits its frames
  * but the buffers, and the costs are mostly per frame (headers, acks, ring slots, the driver),
  * so it carries jumbo frames unless told otherwise (MTU_MEM). */
@@ -421,10 +428,11 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	struct rte_ether_addr mac;
 	char pool_name[RTE_MEMPOOL_NAMESIZE];
 	size_t n = strcspn(devargs, ",");
-	bool memif = is_memif(devargs);
-	/* Rounded up to a KiB: af_packet wants a data room of its frame size (2048 by default,
-	 * 9216 for MTU 9000) less 32 bytes, whatever the MTU. */
-	uint32_t room = RTE_PKTMBUF_HEADROOM + RTE_ALIGN_CEIL(DPDK_ETH_LEN + mtu, 1024);
+	bool memif = is_memif(devargs), af_packet = is_af_packet(devargs);
+	/* A frame and af_packet's 32 bytes before it, rounded up to a KiB: af_packet's frame size
+	 * (framesz below), of which its mbufs must hold all but those 32 bytes. */
+	uint32_t room = RTE_PKTMBUF_HEADROOM + RTE_ALIGN_CEIL(DPDK_ETH_LEN + mtu + 32, 1024);
+	uint32_t block = room - RTE_PKTMBUF_HEADROOM;
 	const uint64_t csum_tx = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 	const uint64_t csum_rx = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM;
 	char *args;
@@ -440,11 +448,20 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	if (rte_eth_dev_get_port_by_name(p->name, &taken) == 0)
 		snprintf(p->name + n, sizeof(p->name) - n, "_%u", atomic_fetch_add(&seq, 1));
 	/* memif's buffers hold 2048 bytes unless told (bsize): a larger frame took several,
-	 * which the receiving end chained into a multi-segment mbuf, and those are dropped. */
-	rc = memif && !strstr(devargs, "bsize=")
-	             ? asprintf(&args, "%s%s,bsize=%u", p->name, devargs + n,
-	                        room - RTE_PKTMBUF_HEADROOM)
-	             : asprintf(&args, "%s%s", p->name, devargs + n);
+	 * which the receiving end chained into a multi-segment mbuf, and those are dropped.
+	 * af_packet's frames too (framesz), and its driver takes them to lie back to back in
+	 * its ring, so its blocks (whole pages) must hold whole frames: with frames of 9216 in
+	 * blocks of 16384 every frame was read from the wrong place. */
+	while (block % 4096)
+		block += room - RTE_PKTMBUF_HEADROOM;
+	if (memif && !strstr(devargs, "bsize="))
+		rc = asprintf(&args, "%s%s,bsize=%u", p->name, devargs + n,
+		              room - RTE_PKTMBUF_HEADROOM);
+	else if (af_packet && !strstr(devargs, "framesz="))
+		rc = asprintf(&args, "%s%s,framesz=%u,blocksz=%u", p->name, devargs + n,
+		              room - RTE_PKTMBUF_HEADROOM, block);
+	else
+		rc = asprintf(&args, "%s%s", p->name, devargs + n);
 	if (rc < 0)
 		return -ENOMEM;
 	rc = rte_dev_probe(args);
@@ -469,9 +486,10 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	p->tx_offload = (info.tx_offload_capa & csum_tx) == csum_tx;
 	p->rx_offload = (info.rx_offload_capa & csum_rx) == csum_rx;
 	p->csum = csum_needed(&info, p->tx_offload);
-	/* memif reports a largest frame of 1518 whatever its buffers hold, and ethdev refuses a
-	 * larger MTU by that: its limit is bsize (above), so it keeps ethdev's default. */
-	conf.rxmode.mtu = memif ? 0 : mtu;
+	/* memif and af_packet report a largest frame of 1518 whatever their buffers hold, and
+	 * ethdev refuses a larger MTU by that: their limits are bsize and framesz (above), and
+	 * af_packet's interface's own MTU (dpdk_open), so they keep ethdev's default. */
+	conf.rxmode.mtu = memif || af_packet ? 0 : mtu;
 	conf.txmode.offloads = p->tx_offload ? csum_tx : 0;
 	conf.rxmode.offloads = p->rx_offload ? csum_rx : 0;
 	if (rte_eth_dev_configure(p->id, 1, 1, &conf) < 0 ||
@@ -672,6 +690,26 @@ static bool link_up(struct dpdk_ctx *d)
 
 static void dpdk_close(struct sw_dp_ctx *c);
 
+/* The MTU of the kernel interface that an af_packet port's devargs name (iface=), or 0. */
+static uint32_t iface_mtu(const char *devargs)
+{
+	const char *name = strstr(devargs, ",iface=");
+	struct ifreq ifr = {0};
+	size_t n;
+	int fd, rc;
+
+	if (!is_af_packet(devargs) || !name)
+		return 0;
+	name += 7;
+	n = strcspn(name, ",");
+	if (n == 0 || n >= IFNAMSIZ || (fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return 0;
+	memcpy(ifr.ifr_name, name, n);
+	rc = ioctl(fd, SIOCGIFMTU, &ifr);
+	close(fd);
+	return rc < 0 ? 0 : (uint32_t)ifr.ifr_mtu;
+}
+
 /* A config field, or where it is unset the environment's SW_DP_DPDK_* variable: so that a
  * caller that only names the backend (the shuffle's server and client) can run over dpdk,
  * as UCX_TLS does for ucx. */
@@ -686,9 +724,12 @@ static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 	const char *port = setting(cfg->dpdk_port, "SW_DP_DPDK_PORT");
 	const char *ip = setting(cfg->dpdk_ip, "SW_DP_DPDK_IP");
 	const char *mtu_env = getenv("SW_DP_DPDK_MTU");
+	/* af_packet's frames must fit its interface's MTU: it is the default there, up to 9000 */
+	uint32_t if_mtu = port ? iface_mtu(port) : 0;
 	uint32_t mtu = cfg->dpdk_mtu             ? cfg->dpdk_mtu
 	               : mtu_env                 ? (uint32_t)atoi(mtu_env)
 	               : port && in_memory(port) ? MTU_MEM
+	               : if_mtu                  ? RTE_MIN(if_mtu, (uint32_t)MTU_MEM)
 	                                         : 1500;
 	struct in_addr in;
 	int rc;
@@ -700,6 +741,12 @@ static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 		fprintf(stderr, "sw_dp dpdk: %s\n",
 		        !port ? "dpdk_port (SW_DP_DPDK_PORT: the port's devargs) is required"
 		              : "dpdk_mtu (SW_DP_DPDK_MTU) must be 576..9000");
+		return -EINVAL;
+	}
+	if (if_mtu && mtu > if_mtu) {
+		fprintf(stderr,
+		        "sw_dp dpdk: dpdk_mtu (SW_DP_DPDK_MTU) %u is above the MTU of %s, %u\n",
+		        mtu, port, if_mtu);
 		return -EINVAL;
 	}
 	if (ip) {

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The dpdk backend on net_af_xdp (dataplane/README.md, "Ports on a kernel interface"): two
- * network namespaces this test makes (dpdk-xdpPID-a and -b) joined by a veth pair, one
- * process on an af_xdp port at each end, no static neighbours. An af_xdp port's XDP program
- * hands every frame to the port, so the kernel sees none (ARP included) and the two find
- * each other by the backend's own ARP. Messages of 0 bytes to 4 MiB go to the peer and
- * back, every byte compared. Needs root (namespaces, XDP): skipped otherwise. The
- * namespaces, and the veth pair with them, are deleted at the end, pass or fail.
+ * The dpdk backend on a veth pair (dataplane/README.md, "Ports on a kernel interface"): two
+ * network namespaces this test makes (dpdk-vethPID-a and -b) joined by a veth pair, one
+ * process on a port of the driver named by argv[1] at each end, no static neighbours.
+ *   af_xdp     the port's XDP program hands every frame to it, so the kernel sees none (ARP
+ *              included) and the two find each other by the backend's own ARP; MTU 1500
+ *   af_packet  veths of MTU 9000, no dpdk_mtu: the interface's MTU is the default, so the
+ *              client's veth must have sent fewer frames than the echoed bytes take at 1500
+ *              (it is checked), and a dpdk_mtu above an interface's MTU is refused
+ * Messages of 0 bytes to 4 MiB go to the peer and back, every byte compared. Needs root
+ * (namespaces, XDP): skipped otherwise. The namespaces, and the veth pair with them, are
+ * deleted at the end, pass or fail.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +39,7 @@
 
 static char ns[2][32]; /* client's, server's */
 static char veth[2][16];
+static const char *driver; /* af_xdp or af_packet */
 
 static int64_t now_ms(void)
 {
@@ -44,8 +49,8 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Moves this process into namespace i and points SW_DP_DPDK_* at an af_xdp port on its veth
- * end, with no neighbour table. */
+/* Moves this process into namespace i and points SW_DP_DPDK_* at a port of the driver on
+ * its veth end, with no neighbour table. */
 static int enter(int i, const char *ip)
 {
 	char path[64], port[64];
@@ -57,7 +62,7 @@ static int enter(int i, const char *ip)
 		return -errno;
 	rc = setns(fd, CLONE_NEWNET) < 0 ? -errno : 0;
 	close(fd);
-	snprintf(port, sizeof(port), "net_af_xdp0,iface=%s", veth[i]);
+	snprintf(port, sizeof(port), "net_%s0,iface=%s", driver, veth[i]);
 	setenv("SW_DP_DPDK_PORT", port, 1);
 	setenv("SW_DP_DPDK_IP", ip, 1);
 	unsetenv("SW_DP_DPDK_NEIGH");
@@ -138,13 +143,34 @@ static void next_event(struct sw_dp_ctx *ctx, enum sw_dp_ev_type type, struct sw
 	}
 }
 
-static void echoes_of_every_size_come_back_whole_over_af_xdp_found_by_arp(void **state)
+/* Frames the interface has sent, from /proc/net/dev of this process's namespace. */
+static uint64_t tx_frames(const char *ifname)
+{
+	char line[512], name[32];
+	unsigned long long v[10] = {0};
+	FILE *f = fopen("/proc/net/dev", "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " %31[^:]: %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		           name, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+		           &v[9]) == 11 &&
+		    strcmp(name, ifname) == 0)
+			break;
+		v[9] = 0;
+	}
+	fclose(f);
+	return v[9];
+}
+
+static void echoes_of_every_size_come_back_whole_found_by_arp(void **state)
 {
 	static const size_t sizes[] = {0, 1, 1500, 65536, 1u << 20, 4u << 20};
 	unsigned char *msg = malloc(4u << 20);
 	struct sw_dp_ctx *ctx;
 	struct sw_dp_ep *ep;
 	struct sw_dp_event ev;
+	uint64_t frames, bytes = 0;
 
 	(void)state;
 	for (size_t i = 0; i < 4u << 20; i++)
@@ -152,6 +178,7 @@ static void echoes_of_every_size_come_back_whole_over_af_xdp_found_by_arp(void *
 	assert_int_equal(enter(0, CLIENT_IP), 0);
 	ctx = ctx_open();
 	assert_non_null(ctx);
+	frames = tx_frames(veth[0]);
 	assert_int_equal(sw_dp_connect(ctx, SERVER_ADDR, &ep), 0);
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		struct iovec iov = {msg, sizes[s]};
@@ -165,39 +192,76 @@ static void echoes_of_every_size_come_back_whole_over_af_xdp_found_by_arp(void *
 		if (sizes[s])
 			assert_memory_equal(ev.data, msg, sizes[s]);
 		sw_dp_release(ctx, &ev);
+		bytes += sizes[s];
 		printf("# %zu bytes: echoed whole\n", sizes[s]);
 	}
+	frames = tx_frames(veth[0]) - frames;
+	printf("# %s: %llu frames sent for %llu bytes\n", veth[0], (unsigned long long)frames,
+	       (unsigned long long)bytes);
+	/* At MTU 1500 a segment carries 1424 bytes: the data alone would take more frames. */
+	if (strcmp(driver, "af_packet") == 0)
+		assert_true(frames < bytes / 1424);
 	sw_dp_ep_close(ep);
 	sw_dp_close(ctx);
 	free(msg);
 }
 
-int main(void)
+/* A dpdk_mtu above the interface's MTU is refused at open (the kernel would drop every frame
+ * larger than its MTU): here lo of the client's namespace, set to 1500. */
+static void an_mtu_above_the_interfaces_is_refused(void **state)
 {
-	const struct CMUnitTest test =
-	        cmocka_unit_test(echoes_of_every_size_come_back_whole_over_af_xdp_found_by_arp);
-	char cmd[1024];
+	struct sw_dp_ctx *ctx = NULL;
+	struct sw_dp_config cfg;
+
+	(void)state;
+	assert_int_equal(enter(0, CLIENT_IP), 0);
+	sw_dp_config_init(&cfg);
+	cfg.backend = "dpdk";
+	cfg.dpdk_port = "net_af_packet9,iface=lo";
+	cfg.dpdk_mtu = 9000;
+	assert_int_equal(sw_dp_open(&cfg, &ctx), -EINVAL);
+	assert_null(ctx);
+	cfg.dpdk_mtu = 1500;
+	assert_int_equal(sw_dp_open(&cfg, &ctx), 0);
+	sw_dp_close(ctx);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(echoes_of_every_size_come_back_whole_found_by_arp),
+	        cmocka_unit_test(an_mtu_above_the_interfaces_is_refused),
+	};
+	char cmd[1024], group[32];
 	int ready[2], failed = 1, st;
 	pid_t server, client;
+	const char *mtu;
 	char b;
 
+	driver = argc > 1 ? argv[1] : "af_xdp";
+	if (strcmp(driver, "af_xdp") != 0 && strcmp(driver, "af_packet") != 0) {
+		fprintf(stderr, "usage: test_dpdk_veth af_xdp|af_packet\n");
+		return 2;
+	}
+	mtu = strcmp(driver, "af_packet") == 0 ? "9000" : "1500";
 	if (geteuid() != 0) {
 		printf("needs root for network namespaces and XDP: skipped\n");
 		return 77;
 	}
 	for (int i = 0; i < 2; i++) {
-		snprintf(ns[i], sizeof(ns[i]), "dpdk-xdp%ld-%c", (long)getpid(), "ab"[i]);
-		snprintf(veth[i], sizeof(veth[i]), "dpdkx%ld%c", (long)getpid() % 100000, "ab"[i]);
+		snprintf(ns[i], sizeof(ns[i]), "dpdk-veth%ld-%c", (long)getpid(), "ab"[i]);
+		snprintf(veth[i], sizeof(veth[i]), "dpdkv%ld%c", (long)getpid() % 100000, "ab"[i]);
 	}
 	snprintf(cmd, sizeof(cmd),
 	         "ip netns add %s && ip netns add %s && "
-	         "ip link add %s netns %s type veth peer name %s netns %s && "
+	         "ip link add %s netns %s mtu %s type veth peer name %s netns %s mtu %s && "
 	         "ip -n %s addr add %s/24 dev %s && ip -n %s addr add %s/24 dev %s && "
-	         "ip -n %s link set %s up && ip -n %s link set %s up",
-	         ns[0], ns[1], veth[0], ns[0], veth[1], ns[1], ns[0], CLIENT_IP, veth[0], ns[1],
-	         SERVER_IP, veth[1], ns[0], veth[0], ns[1], veth[1]);
+	         "ip -n %s link set %s up && ip -n %s link set %s up && ip -n %s link set lo mtu "
+	         "1500",
+	         ns[0], ns[1], veth[0], ns[0], mtu, veth[1], ns[1], mtu, ns[0], CLIENT_IP, veth[0],
+	         ns[1], SERVER_IP, veth[1], ns[0], veth[0], ns[1], veth[1], ns[0]);
 	if (system(cmd) != 0 || pipe(ready) != 0) {
-		fprintf(stderr, "test_dpdk_xdp: cannot make the namespaces and their veth pair\n");
+		fprintf(stderr, "test_dpdk_veth: cannot make the namespaces and their veth pair\n");
 		goto out;
 	}
 	/* Each side in a child: this process never opens a context (EAL does not survive a
@@ -207,25 +271,30 @@ int main(void)
 		_exit(serve(ready[1]));
 	close(ready[1]);
 	if (server < 0 || read(ready[0], &b, 1) != 1) {
-		fprintf(stderr, "test_dpdk_xdp: the server did not start\n");
+		fprintf(stderr, "test_dpdk_veth: the server did not start\n");
 		goto out;
 	}
 	client = fork();
+	snprintf(group, sizeof(group), "dpdk %s", driver);
+	/* af_xdp runs the echo alone: lo is not an af_xdp port's to refuse */
 	if (client == 0)
-		_exit(_cmocka_run_group_tests("dpdk af_xdp", &test, 1, NULL, NULL) ? 1 : 0);
+		_exit(_cmocka_run_group_tests(group, tests,
+		                              strcmp(driver, "af_packet") == 0 ? 2 : 1, NULL, NULL)
+		              ? 1
+		              : 0);
 	failed = client < 0 || waitpid(client, &st, 0) != client || !WIFEXITED(st) ||
 	         WEXITSTATUS(st) != 0;
 	if (failed)
 		kill(server, SIGTERM); /* it would wait for its peer's close until SERVE_MS */
 	if (waitpid(server, &st, 0) != server || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		fprintf(stderr, "test_dpdk_xdp: the server failed\n");
+		fprintf(stderr, "test_dpdk_veth: the server failed\n");
 		failed = 1;
 	}
 out:
 	snprintf(cmd, sizeof(cmd), "ip netns del %s 2>/dev/null; ip netns del %s 2>/dev/null",
 	         ns[0], ns[1]);
 	if (system(cmd) != 0)
-		fprintf(stderr, "test_dpdk_xdp: cannot delete %s and %s\n", ns[0], ns[1]);
+		fprintf(stderr, "test_dpdk_veth: cannot delete %s and %s\n", ns[0], ns[1]);
 	printf("%d passed, %d failed\n", !failed, failed);
 	return failed;
 }
