@@ -204,21 +204,23 @@ static void piece_key(struct proto_tag *g, const uint8_t key[PROTO_PIECE_KEY_LEN
 	g->pkeyed = true;
 }
 
-/* The UMAC-64 digest of one piece, under the piece key g->p holds. A fixed nonce is safe here
- * only because digests never leave the process: they are the tag's input, and the tag's own
- * fresh IV masks them (README.md, "Answer tag"). */
-static void digest(struct proto_tag *g, const uint8_t *piece, size_t len,
-                   uint8_t out[PROTO_DIGEST_LEN])
-{
-	static const uint8_t nonce[16];
-	umac64_set_nonce(&g->p, sizeof(nonce), nonce);
-	umac64_update(&g->p, len, piece);
-	umac64_digest(&g->p, PROTO_DIGEST_LEN, out);
-}
-
 static size_t pieces(size_t len)
 {
 	return (len + PROTO_PIECE - 1) / PROTO_PIECE;
+}
+
+/* The UMAC-64 digest of piece @p i of the @p len bytes at @p data, under the piece key g->p
+ * holds. A fixed nonce is safe here only because digests never leave the process: they are
+ * the tag's input, and the tag's own fresh IV masks them (README.md, "Answer tag"). */
+static void digest(struct proto_tag *g, const uint8_t *data, size_t len, size_t i,
+                   uint8_t out[PROTO_DIGEST_LEN])
+{
+	static const uint8_t nonce[16];
+	size_t off = i * PROTO_PIECE;
+
+	umac64_set_nonce(&g->p, sizeof(nonce), nonce);
+	umac64_update(&g->p, len - off < PROTO_PIECE ? len - off : PROTO_PIECE, data + off);
+	umac64_digest(&g->p, PROTO_DIGEST_LEN, out);
 }
 
 void sw_shuffle_proto_digests(struct proto_tag *g, const uint8_t key[PROTO_PIECE_KEY_LEN],
@@ -226,11 +228,8 @@ void sw_shuffle_proto_digests(struct proto_tag *g, const uint8_t key[PROTO_PIECE
 {
 	const uint8_t *d = data;
 	piece_key(g, key);
-	for (size_t i = 0; i < pieces(len); i++) {
-		size_t off = i * PROTO_PIECE;
-		digest(g, d + off, len - off < PROTO_PIECE ? len - off : PROTO_PIECE,
-		       out + i * PROTO_DIGEST_LEN);
-	}
+	for (size_t i = 0; i < pieces(len); i++)
+		digest(g, d, len, i, out + i * PROTO_DIGEST_LEN);
 }
 
 /* The tag of the encoded header's bytes [0, PROTO_CHUNK_TAGGED) and the payload's digests:
@@ -260,8 +259,7 @@ static int gmac(struct proto_tag *g, const uint8_t key[PROTO_KEY_LEN], uint64_t 
 	if (len > 0)
 		piece_key(g, key + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN);
 	for (size_t i = 0; i < pieces(len); i++) {
-		size_t off = i * PROTO_PIECE;
-		digest(g, payload + off, len - off < PROTO_PIECE ? len - off : PROTO_PIECE, d);
+		digest(g, payload, len, i, d);
 		if (EVP_EncryptUpdate(g->x, NULL, &k, d, PROTO_DIGEST_LEN) != 1)
 			return -EIO;
 	}
