@@ -23,14 +23,16 @@ static void one_node(struct mix *m, uint16_t map_slots, struct sw_resources cap,
 	j->input_bytes = (uint64_t)(blocks * (double)m->w.block_bytes);
 }
 
-/* The job's finish under contention off and on. */
-static void finishes(const struct mix *m, double *off, double *on)
+/* The job's finish under contention off and on, a copying reducer holding @p copy. */
+static void finishes_holding(const struct mix *m, enum sw_sim_copy_memory copy, double *off,
+                             double *on)
 {
 	struct sw_sim_config c;
 	struct sw_sim_result r;
 
 	sw_sim_config_default(&c);
 	c.slots_only = 1; /* or the scheduler would not overcommit the node */
+	c.copy_memory = copy;
 	run_with(m, &c, "fifo", &r);
 	*off = r.jobs[0].finish;
 	sw_sim_result_free(&r);
@@ -38,6 +40,11 @@ static void finishes(const struct mix *m, double *off, double *on)
 	run_with(m, &c, "fifo", &r);
 	*on = r.jobs[0].finish;
 	sw_sim_result_free(&r);
+}
+
+static void finishes(const struct mix *m, double *off, double *on)
+{
+	finishes_holding(m, SW_SIM_COPY_REDUCE, off, on);
 }
 
 static double block_time(const struct mix *m)
@@ -91,22 +98,72 @@ static void memory_at_twice_the_capacity_halves_progress(void **state)
  * reducer fit and nothing slows; on 2 GB they ask 2.2 GB and the maps beside the reducer
  * slow, though the maps alone fit.
  */
+static void sort_on_one_node(struct mix *m, double mem_gb)
+{
+	one_node(m, 2, (struct sw_resources){.cpu = 10, .mem_gb = mem_gb, .io = 10}, 4);
+	m->w.topo.reduce_slots = 1;
+	m->jobs[0].bench = (uint16_t)sw_sim_bench_find("gridmix-sort");
+	m->jobs[0].shuffle_bytes = m->jobs[0].input_bytes;
+	m->jobs[0].n_reduces = 1;
+}
+
 static void a_copying_reduce_holds_memory(void **state)
 {
 	struct mix m;
 	double off, on;
 
 	(void)state;
-	one_node(&m, 2, (struct sw_resources){.cpu = 10, .mem_gb = 2.25, .io = 10}, 4);
-	m.w.topo.reduce_slots = 1;
-	m.jobs[0].bench = (uint16_t)sw_sim_bench_find("gridmix-sort");
-	m.jobs[0].shuffle_bytes = m.jobs[0].input_bytes;
-	m.jobs[0].n_reduces = 1;
+	sort_on_one_node(&m, 2.25);
 	finishes(&m, &off, &on);
 	assert_true(on == off);
 	m.w.topo.node_capacity.mem_gb = 2;
 	finishes(&m, &off, &on);
 	assert_true(on > off);
+}
+
+/* --copy-memory none: the same reducer on 2 GB holds nothing while it copies, so nothing
+ * slows. */
+static void a_copying_reduce_holds_no_memory_when_told_so(void **state)
+{
+	struct mix m;
+	double off, on;
+
+	(void)state;
+	sort_on_one_node(&m, 2);
+	finishes_holding(&m, SW_SIM_COPY_NONE, &off, &on);
+	assert_true(on == off);
+}
+
+/* The scheduler is told the same: fitting demands on 2 GB, a copying Sort reducer at its
+ * reduce memory (1.2 GB) does not fit beside two 0.5 GB maps and starts once the maps are
+ * done; at none it starts when the first maps end. */
+static double reduce_start(const struct mix *m, enum sw_sim_copy_memory copy)
+{
+	struct sw_sim_config c;
+	struct sw_sim_result r;
+	double start;
+
+	sw_sim_config_default(&c);
+	c.copy_memory = copy;
+	c.timeline = 1;
+	run_with(m, &c, "fifo", &r);
+	assert_int_equal(r.n_tasks, 5);
+	assert_int_equal(r.tasks[4].kind, SW_REDUCE);
+	start = r.tasks[4].start;
+	sw_sim_result_free(&r);
+	return start;
+}
+
+static void the_scheduler_fits_what_a_copying_reduce_holds(void **state)
+{
+	struct mix m;
+	double map_time;
+
+	(void)state;
+	sort_on_one_node(&m, 2);
+	map_time = block_time(&m);
+	assert_float_equal(reduce_start(&m, SW_SIM_COPY_REDUCE), 2 * map_time, 1e-6);
+	assert_float_equal(reduce_start(&m, SW_SIM_COPY_NONE), map_time, 1e-6);
 }
 
 /* Demands within every node's capacity change nothing: the whole mix ends bit for bit as
@@ -168,6 +225,8 @@ int main(void)
 	                two_tasks_over_the_cpu_share_it_and_the_first_to_end_speeds_the_other),
 	        cmocka_unit_test(memory_at_twice_the_capacity_halves_progress),
 	        cmocka_unit_test(a_copying_reduce_holds_memory),
+	        cmocka_unit_test(a_copying_reduce_holds_no_memory_when_told_so),
+	        cmocka_unit_test(the_scheduler_fits_what_a_copying_reduce_holds),
 	        cmocka_unit_test(demands_under_capacity_change_nothing),
 	        cmocka_unit_test(contended_tasks_fail_and_are_lost_like_others),
 	};

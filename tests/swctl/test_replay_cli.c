@@ -429,6 +429,8 @@ static void thresholds_outside_their_range_are_refused(void **state)
 	assert_non_null(strstr(cli_out, "--contention yes: expected one of off on"));
 	assert_int_equal(cli_run("replay", "--slots-only", "1", NULL), 2);
 	assert_non_null(strstr(cli_out, "--slots-only 1: expected one of off on"));
+	assert_int_equal(cli_run("replay", "--copy-memory", "half", NULL), 2);
+	assert_non_null(strstr(cli_out, "--copy-memory half: expected one of reduce none"));
 	assert_int_equal(cli_run("replay", "--aria-bound", "mean", NULL), 2);
 	assert_non_null(strstr(cli_out, "--aria-bound mean: expected one of low avg up"));
 }

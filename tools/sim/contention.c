@@ -122,15 +122,16 @@ void sw_sim_compute_stop(struct sim *s, struct sim_task *t)
 	(void)reshare(s, t->node);
 }
 
-/* The memory reduce @p t holds while it copies: its benchmark's shuffle demand's, or its
- * reduce demand's when the benchmark gives no shuffle demand (the scheduler's rule). */
-static double copy_mem(const struct sim_task *t)
+struct sw_resources sw_sim_shuffle_demand(const struct sim *s, const struct sw_bench *b)
 {
-	const struct sw_resources *sd = &t->job->bench->shuffle_demand;
+	struct sw_resources d = b->shuffle_demand;
 
-	if (!sd->cpu && !sd->mem_gb && !sd->io)
-		return t->job->bench->reduce_demand.mem_gb;
-	return sd->mem_gb;
+	/* All 0: the benchmark has no shuffle profile (the scheduler's rule). */
+	if (!d.cpu && !d.mem_gb && !d.io)
+		return b->reduce_demand;
+	if (s->c->copy_memory == SW_SIM_COPY_NONE)
+		d.mem_gb = 0;
+	return d;
 }
 
 /* Reduce @p t starts (@p sign 1) or stops (-1) copying on its node. */
@@ -141,7 +142,7 @@ static void copy_change(struct sim *s, const struct sim_task *t, int sign)
 	if (!s->copying)
 		return;
 	c = &s->copying[t->node];
-	c->mem_gb += sign * copy_mem(t);
+	c->mem_gb += sign * sw_sim_shuffle_demand(s, t->job->bench).mem_gb;
 	c->reduces += sign > 0 ? 1 : -1;
 	/* Sums of doubles drift: a node with no copying reduce holds exactly nothing. */
 	if (c->reduces == 0)

@@ -254,8 +254,11 @@ int sw_sim_compute_start(struct sim *s, struct sim_task *t, double work);
 /** Task @p t stops computing now (its compute ended, or it was aborted): its queued end is
  *  dropped and, with contention, the other tasks of its node speed up. */
 void sw_sim_compute_stop(struct sim *s, struct sim_task *t);
+/** What a reduce of benchmark @p b holds while it copies: the benchmark's shuffle demand
+ *  (without its memory under SW_SIM_COPY_NONE), or its reduce demand when it has none. */
+struct sw_resources sw_sim_shuffle_demand(const struct sim *s, const struct sw_bench *b);
 /** Reduce @p t starts or stops copying its input now: with contention its memory (its
- *  benchmark's shuffle demand's) counts in its node's load meanwhile. */
+ *  sw_sim_shuffle_demand's) counts in its node's load meanwhile. */
 void sw_sim_copy_start(struct sim *s, const struct sim_task *t);
 void sw_sim_copy_stop(struct sim *s, const struct sim_task *t);
 

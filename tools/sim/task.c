@@ -191,6 +191,7 @@ int sw_sim_job_arrive(struct sim *s, size_t idx)
 		t->ev = SIM_HEAP_NONE;
 	}
 	sw_sim_workload_expand(s->w, d, j->maps, &spec);
+	spec.shuffle_demand = sw_sim_shuffle_demand(s, j->bench);
 	if (s->c->slots_only)
 		spec.map_demand = spec.reduce_demand = spec.shuffle_demand =
 		        (struct sw_resources){0};

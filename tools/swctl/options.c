@@ -136,6 +136,11 @@ const char options_help[] =
         "  --slots-only on|off off (default): a task starts only where its demand fits;\n"
         "                      on: jobs reach the scheduler without demands and every\n"
         "                      policy places by slots alone, as Hadoop 1's schedulers do\n"
+        "  --copy-memory reduce|none\n"
+        "                      what a reducer holds in memory while it copies, for a\n"
+        "                      benchmark with a shuffle profile (Polo's GridMix jobs):\n"
+        "                      reduce (default) its reduce memory, none nothing (Polo's\n"
+        "                      Table 4.2 gives \"-\"; perf/README.md, \"RAS against Fair\")\n"
         "  --timeline on|off   off (default); on: tasks.csv, every task of every completed\n"
         "                      job (its last attempt: job, kind, node, pool, start, end),\n"
         "                      and tasks.png, the running tasks of each job over time\n"
@@ -182,6 +187,7 @@ static const struct option longopts[] = {
         {"ratio-history", required_argument, NULL, 'r'},
         {"contention", required_argument, NULL, 'c'},
         {"slots-only", required_argument, NULL, 'k'},
+        {"copy-memory", required_argument, NULL, 'U'},
         {"timeline", required_argument, NULL, 'l'},
         {"load-threshold", required_argument, NULL, 'X'},
         {"load-measure", required_argument, NULL, 'Q'},
@@ -299,6 +305,7 @@ static const char *const placements[] = {"random", "rack"};         /* enum sw_p
 static const char *const map_inputs[] = {"hdfs", "live"}; /* sw_sim_config.map_input_live */
 /* sw_sim_config.output_next: 0 is HDFS's placement, 1 and 2 the next nodes' */
 static const char *const output_replicas[] = {"hdfs", "1", "2"};
+static const char *const copy_memories[] = {"reduce", "none"}; /* enum sw_sim_copy_memory */
 
 /* --starvation-window SEC|Kx */
 static int parse_window(const struct options_ctx *ctx, const char *arg, struct replay_opts *o)
@@ -508,6 +515,10 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 		return parse_choice(ctx, "--contention", arg, off_on, 2, &o->sim.contention);
 	case 'k':
 		return parse_choice(ctx, "--slots-only", arg, off_on, 2, &o->sim.slots_only);
+	case 'U':
+		rc = parse_choice(ctx, "--copy-memory", arg, copy_memories, 2, &choice);
+		o->sim.copy_memory = (enum sw_sim_copy_memory)choice;
+		break;
 	case 'l':
 		return parse_choice(ctx, "--timeline", arg, off_on, 2, &o->sim.timeline);
 	case 'X':

@@ -112,6 +112,7 @@ static const char *sim_only(const struct replay_opts *o)
 	       : o->sim.straggler_rate > 0  ? "straggler-rate"
 	       : o->sim.contention          ? "contention"
 	       : o->sim.slots_only          ? "slots-only"
+	       : o->sim.copy_memory         ? "copy-memory"
 	       : o->sim.timeline            ? "timeline"
 	                                    : NULL;
 }

@@ -127,6 +127,15 @@ struct sw_sim_config {
 	 *  where its demand fits. 1: without them, so every policy places by slots alone, as
 	 *  Hadoop 1's Fair and FIFO schedulers do (contention still slows what they overcommit). */
 	int slots_only;
+	/** What a reducer holds in memory while it copies, for a benchmark with a shuffle profile
+	 *  (Polo's GridMix jobs; the others hold their reduce demand throughout), in the
+	 *  scheduler's demands and the node's contention alike: SW_SIM_COPY_REDUCE (default) its
+	 *  reduce memory, SW_SIM_COPY_NONE none, Polo's Table 4.2 "-" read as for its CPU
+	 *  (tools/sim/README.md, "Benchmarks"). */
+	enum sw_sim_copy_memory {
+		SW_SIM_COPY_REDUCE = 0,
+		SW_SIM_COPY_NONE = 1,
+	} copy_memory;
 	/** 0 (default): no per-task records. 1: sw_sim_result.tasks holds the last attempt of
 	 *  every task of every completed job (tools/sim/README.md, "Task timeline"). */
 	int timeline;
