@@ -539,6 +539,13 @@ static void ep_readable(struct tcp_ep *e)
 				ep_fail(e, -ECONNRESET);
 			return;
 		}
+		if (n < 0 && errno == ECONNRESET && !e->body && e->staged == 0 && !e->txq) {
+			/* A reset between frames with nothing to send: the peer left, as a peer
+			 * that closes with unread bytes (a credit grant still on its way) does;
+			 * nothing was lost, so it ends like an EOF, not as a failure. */
+			ep_fail(e, 0);
+			return;
+		}
 		if (n <= 0) { /* EOF mid-frame or an error: the peer broke off */
 			ep_fail(e, -ECONNRESET);
 			return;
