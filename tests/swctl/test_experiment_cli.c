@@ -4,7 +4,9 @@
  * directories and one comparison row per paper entry; a bad file is named by file and line,
  * by the path of the bad key, or by the run, before anything runs.
  */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -184,6 +186,89 @@ static void paper_entry_must_name_a_point_of_the_sweep(void **state)
 	assert_int_equal(cli_entries(cli_path("at")), 0);
 }
 
+/* The row of comparison.csv @p path that begins with @p prefix into @p line, and its "ours",
+ * the fifth field from the end (the note, last, is empty here); 0, or -1 when there is none. */
+static int csv_ours(const char *path, const char *prefix, char *line, size_t len, double *ours)
+{
+	FILE *f = fopen(path, "r");
+	int rc = -1;
+
+	assert_non_null(f);
+	while (rc && fgets(line, (int)len, f))
+		if (strstr(line, prefix) == line) {
+			char *c = line + strlen(line);
+
+			for (int i = 0; i < 5; i++)
+				while (*--c != ',')
+					;
+			*ours = strtod(c + 1, NULL);
+			rc = 0;
+		}
+	fclose(f);
+	return rc;
+}
+
+/* An entry whose "at" leaves out a swept seed is the median over the seeds, with their range;
+ * leaving out any other swept option is still refused. */
+static void entry_without_a_seed_is_the_median_over_the_seeds(void **state)
+{
+	/* a synthesised mix, since a seed draws its jobs and placement (a .jsonl mix's stay) */
+	const char *file = cli_write_file(
+	        "seeds.json",
+	        "{\"defaults\": {\"mix\": \"mix2\", \"duration\": 0.1, \"size-scale\": 0.01, "
+	        "\"warmup\": 0, \"schedulers\": \"fair,delay\"},\n"
+	        " \"runs\": [{\"name\": \"s\", \"sweep\": {\"oversub\": [2, 4], \"seed\": [1, 2, "
+	        "3]},\n"
+	        "  \"paper\": [{\"scheduler\": \"delay\", \"metric\": \"xrack\", \"value\": 1, "
+	        "\"at\": {\"oversub\": 4}},\n"
+	        "   {\"scheduler\": \"delay\", \"metric\": \"xrack\", \"value\": 1, \"at\": "
+	        "{\"oversub\": 4, \"seed\": 1}},\n"
+	        "   {\"scheduler\": \"delay\", \"metric\": \"xrack\", \"value\": 1, \"at\": "
+	        "{\"oversub\": 4, \"seed\": 2}},\n"
+	        "   {\"scheduler\": \"delay\", \"metric\": \"xrack\", \"value\": 1, \"at\": "
+	        "{\"oversub\": 4, \"seed\": 3}}]}]}");
+	const char *bare = write_experiment(
+	        "bare.json", "{\"defaults\": {\"mix\": \"%s\", \"warmup\": 0},\n"
+	                     " \"runs\": [{\"name\": \"s\", \"sweep\": {\"oversub\": [2, 4], "
+	                     "\"seed\": [1, 2]},\n"
+	                     "  \"paper\": [{\"scheduler\": \"fair\", \"metric\": \"xrack\", "
+	                     "\"value\": 1}]}]}");
+	char out[600], path[700], line[1024], want[1100], prefix[64];
+	double seed[3], median, lo, hi, t;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s", cli_path("seeds"));
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--no-plot", "--quiet", NULL),
+	                 0);
+	snprintf(path, sizeof(path), "%s/comparison.csv", out);
+	assert_int_equal(cli_lines(path), 1 + 4);
+	for (int i = 0; i < 3; i++) {
+		snprintf(prefix, sizeof(prefix), "s,oversub=4,seed=%d,", i + 1);
+		assert_int_equal(csv_ours(path, prefix, line, sizeof(line), &seed[i]), 0);
+	}
+	/* the seeds must differ for the median to be told from any one of them */
+	assert_true(seed[0] != seed[1] || seed[1] != seed[2]);
+	for (int i = 0; i < 2; i++) /* sort three */
+		for (int k = 0; k < 2 - i; k++)
+			if (seed[k] > seed[k + 1]) {
+				t = seed[k];
+				seed[k] = seed[k + 1];
+				seed[k + 1] = t;
+			}
+	assert_int_equal(csv_ours(path, "s,oversub=4 median", line, sizeof(line), &median), 0);
+	assert_true(fabs(median - seed[1]) < 1e-4);
+	assert_int_equal(sscanf(line, "s,oversub=4 median of 3 seeds (%lf to %lf),", &lo, &hi), 2);
+	assert_true(fabs(lo - seed[0]) < 6e-4 && fabs(hi - seed[2]) < 6e-4);
+	*strchr(line + 2, ',') = '\0'; /* "s," and the point */
+	snprintf(want, sizeof(want), "| s | %s | delay | all | xrack | fair |", line + 2);
+	snprintf(path, sizeof(path), "%s/comparison.md", out);
+	assert_true(has_line(path, want));
+
+	assert_int_equal(cli_run("experiment", bare, "--out", cli_path("bare"), NULL), 2);
+	assert_non_null(strstr(cli_out, "runs[0].paper[0]: missing \"at\""));
+	assert_int_equal(cli_entries(cli_path("bare")), 0);
+}
+
 /* A terasort whose reducers crowd an 8:1 uplink: the network quantum changes its results (on
  * the small mix every link carries few flows, which share at once, so it changes nothing). */
 static const char crowded_mix[] =
@@ -267,6 +352,7 @@ int main(void)
 	        cmocka_unit_test(unknown_key_is_named_by_its_path),
 	        cmocka_unit_test(unknown_scheduler_in_a_run_is_refused_before_anything_runs),
 	        cmocka_unit_test(paper_entry_must_name_a_point_of_the_sweep),
+	        cmocka_unit_test(entry_without_a_seed_is_the_median_over_the_seeds),
 	        cmocka_unit_test(net_quantum_applies_to_every_run),
 	        cmocka_unit_test(net_quantum_out_of_range_or_swept_is_refused),
 	};

@@ -28,8 +28,9 @@ struct exp_entry {
 	double paper;
 	json_t *at;     /* sweeps: the point, swept option -> value */
 	char where[64]; /* "runs[0].paper[2]" for messages */
-	/* resolved by exp_check_entries() */
-	int point, sched, base, group;
+	/* resolved by exp_check_entries(); seed: the index of a swept "seed" that "at" leaves
+	 * out (the entry is the median over those draws, point the first of them), else -1 */
+	int point, sched, base, group, seed;
 };
 
 struct exp_run {
