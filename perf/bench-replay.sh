@@ -8,7 +8,9 @@
 #      capacity scheduler, space-separated); SIZE_SCALE (default 1) multiplies the trace's
 #      byte counts; RUNS (default 3);
 #      NET_QUANTUM (default 0, the exact network) is swctl's --net-quantum: the opt-in
-#      approximation that re-solves the network at multiples of that many seconds.
+#      approximation that re-solves the network at multiples of that many seconds;
+#      NET_MODEL (default flow, the exact per-flow fetches) is swctl's --net-model: rack, the
+#      opt-in approximation that fetches everything another rack holds in one flow.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-release}
@@ -17,6 +19,7 @@ runs=${RUNS:-3}
 schedulers=${SCHEDULERS:-fifo fair drf delay capacity sw-fair sw-relaxed sw-drf sw-nass sw-nass-sarp}
 size_scale=${SIZE_SCALE:-1}
 net_quantum=${NET_QUANTUM:-0}
+net_model=${NET_MODEL:-flow}
 target_s=10
 [ -d "$build" ] || meson setup "$build" --buildtype=release >/dev/null
 meson compile -C "$build" swctl >/dev/null
@@ -29,7 +32,7 @@ replay_once() {
 	local out start end TIMEFORMAT=%U
 	start=$(date +%s.%N)
 	{ time "$build/tools/swctl/swctl" replay --mix "$1" --schedulers "$2" --baseline "$2" \
-		--size-scale "$size_scale" --net-quantum "$net_quantum" --jobs 1 --quiet --no-plot \
+		--size-scale "$size_scale" --net-quantum "$net_quantum" --net-model "$net_model" --jobs 1 --quiet --no-plot \
 		--warmup 0 --out "$tmp/out" >"$tmp/log"; } 2>"$tmp/cpu"
 	end=$(date +%s.%N)
 	out=$(cat "$tmp/log")
@@ -40,7 +43,7 @@ $(awk '/peak resident memory/{print $4}' <<<"$out") $(tail -n 1 "$tmp/cpu")"
 calc() { awk "BEGIN { print $1 }"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-echo "FB-2009 day replay (sizes x$size_scale, network quantum ${net_quantum} s), $runs runs per scheduler, single core (target: under ${target_s} s)"
+echo "FB-2009 day replay (sizes x$size_scale, network quantum ${net_quantum} s, $net_model network model), $runs runs per scheduler, single core (target: under ${target_s} s)"
 printf '%-10s %10s %12s %10s %12s %14s %12s\n' scheduler "median s" "vs target" "cpu s" \
 	"cpu/target" "events/s" "peak MiB"
 for sched in $schedulers; do

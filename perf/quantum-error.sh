@@ -1,12 +1,14 @@
 #!/bin/sh
-# The network quantum's error on an experiment's ratios: for every results.csv of EXACT (a run's
+# An approximate network's error (the network quantum's, --net-quantum, or the rack network
+# model's, --net-model rack) on an experiment's ratios: for every results.csv of EXACT (a run's
 # or a sweep point's) that each other directory also has, the ratios the ShuffleWatcher paper
 # reports (SW-fair / Fair, SW-relaxed / Delay, SW-DRF / DRF, Delay / Fair; jobs/h, work/h, mean
 # turnaround, cross-rack bytes, shuffle + remote map input), all jobs, as a Markdown table: the
 # exact run's ratio, each other directory's, and each one's difference from the exact (runs
 # that none of the other directories holds are left out).
 # Usage: perf/quantum-error.sh EXACT_DIR DIR... (swctl experiment --out directories, e.g.
-# perf/results/shufflewatch-faithful perf/results/shufflewatch-faithful-q/q0.1)
+# perf/results/shufflewatch-faithful perf/results/shufflewatch-faithful-q/q0.1
+# perf/results/shufflewatch-faithful-q/rack)
 set -eu
 [ $# -ge 2 ] || { echo "usage: $0 EXACT_DIR DIR..." >&2; exit 2; }
 exact=$1

@@ -92,6 +92,32 @@ static void a_rack_down_for_a_while_and_back_loses_no_job(void **state)
 	sw_sim_result_free(&r);
 }
 
+/* Under the rack network model a reducer's flow from another rack carries its lost node's
+ * partitions with the rest and goes on: a node lost for good, and a whole rack down for two
+ * minutes, still complete every job; the maps run again and the reducers fetch their new
+ * outputs. */
+static void lost_nodes_under_the_rack_model_lose_no_job(void **state)
+{
+	struct mix m;
+	struct sw_sim_config c;
+	struct sw_sim_result r;
+
+	(void)state;
+	for (int rack_down = 0; rack_down < 2; rack_down++) {
+		make_mix_config(&m, &c);
+		c.net_model = SW_SIM_NET_RACK;
+		for (uint32_t n = 0; n < (rack_down ? 4 : 1); n++)
+			lose_node(&c, rack_down ? 0 : 1, rack_down ? n : 2, 40 + n,
+			          rack_down ? 120 : 0);
+		run_with(&m, &c, "fair", &r);
+		assert_all_complete(&m, &r);
+		assert_totals_are_the_records(&r);
+		assert_int_equal(r.nodes_lost, rack_down ? 4 : 1);
+		assert_true(r.maps_rerun > 0);
+		sw_sim_result_free(&r);
+	}
+}
+
 /* Runs @p m under @p c twice with fair into @p a: the draws repeat, so the records do. */
 static void run_twice_alike(const struct mix *m, const struct sw_sim_config *c,
                             struct sw_sim_result *a)
@@ -254,6 +280,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(a_lost_node_s_maps_run_again_and_every_job_completes),
 	        cmocka_unit_test(a_rack_down_for_a_while_and_back_loses_no_job),
+	        cmocka_unit_test(lost_nodes_under_the_rack_model_lose_no_job),
 	        cmocka_unit_test(task_failures_are_the_same_for_a_seed_and_differ_across_seeds),
 	        cmocka_unit_test(a_task_failing_max_attempts_times_fails_its_job),
 	        cmocka_unit_test(

@@ -57,6 +57,15 @@ static uint32_t start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t by
 	return id;
 }
 
+static uint32_t start_rack(struct sim_net *n, uint32_t src_rack, uint32_t dst, uint64_t bytes,
+                           double now)
+{
+	uint32_t id = SIM_FLOW_NONE;
+
+	assert_int_equal(sw_sim_net_flow_start_rack(n, src_rack, dst, bytes, now, NULL, &id), 0);
+	return id;
+}
+
 static void assert_within(double got, double want, double rel)
 {
 	if (fabs(got - want) > rel * fmax(1, fabs(want)))
@@ -197,6 +206,37 @@ static void uplink_bytes_integrate_the_rate_over_time(void **state)
 	sw_sim_net_destroy(n);
 }
 
+/* The rack model's fetches: a flow from rack 0 to node 4 of rack 1 crosses rack 0's uplink
+ * out, rack 1's uplink in and node 4's NIC, and no sender NIC. Beside it node 0 sends to node
+ * 5 across the racks and to node 1 within rack 0: those two share node 0's NIC (62.5 MB/s
+ * each), which the rack flow does not cross, so it takes the rest of the 2 Gbit/s uplink up
+ * to its receiver's NIC. Node 4 counts what it received under rack 0. */
+static void rack_flow_crosses_both_uplinks_and_the_receiver_nic_but_no_sender_nic(void **state)
+{
+	struct fixture fx;
+	struct sim_net *n = make(&fx, 3, 4, 2 * GBIT);
+	uint32_t rack = start_rack(n, 0, 4, 125000000, 0), cross = start(n, 0, 5, 1000000000, 0);
+	uint32_t local = start(n, 0, 1, 1000000000, 0), path[SIM_NET_MAX_HOPS], id;
+
+	(void)state;
+	assert_int_equal(sw_sim_net_flow_path(n, rack, path), 3);
+	assert_int_equal(path[0], sw_sim_net_link(n, SIM_LINK_UP_OUT, 0));
+	assert_int_equal(path[1], sw_sim_net_link(n, SIM_LINK_UP_IN, 1));
+	assert_int_equal(path[2], sw_sim_net_link(n, SIM_LINK_NIC_RX, 4));
+	sw_sim_net_update(n, 0);
+	assert_near(sw_sim_net_flow_rate(n, rack), NIC_BS);
+	assert_near(sw_sim_net_flow_rate(n, cross), NIC_BS / 2);
+	assert_near(sw_sim_net_flow_rate(n, local), NIC_BS / 2);
+	assert_near(sw_sim_net_link_load(n, sw_sim_net_link(n, SIM_LINK_NIC_TX, 0)), NIC_BS);
+	assert_near(sw_sim_net_link_load(n, sw_sim_net_link(n, SIM_LINK_UP_OUT, 0)), NIC_BS * 1.5);
+	assert_near(sw_sim_net_next(n, &id), 1.0);
+	assert_int_equal(id, rack);
+	sw_sim_net_flow_end(n, rack, 1.0);
+	assert_int_equal(sw_sim_net_rx_bytes(n, 4, 0), 125000000);
+	assert_int_equal(sw_sim_net_rx_bytes(n, 4, 1), 0);
+	sw_sim_net_destroy(n);
+}
+
 static void bad_flows_are_rejected(void **state)
 {
 	struct fixture fx;
@@ -207,6 +247,14 @@ static void bad_flows_are_rejected(void **state)
 	assert_int_equal(sw_sim_net_flow_start(n, 0, 0, 10, 0, NULL, &id), -EINVAL);
 	assert_int_equal(sw_sim_net_flow_start(n, 0, 2, 10, 0, NULL, &id), -EINVAL);
 	assert_int_equal(sw_sim_net_flow_start(n, 0, 1, 0, 0, NULL, &id), -EINVAL);
+	/* a rack flow to a node of its own rack, from no rack, to no node, of no bytes */
+	assert_int_equal(sw_sim_net_flow_start_rack(n, 0, 1, 10, 0, NULL, &id), -EINVAL);
+	assert_int_equal(sw_sim_net_flow_start_rack(n, 1, 1, 10, 0, NULL, &id), -EINVAL);
+	sw_sim_net_destroy(n);
+	n = make(&fx, 2, 2, GBIT);
+	assert_int_equal(sw_sim_net_flow_start_rack(n, 0, 4, 10, 0, NULL, &id), -EINVAL);
+	assert_int_equal(sw_sim_net_flow_start_rack(n, 0, 2, 0, 0, NULL, &id), -EINVAL);
+	assert_int_equal(sw_sim_net_flow_start_rack(n, 0, 2, 10, 0, NULL, &id), 0);
 	sw_sim_net_destroy(n);
 	fx.racks[0].uplink_bps = 0;
 	assert_null(sw_sim_net_create(&fx.c));
@@ -294,7 +342,8 @@ static void assert_max_min(const struct sim_net *n, const uint32_t *ids, unsigne
 }
 
 /* Starts or ends 1 to @p max_changes random flows of @p ids (*@p nf of them, at most
- * @p max_flows) on the nodes of @p fx at @p now. */
+ * @p max_flows) on the nodes of @p fx at @p now; a quarter of the flows that start across
+ * racks come from the sender's whole rack (the rack model's fetches). */
 static void churn(struct sim_net *n, const struct fixture *fx, uint32_t *ids, unsigned *nf,
                   unsigned max_flows, unsigned max_changes, double now)
 {
@@ -311,7 +360,13 @@ static void churn(struct sim_net *n, const struct fixture *fx, uint32_t *ids, un
 			uint32_t dst =
 			        (src + 1 + (uint32_t)rand() % (fx->c.n_nodes - 1)) % fx->c.n_nodes;
 
-			ids[(*nf)++] = start(n, src, dst, 1 + (uint64_t)rand(), now);
+			uint32_t src_rack = fx->c.nodes[src].rack;
+
+			if (src_rack != fx->c.nodes[dst].rack && rand() % 4 == 0)
+				ids[(*nf)++] =
+				        start_rack(n, src_rack, dst, 1 + (uint64_t)rand(), now);
+			else
+				ids[(*nf)++] = start(n, src, dst, 1 + (uint64_t)rand(), now);
 		}
 	}
 }
@@ -566,6 +621,8 @@ int main(void)
 	        cmocka_unit_test(bad_flows_are_rejected),
 	        cmocka_unit_test(incremental_recomputation_equals_recomputation_from_scratch),
 	        cmocka_unit_test(large_flow_sets_take_the_component_path_and_stay_exact),
+	        cmocka_unit_test(
+	                rack_flow_crosses_both_uplinks_and_the_receiver_nic_but_no_sender_nic),
 	        cmocka_unit_test(quantum_stays_within_capacity_and_is_exact_at_each_multiple),
 	        cmocka_unit_test(quantum_reshares_a_changed_link_of_few_flows_at_once),
 	        cmocka_unit_test(group_solve_equals_the_flow_level_solve_bit_for_bit),

@@ -342,6 +342,51 @@ static void net_quantum_out_of_range_or_swept_is_refused(void **state)
 	assert_int_equal(cli_entries(bad), 0);
 }
 
+/* --net-model runs every run with the model, over the file's own setting, as swctl replay
+ * does with it (not as the exact model does on this mix); a model it does not know, or one a
+ * run sweeps, is refused before anything runs. */
+static void net_model_applies_to_every_run_unless_bad_or_swept(void **state)
+{
+	char file[600], mix[600], out[600], rack[600], a[700], path[700], text[1024];
+
+	(void)state;
+	snprintf(mix, sizeof(mix), "%s", cli_write_file("crowded-m.jsonl", crowded_mix));
+	snprintf(text, sizeof(text),
+	         "{\"defaults\": {\"mix\": \"%s\", \"warmup\": 0, \"schedulers\": "
+	         "\"fair,sw-fair\", \"net-model\": \"flow\"},\n"
+	         " \"runs\": [{\"name\": \"a\"}]}",
+	         mix);
+	snprintf(file, sizeof(file), "%s", cli_write_file("model.json", text));
+	snprintf(out, sizeof(out), "%s", cli_path("m"));
+	snprintf(rack, sizeof(rack), "%s", cli_path("rack"));
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--net-model", "rack",
+	                         "--no-plot", "--quiet", NULL),
+	                 0);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--warmup", "0", "--schedulers",
+	                         "fair,sw-fair", "--net-model", "rack", "--out", rack, "--no-plot",
+	                         "--quiet", NULL),
+	                 0);
+	snprintf(a, sizeof(a), "%s/a/results.csv", out);
+	snprintf(path, sizeof(path), "%s/results.csv", rack);
+	assert_true(cli_same_file(a, path));
+	snprintf(path, sizeof(path), "%s/comparison.md", out);
+	assert_true(has_line(path, "Every run with the rack network model"));
+
+	snprintf(out, sizeof(out), "%s", cli_path("m-bad"));
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--net-model", "star", NULL), 2);
+	assert_non_null(strstr(cli_out, "swctl experiment: --net-model star: expected one of"));
+	snprintf(text, sizeof(text),
+	         "{\"defaults\": {\"mix\": \"%s\", \"warmup\": 0},\n"
+	         " \"runs\": [{\"name\": \"s\", \"sweep\": {\"net-model\": "
+	         "[\"flow\", \"rack\"]}}]}",
+	         mix);
+	snprintf(file, sizeof(file), "%s", cli_write_file("model-swept.json", text));
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--net-model", "rack", NULL), 2);
+	assert_non_null(
+	        strstr(cli_out, "runs[0].sweep.net-model: swept, so --net-model cannot set it"));
+	assert_int_equal(cli_entries(out), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +400,7 @@ int main(void)
 	        cmocka_unit_test(entry_without_a_seed_is_the_median_over_the_seeds),
 	        cmocka_unit_test(net_quantum_applies_to_every_run),
 	        cmocka_unit_test(net_quantum_out_of_range_or_swept_is_refused),
+	        cmocka_unit_test(net_model_applies_to_every_run_unless_bad_or_swept),
 	};
 
 	return cli_main("swctl_experiment_cli", tests, sizeof(tests) / sizeof(tests[0]));

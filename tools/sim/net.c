@@ -394,22 +394,22 @@ static void flow_join(struct sim_net *n, uint32_t id, uint32_t link)
 	flow_enter(n, id, link);
 }
 
-int sw_sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t bytes, double now,
-                          void *owner, uint32_t *id)
+/* Opens a flow of @p bytes over the @p n_links links of @p links (its route) at @p now. */
+static int flow_open(struct sim_net *n, const uint32_t *links, unsigned n_links, uint64_t bytes,
+                     double now, void *owner, uint32_t *id)
 {
 	struct flow *f;
 	uint32_t fid;
 	unsigned k;
 
-	if (src >= n->n_nodes || dst >= n->n_nodes || src == dst || !bytes)
-		return -EINVAL;
 	if (flows_reserve(n))
 		return -ENOMEM;
 	fid = n->free_head;
 	f = &n->flows[fid];
 	n->free_head = f->pos[0];
 	memset(f, 0, sizeof(*f));
-	f->n_links = (uint8_t)route(n, src, dst, f->links);
+	f->n_links = (uint8_t)n_links;
+	memcpy(f->links, links, n_links * sizeof(*links));
 	for (k = 0; k < f->n_links; k++) {
 		if (link_attach(n, f->links[k], fid, &f->pos[k])) {
 			while (k--)
@@ -438,6 +438,29 @@ int sw_sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_
 	return 0;
 }
 
+int sw_sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t bytes, double now,
+                          void *owner, uint32_t *id)
+{
+	uint32_t links[SIM_NET_MAX_HOPS];
+
+	if (src >= n->n_nodes || dst >= n->n_nodes || src == dst || !bytes)
+		return -EINVAL;
+	return flow_open(n, links, route(n, src, dst, links), bytes, now, owner, id);
+}
+
+int sw_sim_net_flow_start_rack(struct sim_net *n, uint32_t src_rack, uint32_t dst, uint64_t bytes,
+                               double now, void *owner, uint32_t *id)
+{
+	uint32_t links[3];
+
+	if (src_rack >= n->n_racks || dst >= n->n_nodes || src_rack == n->rack_of[dst] || !bytes)
+		return -EINVAL;
+	links[0] = sw_sim_net_link(n, SIM_LINK_UP_OUT, src_rack);
+	links[1] = sw_sim_net_link(n, SIM_LINK_UP_IN, n->rack_of[dst]);
+	links[2] = sw_sim_net_link(n, SIM_LINK_NIC_RX, dst);
+	return flow_open(n, links, 3, bytes, now, owner, id);
+}
+
 /* Brings the flow's remaining bytes to @p now. */
 static void flow_settle(struct flow *f, double now)
 {
@@ -463,16 +486,17 @@ void sw_sim_net_flow_grow(struct sim_net *n, uint32_t id, uint64_t bytes, double
 void sw_sim_net_flow_end(struct sim_net *n, uint32_t id, double now)
 {
 	struct flow *f = &n->flows[id];
-	/* The NIC links are the first and last hop: 2 * src + TX, 2 * dst + RX. */
-	uint32_t src = f->links[0] / 2, dst = f->links[f->n_links - 1] / 2;
+	/* The last hop is the receiver's NIC (2 * dst + RX); the first the sender's NIC (2 * src +
+	 * TX) or, for a flow from a rack, its uplink (2 * (n_nodes + rack) + OUT). */
+	uint32_t first = f->links[0] / 2, dst = f->links[f->n_links - 1] / 2;
+	uint32_t src_rack = first < n->n_nodes ? n->rack_of[first] : first - n->n_nodes;
 	uint64_t left;
 	unsigned k;
 
 	/* The receiver counts what landed, in whole bytes: all of a completed flow. */
 	flow_settle(f, now);
 	left = (uint64_t)llround(f->rem);
-	n->rx[(size_t)dst * n->n_racks + n->rack_of[src]] +=
-	        f->size - (left < f->size ? left : f->size);
+	n->rx[(size_t)dst * n->n_racks + src_rack] += f->size - (left < f->size ? left : f->size);
 	sw_sim_heap_remove(&n->done, id);
 	flow_leave(n, id);
 	for (k = 0; k < f->n_links; k++) {

@@ -730,6 +730,13 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 		         SW_SIM_MAX_NET_QUANTUM);
 		return -EINVAL;
 	}
+	if ((unsigned)c->net_model > SW_SIM_NET_RACK) {
+		snprintf(err->msg, sizeof(err->msg),
+		         "simulator config: net_model (%d) must be SW_SIM_NET_FLOW or "
+		         "SW_SIM_NET_RACK",
+		         (int)c->net_model);
+		return -EINVAL;
+	}
 	rc = check_faults(c, err);
 	if (rc)
 		return rc;

@@ -60,6 +60,16 @@ uint64_t sw_sim_net_rx_bytes(const struct sim_net *n, uint32_t node, uint32_t sr
  */
 int sw_sim_net_flow_start(struct sim_net *n, uint32_t src, uint32_t dst, uint64_t bytes, double now,
                           void *owner, uint32_t *id);
+/**
+ * Starts a flow of @p bytes (> 0) from rack @p src_rack to node @p dst of another rack at
+ * @p now: the aggregate of transfers from several of the rack's nodes (the rack network
+ * model's fetches), over the rack's uplink out, @p dst's rack's uplink in and @p dst's NIC,
+ * without any sender NIC. Counted in sw_sim_net_rx_bytes() under @p src_rack.
+ * @return 0 with *@p id set, -EINVAL (a bad rack or node, @p dst in @p src_rack, no bytes),
+ * -ENOMEM.
+ */
+int sw_sim_net_flow_start_rack(struct sim_net *n, uint32_t src_rack, uint32_t dst, uint64_t bytes,
+                               double now, void *owner, uint32_t *id);
 /** Adds @p bytes to running flow @p id at @p now; its rate is unchanged. */
 void sw_sim_net_flow_grow(struct sim_net *n, uint32_t id, uint64_t bytes, double now);
 /** Removes flow @p id (completed or abandoned) at @p now; its id may be reused. */
@@ -67,7 +77,7 @@ void sw_sim_net_flow_end(struct sim_net *n, uint32_t id, double now);
 
 void *sw_sim_net_flow_owner(const struct sim_net *n, uint32_t id);
 double sw_sim_net_flow_rate(const struct sim_net *n, uint32_t id);
-/** Writes the links of flow @p id to @p links; @return how many (2 or 4). */
+/** Writes the links of flow @p id to @p links; @return how many (2 or 4; 3 from a rack). */
 unsigned sw_sim_net_flow_path(const struct sim_net *n, uint32_t id,
                               uint32_t links[SIM_NET_MAX_HOPS]);
 

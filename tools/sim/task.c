@@ -3,8 +3,9 @@
  * Task phases of the simulated cluster: a map reads its split (a flow when the replica is on
  * another node), computes and registers its output; a reduce fetches its partition of every
  * map output (at most parallel_copies flows at once, one per source node, each carrying all
- * that node's pending partitions), computes, and writes its output to three replicas. The
- * maps of a map-only job (no reducer) write the output themselves.
+ * that node's pending partitions; under the rack network model one per other rack instead of
+ * per node there), computes, and writes its output to three replicas. The maps of a map-only
+ * job (no reducer) write the output themselves.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -40,9 +41,14 @@ static void account(struct sim *s, struct sim_job *j, enum sw_traffic kind, uint
 		j->rec->xrack[kind] += bytes;
 }
 
-static int xfer_start(struct sim *s, struct sim_xfer *x, uint32_t src, uint32_t dst, uint64_t bytes)
+/* Starts transfer @p x of @p bytes from @p src to @p dst; with @p from_rack, from @p src's whole
+ * rack (a flow from its uplink: the rack network model's fetches). */
+static int xfer_start(struct sim *s, struct sim_xfer *x, uint32_t src, uint32_t dst, uint64_t bytes,
+                      int from_rack)
 {
-	int rc = sw_sim_net_flow_start(s->net, src, dst, bytes, s->now, x, &x->flow);
+	int rc = from_rack ? sw_sim_net_flow_start_rack(s->net, rack_of(s, src), dst, bytes, s->now,
+	                                                x, &x->flow)
+	                   : sw_sim_net_flow_start(s->net, src, dst, bytes, s->now, x, &x->flow);
 
 	if (rc)
 		return sw_sim_fail(s, rc, "job %llu: cannot start a flow of %llu bytes at t=%.3f s",
@@ -279,10 +285,25 @@ static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rat
 
 /* ---- reduce: shuffle ---- */
 
-/* What reducer @p t still has to fetch from node @p node. */
+/* What reducer @p t still has to fetch from source @p node (see fetch_source). */
 static struct sim_src *src_of(const struct sim_task *t, uint32_t node)
 {
 	return &t->job->fetch[(size_t)node * t->job->n_reduces + t->idx];
+}
+
+/* Whether reducer @p t fetches from source @p node's whole rack in one flow: under the rack
+ * network model, for every rack but its own. */
+static int fetch_by_rack(const struct sim *s, const struct sim_task *t, uint32_t node)
+{
+	return s->c->net_model == SW_SIM_NET_RACK && rack_of(s, node) != rack_of(s, t->node);
+}
+
+/* The source reducer @p t fetches node @p node's partitions from: the node itself, or when it
+ * fetches by rack, the rack's first node, which then stands for the whole rack in the fetch
+ * matrix and the queue. */
+static uint32_t fetch_source(const struct sim *s, const struct sim_task *t, uint32_t node)
+{
+	return fetch_by_rack(s, t, node) ? s->rack_nodes[s->rack_first[rack_of(s, node)]] : node;
 }
 
 static int shuffle_create(struct sim *s, struct sim_task *t)
@@ -329,7 +350,8 @@ static int shuffle_pump(struct sim *s, struct sim_task *t)
 		sp->queued = 0;
 		for (k = 0; shf->xfers[k].flow != SIM_FLOW_NONE; k++)
 			;
-		rc = xfer_start(s, &shf->xfers[k], src, t->node, sp->pending);
+		rc = xfer_start(s, &shf->xfers[k], src, t->node, sp->pending,
+		                fetch_by_rack(s, t, src));
 		if (rc)
 			return rc;
 		sp->slot = k + 1;
@@ -344,7 +366,7 @@ static void shuffle_take(struct sim *s, struct sim_task *t, uint32_t src, uint64
 {
 	struct sim_job *j = t->job;
 	struct sim_shuffle *shf = t->shf;
-	struct sim_src *sp = src_of(t, src);
+	struct sim_src *sp;
 
 	if (!bytes)
 		return;
@@ -352,6 +374,8 @@ static void shuffle_take(struct sim *s, struct sim_task *t, uint32_t src, uint64
 	account(s, j, SW_TRAFFIC_SHUFFLE, src, t->node, bytes);
 	if (src == t->node)
 		return; /* on the local disk: nothing crosses the network */
+	src = fetch_source(s, t, src);
+	sp = src_of(t, src);
 	if (sp->slot) {
 		sw_sim_net_flow_grow(s->net, shf->xfers[sp->slot - 1].flow, bytes, s->now);
 		return;
@@ -511,13 +535,13 @@ static int write_output(struct sim *s, struct sim_task *t, uint64_t bytes)
 	if (!n)
 		return written(s, t);
 	account(s, j, SW_TRAFFIC_OUTPUT, t->node, a, bytes);
-	rc = xfer_start(s, &t->io[0], t->node, a, bytes);
+	rc = xfer_start(s, &t->io[0], t->node, a, bytes, 0);
 	if (rc)
 		return rc;
 	t->waits = 1;
 	if (n == 2) {
 		account(s, j, SW_TRAFFIC_OUTPUT, b_from, b, bytes);
-		rc = xfer_start(s, &t->io[1], b_from, b, bytes);
+		rc = xfer_start(s, &t->io[1], b_from, b, bytes, 0);
 		if (rc)
 			return rc;
 		t->waits = 2;
@@ -631,7 +655,7 @@ static int map_read(struct sim *s, struct sim_task *t, uint32_t src)
 	}
 	account(s, j, SW_TRAFFIC_MAP_INPUT, src, t->node, in);
 	t->phase = SIM_INPUT;
-	return xfer_start(s, &t->io[0], src, t->node, in);
+	return xfer_start(s, &t->io[0], src, t->node, in, 0);
 }
 
 static int map_launch(struct sim *s, struct sim_task *t, const struct sw_assignment *a)
@@ -760,6 +784,10 @@ int sw_sim_shuffle_forget(struct sim *s, struct sim_task *t, uint32_t src)
 		if (j->tasks[m].phase == SIM_PENDING)
 			t->shuffled -= share(j->maps[m].output_bytes, t->idx, j->n_reduces);
 	}
+	/* A rack's flow carries its other nodes' partitions too: it goes on, and what it had
+	 * of the lost node's is moved all the same (README, "Network model"). */
+	if (fetch_by_rack(s, t, src))
+		return 0;
 	if (sp->slot) {
 		xfer_end(s, &shf->xfers[sp->slot - 1]);
 		shf->active--;

@@ -241,6 +241,10 @@ static void md_header(FILE *f, const struct experiment *e)
 		        "Every run with the network quantum of %s s (swctl experiment "
 		        "--net-quantum), not the exact network.\n\n",
 		        e->net_quantum);
+	if (e->net_model)
+		fprintf(f,
+		        "Every run with the %s network model (swctl experiment --net-model).\n\n",
+		        e->net_model);
 	fprintf(f,
 	        "Every value is a ratio to the baseline scheduler at the same sweep point, for "
 	        "jobs of the given class: throughput (jobs finished per hour in the steady-state "

@@ -13,7 +13,7 @@
 
 static const char experiment_usage[] =
         "usage: swctl experiment FILE [--out DIR] [--jobs N] [--only NAME[,NAME]] [--no-plot]\n"
-        "                        [--net-quantum SEC] [--quiet]\n"
+        "                        [--net-quantum SEC] [--net-model flow|rack] [--quiet]\n"
         "Runs the replays and sweeps of an experiment file (JSON; tools/README.md describes\n"
         "it) and compares the results with the paper's figures the file lists.\n"
         "Every run's options are checked before the first one starts.\n"
@@ -26,6 +26,9 @@ static const char experiment_usage[] =
         "  --no-plot           skip rendering the plots with gnuplot\n"
         "  --net-quantum SEC   every run with this network quantum (swctl replay\n"
         "                      --net-quantum), over the file's; refused if a run sweeps it\n"
+        "  --net-model flow|rack\n"
+        "                      every run with this network model (swctl replay\n"
+        "                      --net-model), over the file's; refused if a run sweeps it\n"
         "  --quiet             no progress line\n"
         "  -h, --help          this text\n"
         "\n"
@@ -107,15 +110,25 @@ static void free_experiment(struct experiment *e)
 	json_decref(e->root);
 }
 
-/* Checks --net-quantum with swctl replay's own parser, so it is refused in the same words. */
-static int check_net_quantum(char *value)
+/* Checks the network options given for every run with swctl replay's own parser, so they are
+ * refused in the same words. */
+static int check_net_options(const struct experiment *e)
 {
 	const struct options_ctx ctx = {.prefix = "swctl experiment"};
-	char opt[] = "--net-quantum", cmd[] = "experiment";
-	char *argv[] = {cmd, opt, value, NULL};
+	char cmd[] = "experiment", quantum[] = "--net-quantum", model[] = "--net-model";
+	char *argv[5] = {cmd};
+	int argc = 1;
 	struct replay_opts o;
 
-	return options_parse(3, argv, &o, &ctx);
+	if (e->net_quantum) {
+		argv[argc++] = quantum;
+		argv[argc++] = e->net_quantum;
+	}
+	if (e->net_model) {
+		argv[argc++] = model;
+		argv[argc++] = e->net_model;
+	}
+	return argc > 1 ? options_parse(argc, argv, &o, &ctx) : 0;
 }
 
 static int parse_args(int argc, char **argv, struct experiment *e, char **only)
@@ -126,6 +139,7 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 	        {"only", required_argument, NULL, 'O'},
 	        {"no-plot", no_argument, NULL, 'P'},
 	        {"net-quantum", required_argument, NULL, 'N'},
+	        {"net-model", required_argument, NULL, 'M'},
 	        {"quiet", no_argument, NULL, 'q'},
 	        {"help", no_argument, NULL, 'h'},
 	        {NULL, 0, NULL, 0},
@@ -165,6 +179,9 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 		case 'N':
 			e->net_quantum = optarg;
 			break;
+		case 'M':
+			e->net_model = optarg;
+			break;
 		case 'q':
 			e->progress = 0;
 			break;
@@ -194,7 +211,7 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 		         dot && !strcmp(dot, ".json") ? (int)(dot - base) : (int)strlen(base),
 		         base);
 	/* last: the check parses with getopt again */
-	return e->net_quantum ? check_net_quantum(e->net_quantum) : 0;
+	return check_net_options(e);
 }
 
 int cmd_experiment(int argc, char **argv)

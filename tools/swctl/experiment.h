@@ -56,6 +56,7 @@ struct experiment {
 	int workers, plot;
 	double progress;   /* as replay_opts.progress */
 	char *net_quantum; /* --net-quantum for every run, as given; NULL: the file's */
+	char *net_model;   /* --net-model for every run, as given; NULL: the file's */
 };
 
 /*

@@ -124,6 +124,22 @@ static int add_arg(struct exp_run *r, const char *fmt, const char *arg)
 	return 0;
 }
 
+/* Replay option @p name set to @p value for every run by swctl experiment's command line (none
+ * when @p value is NULL): added after the file's options, so that it wins over them, and
+ * refused where the run sweeps it. */
+static int add_override(const struct experiment *e, struct exp_run *r, const char *where,
+                        json_t *sweep, const char *name, const char *value)
+{
+	char arg[64];
+
+	if (!value)
+		return 0;
+	if (json_object_get(sweep, name))
+		return exp_fail(e, "%s.sweep.%s: swept, so --%s cannot set it", where, name, name);
+	snprintf(arg, sizeof(arg), "--%s=%%s", name);
+	return add_arg(r, arg, value);
+}
+
 /* "--param=KEY=V1,V2,..." for each swept option, in the file's order. */
 static int add_sweep(const struct experiment *e, struct exp_run *r, const char *where,
                      json_t *sweep)
@@ -170,8 +186,9 @@ static int build_argv(const struct experiment *e, struct exp_run *r, const char 
 	json_t *v;
 	int rc = 0;
 
+	/* the command, two overrides, --out, --jobs, --quiet, --no-plot and the NULL */
 	r->argv =
-	        calloc(json_object_size(defaults) + json_object_size(options) + GRID_MAX_PARAMS + 7,
+	        calloc(json_object_size(defaults) + json_object_size(options) + GRID_MAX_PARAMS + 8,
 	               sizeof(char *));
 	if (!r->argv)
 		return -ENOMEM;
@@ -194,13 +211,10 @@ static int build_argv(const struct experiment *e, struct exp_run *r, const char 
 			rc = add_option(e, r, w, key, v);
 		}
 	}
-	/* After the file's options, so that it wins over them; a swept quantum would win over it.
-	 */
-	if (rc == 0 && e->net_quantum && json_object_get(sweep, "net-quantum"))
-		rc = exp_fail(e, "%s.sweep.net-quantum: swept, so --net-quantum cannot set it",
-		              where);
-	if (rc == 0 && e->net_quantum)
-		rc = add_arg(r, "--net-quantum=%s", e->net_quantum);
+	if (rc == 0)
+		rc = add_override(e, r, where, sweep, "net-quantum", e->net_quantum);
+	if (rc == 0)
+		rc = add_override(e, r, where, sweep, "net-model", e->net_model);
 	if (rc == 0 && sweep)
 		rc = add_sweep(e, r, where, sweep);
 	snprintf(dir, sizeof(dir), "%s/%s", e->out, r->name);

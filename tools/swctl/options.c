@@ -124,6 +124,12 @@ const char options_help[] =
         "                      few, share what the others leave; the others keep their\n"
         "                      rates until the next multiple of SEC, where the changed\n"
         "                      components are solved exactly (tools/sim/README.md)\n"
+        "  --net-model flow|rack\n"
+        "                      flow (default): a reducer fetches from each node in a flow\n"
+        "                      of its own, the exact model; rack, an approximation for\n"
+        "                      day-long traces: one flow from each other rack's uplink\n"
+        "                      carries all that rack holds for it (same bytes on every\n"
+        "                      uplink, no sender NIC; tools/sim/README.md)\n"
         "  --straggler-rate P  probability in [0, 1] that a task attempt straggles, drawn\n"
         "                      per attempt from --seed (default 0): it computes\n"
         "                      --straggler-slowdown X times longer (default 3, at most 100)\n"
@@ -194,6 +200,7 @@ static const struct option longopts[] = {
         {"workflow-slots", required_argument, NULL, 'g'},
         {"workflow-deadline", required_argument, NULL, 'x'},
         {"net-quantum", required_argument, NULL, 'N'},
+        {"net-model", required_argument, NULL, 'n'},
         {"straggler-rate", required_argument, NULL, 'y'},
         {"straggler-slowdown", required_argument, NULL, 'z'},
         {"reduces", required_argument, NULL, 'D'},
@@ -302,6 +309,7 @@ static const char *const bounds[] = {"low", "avg", "up"};           /* enum sw_a
 static const char *const wf_slots[] = {"free", "basic", "refined"}; /* enum sw_sim_wf_slots */
 static const char *const load_measures[] = {"sum", "kinds"};        /* enum sw_sim_load_measure */
 static const char *const placements[] = {"random", "rack"};         /* enum sw_placement */
+static const char *const net_models[] = {"flow", "rack"};           /* enum sw_sim_net_model */
 static const char *const map_inputs[] = {"hdfs", "live"}; /* sw_sim_config.map_input_live */
 /* sw_sim_config.output_next: 0 is HDFS's placement, 1 and 2 the next nodes' */
 static const char *const output_replicas[] = {"hdfs", "1", "2"};
@@ -543,6 +551,10 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 	case 'N':
 		return parse_bounded(ctx, "--net-quantum", arg, 0, SW_SIM_MAX_NET_QUANTUM,
 		                     &o->sim.net_quantum);
+	case 'n':
+		rc = parse_choice(ctx, "--net-model", arg, net_models, 2, &choice);
+		o->sim.net_model = (enum sw_sim_net_model)choice;
+		break;
 	case 'D':
 		return parse_reduces(ctx, arg, &o->load.reduces);
 	case 'L':

@@ -112,6 +112,15 @@ struct sw_sim_config {
 	 *  the next multiple (tools/sim/README.md, "Network quantum"). At most
 	 *  SW_SIM_MAX_NET_QUANTUM. */
 	double net_quantum;
+	/** SW_SIM_NET_FLOW (default): a reducer fetches from each source node in a flow of its
+	 *  own, the exact per-flow model. SW_SIM_NET_RACK, an opt-in approximation for day-long
+	 *  traces: a reducer fetches everything another rack holds for it in one flow from that
+	 *  rack's uplink, which grows as outputs register there; same bytes on every uplink and
+	 *  receiving NIC, no sender NIC (tools/sim/README.md, "Network model"). */
+	enum sw_sim_net_model {
+		SW_SIM_NET_FLOW = 0,
+		SW_SIM_NET_RACK = 1,
+	} net_model;
 	/** Probability that a task attempt straggles, in [0, 1]: 0. Drawn per (workload seed,
 	 *  job, task, attempt) from a stream of its own; a straggler computes
 	 *  straggler_slowdown times longer (its transfers are the network's). No speculative
