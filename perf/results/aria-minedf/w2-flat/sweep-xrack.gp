@@ -20,46 +20,46 @@ $line2 << EOD
 4 "perf/mixes/aria-w2-flat-5.jsonl" 1.0000
 EOD
 $line3 << EOD
-0 "perf/mixes/aria-w2-flat-1.jsonl" 1.0109
-1 "perf/mixes/aria-w2-flat-2.jsonl" 1.0140
-2 "perf/mixes/aria-w2-flat-3.jsonl" 1.0177
-3 "perf/mixes/aria-w2-flat-4.jsonl" 1.0282
-4 "perf/mixes/aria-w2-flat-5.jsonl" 1.0204
+0 "perf/mixes/aria-w2-flat-1.jsonl" 1.0331
+1 "perf/mixes/aria-w2-flat-2.jsonl" 1.0325
+2 "perf/mixes/aria-w2-flat-3.jsonl" 1.0216
+3 "perf/mixes/aria-w2-flat-4.jsonl" 0.9884
+4 "perf/mixes/aria-w2-flat-5.jsonl" 1.0010
 EOD
 $line4 << EOD
-0 "perf/mixes/aria-w2-flat-1.jsonl" 1.0153
-1 "perf/mixes/aria-w2-flat-2.jsonl" 1.0002
-2 "perf/mixes/aria-w2-flat-3.jsonl" 1.0169
-3 "perf/mixes/aria-w2-flat-4.jsonl" 1.0107
-4 "perf/mixes/aria-w2-flat-5.jsonl" 1.0086
+0 "perf/mixes/aria-w2-flat-1.jsonl" 1.0363
+1 "perf/mixes/aria-w2-flat-2.jsonl" 0.9848
+2 "perf/mixes/aria-w2-flat-3.jsonl" 1.0109
+3 "perf/mixes/aria-w2-flat-4.jsonl" 0.9983
+4 "perf/mixes/aria-w2-flat-5.jsonl" 0.9869
 EOD
 $line5 << EOD
-0 "perf/mixes/aria-w2-flat-1.jsonl" 0.9941
-1 "perf/mixes/aria-w2-flat-2.jsonl" 1.0282
-2 "perf/mixes/aria-w2-flat-3.jsonl" 1.0107
-3 "perf/mixes/aria-w2-flat-4.jsonl" 1.0292
-4 "perf/mixes/aria-w2-flat-5.jsonl" 1.0086
+0 "perf/mixes/aria-w2-flat-1.jsonl" 1.0504
+1 "perf/mixes/aria-w2-flat-2.jsonl" 0.9893
+2 "perf/mixes/aria-w2-flat-3.jsonl" 1.0388
+3 "perf/mixes/aria-w2-flat-4.jsonl" 1.0351
+4 "perf/mixes/aria-w2-flat-5.jsonl" 0.9693
 EOD
 $line6 << EOD
-0 "perf/mixes/aria-w2-flat-1.jsonl" 0.9952
-1 "perf/mixes/aria-w2-flat-2.jsonl" 0.9976
-2 "perf/mixes/aria-w2-flat-3.jsonl" 0.9906
-3 "perf/mixes/aria-w2-flat-4.jsonl" 0.9976
-4 "perf/mixes/aria-w2-flat-5.jsonl" 1.0095
+0 "perf/mixes/aria-w2-flat-1.jsonl" 1.0032
+1 "perf/mixes/aria-w2-flat-2.jsonl" 1.0081
+2 "perf/mixes/aria-w2-flat-3.jsonl" 0.9938
+3 "perf/mixes/aria-w2-flat-4.jsonl" 0.9864
+4 "perf/mixes/aria-w2-flat-5.jsonl" 0.9951
 EOD
 $line7 << EOD
-0 "perf/mixes/aria-w2-flat-1.jsonl" 0.9984
-1 "perf/mixes/aria-w2-flat-2.jsonl" 0.9975
-2 "perf/mixes/aria-w2-flat-3.jsonl" 1.0068
-3 "perf/mixes/aria-w2-flat-4.jsonl" 0.9948
-4 "perf/mixes/aria-w2-flat-5.jsonl" 1.0038
+0 "perf/mixes/aria-w2-flat-1.jsonl" 0.9908
+1 "perf/mixes/aria-w2-flat-2.jsonl" 0.9978
+2 "perf/mixes/aria-w2-flat-3.jsonl" 1.0057
+3 "perf/mixes/aria-w2-flat-4.jsonl" 0.9843
+4 "perf/mixes/aria-w2-flat-5.jsonl" 0.9895
 EOD
 $line8 << EOD
-0 "perf/mixes/aria-w2-flat-1.jsonl" 1.0034
-1 "perf/mixes/aria-w2-flat-2.jsonl" 1.0123
-2 "perf/mixes/aria-w2-flat-3.jsonl" 1.0008
-3 "perf/mixes/aria-w2-flat-4.jsonl" 1.0130
-4 "perf/mixes/aria-w2-flat-5.jsonl" 0.9927
+0 "perf/mixes/aria-w2-flat-1.jsonl" 1.0007
+1 "perf/mixes/aria-w2-flat-2.jsonl" 0.9982
+2 "perf/mixes/aria-w2-flat-3.jsonl" 1.0014
+3 "perf/mixes/aria-w2-flat-4.jsonl" 0.9778
+4 "perf/mixes/aria-w2-flat-5.jsonl" 1.0015
 EOD
 # Renders sweep-xrack.png: gnuplot sweep-xrack.gp
 set terminal pngcairo size 900,600 font ',10'

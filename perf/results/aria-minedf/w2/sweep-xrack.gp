@@ -20,46 +20,46 @@ $line2 << EOD
 4 "perf/mixes/aria-w2-5.jsonl" 1.0000
 EOD
 $line3 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 0.9992
-1 "perf/mixes/aria-w2-2.jsonl" 0.9994
-2 "perf/mixes/aria-w2-3.jsonl" 0.9980
-3 "perf/mixes/aria-w2-4.jsonl" 0.9900
-4 "perf/mixes/aria-w2-5.jsonl" 1.0012
+0 "perf/mixes/aria-w2-1.jsonl" 0.9935
+1 "perf/mixes/aria-w2-2.jsonl" 1.0028
+2 "perf/mixes/aria-w2-3.jsonl" 1.0064
+3 "perf/mixes/aria-w2-4.jsonl" 0.9884
+4 "perf/mixes/aria-w2-5.jsonl" 0.9902
 EOD
 $line4 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 1.0018
-1 "perf/mixes/aria-w2-2.jsonl" 0.9991
-2 "perf/mixes/aria-w2-3.jsonl" 0.9965
-3 "perf/mixes/aria-w2-4.jsonl" 0.9951
-4 "perf/mixes/aria-w2-5.jsonl" 0.9971
+0 "perf/mixes/aria-w2-1.jsonl" 1.0060
+1 "perf/mixes/aria-w2-2.jsonl" 1.0042
+2 "perf/mixes/aria-w2-3.jsonl" 0.9997
+3 "perf/mixes/aria-w2-4.jsonl" 0.9928
+4 "perf/mixes/aria-w2-5.jsonl" 0.9967
 EOD
 $line5 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 1.0019
-1 "perf/mixes/aria-w2-2.jsonl" 0.9982
-2 "perf/mixes/aria-w2-3.jsonl" 0.9916
-3 "perf/mixes/aria-w2-4.jsonl" 0.9952
-4 "perf/mixes/aria-w2-5.jsonl" 1.0018
+0 "perf/mixes/aria-w2-1.jsonl" 1.0014
+1 "perf/mixes/aria-w2-2.jsonl" 0.9953
+2 "perf/mixes/aria-w2-3.jsonl" 0.9998
+3 "perf/mixes/aria-w2-4.jsonl" 0.9928
+4 "perf/mixes/aria-w2-5.jsonl" 0.9955
 EOD
 $line6 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 1.0008
-1 "perf/mixes/aria-w2-2.jsonl" 0.9994
-2 "perf/mixes/aria-w2-3.jsonl" 0.9987
-3 "perf/mixes/aria-w2-4.jsonl" 1.0002
-4 "perf/mixes/aria-w2-5.jsonl" 1.0008
+0 "perf/mixes/aria-w2-1.jsonl" 1.0002
+1 "perf/mixes/aria-w2-2.jsonl" 1.0027
+2 "perf/mixes/aria-w2-3.jsonl" 1.0003
+3 "perf/mixes/aria-w2-4.jsonl" 0.9998
+4 "perf/mixes/aria-w2-5.jsonl" 0.9999
 EOD
 $line7 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 0.9998
-1 "perf/mixes/aria-w2-2.jsonl" 1.0004
-2 "perf/mixes/aria-w2-3.jsonl" 0.9993
-3 "perf/mixes/aria-w2-4.jsonl" 1.0003
-4 "perf/mixes/aria-w2-5.jsonl" 0.9994
+0 "perf/mixes/aria-w2-1.jsonl" 0.9999
+1 "perf/mixes/aria-w2-2.jsonl" 1.0000
+2 "perf/mixes/aria-w2-3.jsonl" 1.0000
+3 "perf/mixes/aria-w2-4.jsonl" 1.0000
+4 "perf/mixes/aria-w2-5.jsonl" 0.9999
 EOD
 $line8 << EOD
-0 "perf/mixes/aria-w2-1.jsonl" 0.9995
-1 "perf/mixes/aria-w2-2.jsonl" 1.0010
-2 "perf/mixes/aria-w2-3.jsonl" 0.9995
-3 "perf/mixes/aria-w2-4.jsonl" 1.0013
-4 "perf/mixes/aria-w2-5.jsonl" 1.0009
+0 "perf/mixes/aria-w2-1.jsonl" 0.9987
+1 "perf/mixes/aria-w2-2.jsonl" 1.0014
+2 "perf/mixes/aria-w2-3.jsonl" 1.0002
+3 "perf/mixes/aria-w2-4.jsonl" 1.0002
+4 "perf/mixes/aria-w2-5.jsonl" 1.0007
 EOD
 # Renders sweep-xrack.png: gnuplot sweep-xrack.gp
 set terminal pngcairo size 900,600 font ',10'
