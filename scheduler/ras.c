@@ -526,6 +526,25 @@ static void keep_targets(struct sw_sched *s, struct sched_job **live, const stru
 	}
 }
 
+/* Hands job @p j's part of the plan just made to the driver's tracer. */
+static void trace(const struct sw_sched *s, const struct sched_job *j, const struct ras_need *need,
+                  double now)
+{
+	const uint32_t *target = j->ras->target;
+	struct sw_plan_row row = {
+	        .now = now,
+	        .job = j->id,
+	        .s_pend = need->s_pend,
+	        .s_req = need->s_req,
+	        .s_fit = need->reverse ? need->s_fit : 0,
+	        .target = {target[SW_MAP], target[SW_REDUCE]},
+	        .running = {j->running[SW_MAP], j->running[SW_REDUCE]},
+	        .utility = sw_sched_ras_utility(need, target[SW_MAP], target[SW_REDUCE]),
+	};
+
+	s->cfg.on_plan(s->cfg.on_plan_arg, &row);
+}
+
 static int plan(struct sw_sched *s, double now, bool reverse)
 {
 	uint32_t n_jobs = s->jobs.count, i = 0, n_puts, slots = 0;
@@ -564,6 +583,8 @@ static int plan(struct sw_sched *s, double now, bool reverse)
 		for (int k = 0; k < SW_KINDS; k++)
 			live[i]->ras->target[k] = alloc[i][k];
 	keep_targets(s, live, puts, n_puts);
+	for (i = 0; s->cfg.on_plan && i < n_jobs; i++)
+		trace(s, live[i], &in[i].need, now);
 	rc = 0;
 out:
 	free(puts);

@@ -156,6 +156,19 @@ enum sw_aria_bound {
 	SW_ARIA_UP = 2,
 };
 
+/** What a planning policy (ras, sw-ras, reverse-adaptive) decided for one live job at one
+ *  control cycle (sw_sched_config.on_plan). */
+struct sw_plan_row {
+	double now;
+	uint64_t job;
+	uint32_t s_pend; /**< maps not completed, running ones included */
+	double s_req;    /**< map slots its goal needs at once (s_pend: no goal or mean) */
+	uint32_t s_fit;  /**< reverse-adaptive: maps it must run this cycle; else 0 */
+	uint32_t target[SW_KINDS];  /**< job slots the plan gave it, running tasks included */
+	uint32_t running[SW_KINDS]; /**< its tasks running at the plan */
+	double utility;             /**< u^M + u^R of the targets, at most 1; -1e9 - 1 at worst */
+};
+
 /** Settings shared by all policies; sw_sched_config_default() fills the documented defaults. */
 struct sw_sched_config {
 	const char *policy; /**< a name from sw_sched_policy_names() */
@@ -200,6 +213,10 @@ struct sw_sched_config {
 	/** minedf, aria (and sw-minedf): the bound a job's Lagrange minimum pair is sized on:
 	 *  SW_ARIA_AVG (ARIA does not say which it deploys; its authors recommend the average). */
 	enum sw_aria_bound aria_bound;
+	/** Planning policies: called with every live job's row after each placement, in the
+	 *  order jobs were added, to trace the control cycles; NULL (default): not called. */
+	void (*on_plan)(void *arg, const struct sw_plan_row *row);
+	void *on_plan_arg;
 };
 
 /** ShuffleWatcher mechanisms beyond NASS, for ablations (sw_sched_config.sw_mechanisms). */

@@ -2,7 +2,8 @@
 /*
  * The task timeline (sw_sim_config.timeline): every task of every completed job once, on a
  * node of the cluster with that node's pool, within its job's submission and finish; through
- * failures and lost nodes too (a task's last attempt); and asking for it changes no result.
+ * failures and lost nodes too (a task's last attempt); a planning policy's control cycles; and
+ * asking for it changes no result.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -103,11 +104,68 @@ static void the_timeline_changes_no_result(void **state)
 	sw_sim_result_free(&without);
 }
 
+/* Job @p id's record in @p r. */
+static const struct sw_job_record *record(const struct sw_sim_result *r, uint64_t id)
+{
+	for (size_t i = 0; i < r->n_jobs; i++)
+		if (r->jobs[i].id == id)
+			return &r->jobs[i];
+	fail_msg("plan row of job %llu, not in the run", (unsigned long long)id);
+	return NULL;
+}
+
+/*
+ * Under a planning policy the timeline holds its control cycles: in time order, a job once per
+ * cycle and only while it is live, its targets within what it has left and its utility at
+ * most 1; the cycles change no result; a policy that does not plan leaves none.
+ */
+static void the_plans_are_each_control_cycle_of_the_live_jobs(void **state)
+{
+	struct sw_sim_result with, without;
+	struct sw_sim_config c;
+	struct mix m;
+
+	(void)state;
+	make_mix_config(&m, &c);
+	c.timeline = 1;
+	run_with(&m, &c, "fair", &with);
+	assert_null(with.plans);
+	assert_int_equal(with.n_plans, 0);
+	sw_sim_result_free(&with);
+	run_with(&m, &c, "ras", &with);
+	assert_true(with.n_plans > with.n_jobs);
+	for (size_t k = 0; k < with.n_plans; k++) {
+		const struct sw_plan_row *p = &with.plans[k];
+		const struct sw_job_record *j = record(&with, p->job);
+
+		if (k > 0) {
+			const struct sw_plan_row *q = &with.plans[k - 1];
+
+			assert_true(q->now <= p->now);
+			assert_true(q->now < p->now || q->job != p->job);
+		}
+		assert_true(p->now >= j->submitted && p->now <= j->finish);
+		assert_true(p->s_pend <= j->n_maps);
+		assert_true(p->target[SW_MAP] <= p->s_pend);
+		assert_true(p->target[SW_REDUCE] <= j->n_reduces);
+		assert_true(p->s_req <= p->s_pend);
+		assert_true(p->utility <= 1);
+	}
+	c.timeline = 0;
+	run_with(&m, &c, "ras", &without);
+	assert_int_equal(with.n_jobs, without.n_jobs);
+	for (size_t i = 0; i < with.n_jobs; i++)
+		assert_true(with.jobs[i].finish == without.jobs[i].finish);
+	sw_sim_result_free(&with);
+	sw_sim_result_free(&without);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(every_completed_job_has_each_task_once_inside_its_run),
 	        cmocka_unit_test(the_timeline_changes_no_result),
+	        cmocka_unit_test(the_plans_are_each_control_cycle_of_the_live_jobs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

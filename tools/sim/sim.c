@@ -832,6 +832,10 @@ static int setup(struct sim *s)
 		cfg.n_users = w->n_users;
 	if (!cfg.queue_capacity && cfg.n_queues < w->n_queues)
 		cfg.n_queues = w->n_queues;
+	if (s->c->timeline) {
+		cfg.on_plan = sw_sim_timeline_plan;
+		cfg.on_plan_arg = s;
+	}
 	s->sched = sw_sched_create(&s->cluster, &cfg);
 	if (!s->sched) {
 		rc = errno ? -errno : -EINVAL;
@@ -959,6 +963,8 @@ int sw_sim_run(const struct sw_workload *w, const struct sw_sim_config *c, struc
 			rc = sample(&s, s.now - s.last_sample);
 		if (!rc)
 			rc = totals(&s);
+		if (!rc && s.plans_lost)
+			rc = sw_sim_fail(&s, -ENOMEM, "out of memory for the plan trace");
 		progress(&s);
 		r->has_nass = sw_sched_nass_stats(s.sched, &r->nass) == 0;
 	}
@@ -972,6 +978,7 @@ void sw_sim_result_free(struct sw_sim_result *r)
 {
 	free(r->jobs);
 	free(r->tasks);
+	free(r->plans);
 	free(r->uplink_out);
 	free(r->uplink_in);
 	free(r->node_rx);

@@ -161,6 +161,8 @@ struct sim {
 	struct sim_job **live; /* by workload index */
 	struct sw_sim_result *r;
 	size_t tasks_cap; /* r->tasks allocated (timeline.c) */
+	size_t plans_cap; /* r->plans allocated (timeline.c) */
+	bool plans_lost;  /* a plan row found no memory: the run fails */
 	struct sw_input_error *err;
 	size_t next_arrival, jobs_done;
 	uint64_t running;                /* tasks launched and not finished */
@@ -215,6 +217,9 @@ void sw_sim_gate_ended(struct sim *s, struct sim_job *j);
 /** Completed job @p j's tasks into the result's timeline (sw_sim_config.timeline).
  *  @return 0 or -ENOMEM. */
 int sw_sim_timeline_add(struct sim *s, const struct sim_job *j);
+/** sw_sched_config.on_plan with the sim as @p arg: appends @p row to sw_sim_result.plans
+ *  under the workload's job id; out of memory sets plans_lost. */
+void sw_sim_timeline_plan(void *arg, const struct sw_plan_row *row);
 
 /* workflow.c */
 /** Checks the workload's workflow links and lays out each workflow's jobs and stages. */

@@ -2,7 +2,8 @@
 /*
  * The task timeline (sw_sim_config.timeline): when a job completes, each of its tasks' last
  * attempt (the one that counts: its launch, node and end) joins sw_sim_result.tasks. Failed
- * and lost attempts are not kept; the jobs' records count them.
+ * and lost attempts are not kept; the jobs' records count them. A planning policy's control
+ * cycles join sw_sim_result.plans as they happen, one row per live job.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -46,4 +47,25 @@ int sw_sim_timeline_add(struct sim *s, const struct sim_job *j)
 		};
 	}
 	return 0;
+}
+
+void sw_sim_timeline_plan(void *arg, const struct sw_plan_row *row)
+{
+	struct sim *s = arg;
+	struct sw_plan_row *p = s->r->plans;
+
+	if (s->r->n_plans == s->plans_cap) {
+		size_t cap = s->plans_cap ? 2 * s->plans_cap : 1024;
+
+		p = realloc(p, cap * sizeof(*p));
+		if (!p) {
+			s->plans_lost = true;
+			return;
+		}
+		s->r->plans = p;
+		s->plans_cap = cap;
+	}
+	p[s->r->n_plans] = *row;
+	/* the scheduler's id is the job's index in the workload */
+	p[s->r->n_plans++].job = s->w->jobs[row->job].id;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The task timeline (sw_sim_config.timeline) as files: tasks.csv lists each task's last
- * attempt; running-SCHEDULER.csv turns them into each job's running tasks over time, which
- * tasks.gp plots one line per job, maps and reduces side by side, a row per scheduler (the
- * layout of Polo's figures of running tasks per job).
+ * attempt; plans.csv each control cycle of a planning policy; running-SCHEDULER.csv turns them into
+ * each job's running tasks over time, which tasks.gp plots one line per job, maps and reduces side
+ * by side, a row per scheduler (the layout of Polo's figures of running tasks per job).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -108,6 +108,37 @@ static int write_tasks_csv(struct outdir *o, const struct report *rep)
 			fprintf(f, "%s,%llu,%s,%u,%u,%u,%.3f,%.3f\n", rep->runs[i].cfg.sched.policy,
 			        (unsigned long long)t->job, kind_names[t->kind], t->task, t->node,
 			        t->pool, t->start, t->end);
+		}
+	}
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+/* plans.csv: each planning policy's control cycles, a row per live job; none without one. */
+static int write_plans_csv(struct outdir *o, const struct report *rep)
+{
+	FILE *f;
+	int i;
+
+	for (i = 0; i < rep->n && !rep->runs[i].result.n_plans; i++)
+		;
+	if (i == rep->n)
+		return 0;
+	f = outdir_open(o, "plans.csv");
+	if (!f)
+		return -errno;
+	fprintf(f, "scheduler,time_s,job,s_pend,s_req,s_fit,target_maps,target_reduces,"
+	           "running_maps,running_reduces,utility\n");
+	for (i = 0; i < rep->n; i++) {
+		const struct sw_sim_result *r = &rep->runs[i].result;
+
+		for (size_t k = 0; k < r->n_plans; k++) {
+			const struct sw_plan_row *p = &r->plans[k];
+
+			fprintf(f, "%s,%.3f,%llu,%u,%.4f,%u,%u,%u,%u,%u,%.6g\n",
+			        rep->runs[i].cfg.sched.policy, p->now, (unsigned long long)p->job,
+			        p->s_pend, p->s_req, p->s_fit, p->target[SW_MAP],
+			        p->target[SW_REDUCE], p->running[SW_MAP], p->running[SW_REDUCE],
+			        p->utility);
 		}
 	}
 	return fclose(f) == 0 ? 0 : -EIO;
@@ -227,6 +258,8 @@ int timeline_write(struct outdir *o, const struct report *rep)
 		return 0;
 	s = calloc((size_t)rep->n, sizeof(*s));
 	rc = s ? write_tasks_csv(o, rep) : -ENOMEM;
+	if (!rc)
+		rc = write_plans_csv(o, rep);
 	for (int i = 0; i < rep->n && !rc; i++) {
 		rc = job_spans(&rep->runs[i].result, &s[i]);
 		if (!rc)

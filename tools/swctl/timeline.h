@@ -7,7 +7,8 @@
 #include "report.h"
 
 /*
- * Writes tasks.csv (every task of every completed job, per scheduler), running-SCHEDULER.csv
+ * Writes tasks.csv (every task of every completed job, per scheduler), plans.csv (a planning
+ * policy's every control cycle, a row per live job; none without one), running-SCHEDULER.csv
  * (each job's running maps and reduces at every change, one gnuplot block per job) and
  * tasks.gp into @p o; nothing when the replay ran without a timeline. Returns 0 or -errno.
  */

@@ -146,7 +146,8 @@ struct sw_sim_config {
 		SW_SIM_COPY_NONE = 1,
 	} copy_memory;
 	/** 0 (default): no per-task records. 1: sw_sim_result.tasks holds the last attempt of
-	 *  every task of every completed job (tools/sim/README.md, "Task timeline"). */
+	 *  every task of every completed job, and sw_sim_result.plans every control cycle of a
+	 *  planning policy (tools/sim/README.md, "Task timeline"). */
 	int timeline;
 	/** Called now and then with simulated time and jobs finished; may be NULL. */
 	void (*progress)(void *arg, double now, uint64_t jobs_done, uint64_t jobs_total);
@@ -214,6 +215,11 @@ struct sw_sim_result {
 	 *  maps then reduces; else NULL. */
 	struct sw_task_run *tasks;
 	size_t n_tasks;
+	/** sw_sim_config.timeline under a planning policy (ras, sw-ras, reverse-adaptive): every
+	 *  live job's row at every control cycle, in time order, its job the workload's id; else
+	 *  NULL. */
+	struct sw_plan_row *plans;
+	size_t n_plans;
 	double end;      /**< simulated time the last job finished */
 	uint64_t events; /**< events processed */
 	double sample_interval;
