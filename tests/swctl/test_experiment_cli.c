@@ -269,6 +269,39 @@ static void entry_without_a_seed_is_the_median_over_the_seeds(void **state)
 	assert_int_equal(cli_entries(cli_path("bare")), 0);
 }
 
+/* --collect compares the results DIR holds without running anything: the same rows as the
+ * run that wrote them, to results.csv's rounding; a run not there is named, status 1. */
+static void collect_compares_the_results_already_there(void **state)
+{
+	static const char *const rows[] = {"replay,,fair,all,throughput,sw-fair,",
+	                                   "replay,,fair,heavy,xrack_shuffle,sw-fair,",
+	                                   "over,oversub=4,sw-fair,all,xrack,fair,",
+	                                   "over,oversub=8,fair,all,turnaround,fair,"};
+	const char *file = write_experiment("collect.json", experiment);
+	char out[600], empty[600], path[700], line[1024];
+	double ran[4], read;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s", cli_path("collect"));
+	snprintf(empty, sizeof(empty), "%s", cli_path("collect-empty"));
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--no-plot", "--quiet", NULL),
+	                 0);
+	snprintf(path, sizeof(path), "%s/comparison.csv", out);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(csv_ours(path, rows[i], line, sizeof(line), &ran[i]), 0);
+	assert_int_equal(remove(path), 0);
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--collect", NULL), 0);
+	assert_non_null(strstr(cli_out, "== over: 3 points read from"));
+	assert_int_equal(cli_lines(path), 1 + 4);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(csv_ours(path, rows[i], line, sizeof(line), &read), 0);
+		assert_true(fabs(read - ran[i]) < 1e-3);
+	}
+	assert_int_equal(cli_run("experiment", file, "--out", empty, "--collect", NULL), 1);
+	assert_non_null(strstr(cli_out, "replay/results.csv"));
+	assert_int_equal(cli_entries(empty), 0);
+}
+
 /* A terasort whose reducers crowd an 8:1 uplink: the network quantum changes its results (on
  * the small mix every link carries few flows, which share at once, so it changes nothing). */
 static const char crowded_mix[] =
@@ -398,6 +431,7 @@ int main(void)
 	        cmocka_unit_test(unknown_scheduler_in_a_run_is_refused_before_anything_runs),
 	        cmocka_unit_test(paper_entry_must_name_a_point_of_the_sweep),
 	        cmocka_unit_test(entry_without_a_seed_is_the_median_over_the_seeds),
+	        cmocka_unit_test(collect_compares_the_results_already_there),
 	        cmocka_unit_test(net_quantum_applies_to_every_run),
 	        cmocka_unit_test(net_quantum_out_of_range_or_swept_is_refused),
 	        cmocka_unit_test(net_model_applies_to_every_run_unless_bad_or_swept),

@@ -14,6 +14,7 @@
 static const char experiment_usage[] =
         "usage: swctl experiment FILE [--out DIR] [--jobs N] [--only NAME[,NAME]] [--no-plot]\n"
         "                        [--net-quantum SEC] [--net-model flow|rack] [--quiet]\n"
+        "                        [--collect]\n"
         "Runs the replays and sweeps of an experiment file (JSON; tools/README.md describes\n"
         "it) and compares the results with the paper's figures the file lists.\n"
         "Every run's options are checked before the first one starts.\n"
@@ -30,6 +31,9 @@ static const char experiment_usage[] =
         "                      every run with this network model (swctl replay\n"
         "                      --net-model), over the file's; refused if a run sweeps it\n"
         "  --quiet             no progress line\n"
+        "  --collect           run nothing: compare the results DIR already holds for\n"
+        "                      the runs (made one at a time, elsewhere, or before the\n"
+        "                      file's paper entries changed)\n"
         "  -h, --help          this text\n"
         "\n"
         "Exit status: 0 done, 1 a run failed, 2 bad arguments or a bad experiment file.\n";
@@ -141,6 +145,7 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 	        {"net-quantum", required_argument, NULL, 'N'},
 	        {"net-model", required_argument, NULL, 'M'},
 	        {"quiet", no_argument, NULL, 'q'},
+	        {"collect", no_argument, NULL, 'C'},
 	        {"help", no_argument, NULL, 'h'},
 	        {NULL, 0, NULL, 0},
 	};
@@ -184,6 +189,9 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 			break;
 		case 'q':
 			e->progress = 0;
+			break;
+		case 'C':
+			e->collect = 1;
 			break;
 		case 'h':
 			fputs(experiment_usage, stdout);
@@ -236,7 +244,8 @@ int cmd_experiment(int argc, char **argv)
 	}
 	for (int i = 0; rc == 0 && i < e.n_runs; i++)
 		if (e.runs[i].selected)
-			rc = execute_run(&e, &e.runs[i]);
+			rc = e.collect ? exp_collect_run(&e, &e.runs[i])
+			               : execute_run(&e, &e.runs[i]);
 	if (rc == 0) {
 		runner_hold_signals();
 		rc = exp_compare(&e);

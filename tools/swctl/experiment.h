@@ -54,6 +54,7 @@ struct experiment {
 	struct exp_run *runs;
 	char out[512];
 	int workers, plot;
+	int collect;       /* --collect: read each run's results back instead of running it */
 	double progress;   /* as replay_opts.progress */
 	char *net_quantum; /* --net-quantum for every run, as given; NULL: the file's */
 	char *net_model;   /* --net-model for every run, as given; NULL: the file's */
@@ -73,6 +74,10 @@ __attribute__((format(printf, 2, 3))) int exp_fail(const struct experiment *e, c
 
 /* The run's grid, whichever kind of run it is. */
 const struct grid *exp_run_grid(const struct exp_run *r);
+
+/* --collect: fills the run's metrics from the results.csv of each of its points under
+ * e->out. Returns 0, or -EINVAL after naming a missing or foreign file (-ENOMEM). */
+int exp_collect_run(const struct experiment *e, struct exp_run *r);
 
 /* Compares every selected run's "paper" entries; writes comparison.csv and .md into
  * e->out, all or nothing, and prints the table. Returns 0 or -errno. */
