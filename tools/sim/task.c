@@ -361,6 +361,14 @@ static int shuffle_pump(struct sim *s, struct sim_task *t)
 	return 0;
 }
 
+/* Queues source @p src of a reducer's shuffle @p shf behind the others. */
+static void queue_source(struct sim *s, struct sim_shuffle *shf, struct sim_src *sp, uint32_t src)
+{
+	sp->queued = 1;
+	shf->queue[(shf->q_head + shf->q_len) % s->cluster.n_nodes] = src;
+	shf->q_len++;
+}
+
 /* Gives reducer @p t its partition, @p bytes, of a map output on node @p src. */
 static void shuffle_take(struct sim *s, struct sim_task *t, uint32_t src, uint64_t bytes)
 {
@@ -376,16 +384,13 @@ static void shuffle_take(struct sim *s, struct sim_task *t, uint32_t src, uint64
 		return; /* on the local disk: nothing crosses the network */
 	src = fetch_source(s, t, src);
 	sp = src_of(t, src);
-	if (sp->slot) {
+	if (sp->slot && !fetch_by_rack(s, t, src)) {
 		sw_sim_net_flow_grow(s->net, shf->xfers[sp->slot - 1].flow, bytes, s->now);
 		return;
 	}
 	sp->pending += bytes;
-	if (!sp->queued) {
-		sp->queued = 1;
-		shf->queue[(shf->q_head + shf->q_len) % s->cluster.n_nodes] = src;
-		shf->q_len++;
-	}
+	if (!sp->queued && !sp->slot)
+		queue_source(s, shf, sp, src);
 }
 
 static void running_remove(struct sim_job *j, struct sim_task *t)
@@ -607,6 +612,7 @@ int sw_sim_flow_done(struct sim *s, struct sim_xfer *x)
 {
 	struct sim_task *t = x->task;
 	struct sim_shuffle *shf = t->shf;
+	struct sim_src *sp;
 
 	sw_sim_net_flow_end(s->net, x->flow, s->now);
 	x->flow = SIM_FLOW_NONE;
@@ -614,8 +620,11 @@ int sw_sim_flow_done(struct sim *s, struct sim_xfer *x)
 		return compute(s, t, t->job->maps[t->idx].input_bytes, t->job->bench->map_rate);
 	if (t->phase == SIM_WRITE)
 		return --t->waits ? 0 : written(s, t);
-	src_of(t, x->src)->slot = 0;
+	sp = src_of(t, x->src);
+	sp->slot = 0;
 	shf->active--;
+	if (sp->pending) /* a rack's outputs that registered while it was fetched */
+		queue_source(s, shf, sp, x->src);
 	return shuffle_advance(s, t);
 }
 

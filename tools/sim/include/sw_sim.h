@@ -115,8 +115,8 @@ struct sw_sim_config {
 	/** SW_SIM_NET_FLOW (default): a reducer fetches from each source node in a flow of its
 	 *  own, the exact per-flow model. SW_SIM_NET_RACK, an opt-in approximation for day-long
 	 *  traces: a reducer fetches everything another rack holds for it in one flow from that
-	 *  rack's uplink, which grows as outputs register there; same bytes on every uplink and
-	 *  receiving NIC, no sender NIC (tools/sim/README.md, "Network model"). */
+	 *  rack's uplink, and what registers there meanwhile in the next; same bytes on every
+	 *  uplink and receiving NIC, no sender NIC (tools/sim/README.md, "Network model"). */
 	enum sw_sim_net_model {
 		SW_SIM_NET_FLOW = 0,
 		SW_SIM_NET_RACK = 1,
