@@ -100,6 +100,12 @@ static void only_keeps_the_rows_of_the_runs_it_left_out(void **state)
 	assert_int_equal(cli_run("experiment", file, "--out", out, "--only", "over", "--no-plot",
 	                         "--quiet", NULL),
 	                 0);
+	/* a table of someone's own below the comparison, its rows named like a run */
+	snprintf(md, sizeof(md), "%s/comparison.md", out);
+	f = fopen(md, "a");
+	assert_non_null(f);
+	fputs("\nBy hand:\n\n| over | oversub |\n|---|---|\n| over | by hand |\n", f);
+	fclose(f);
 	assert_int_equal(cli_run("experiment", file, "--out", out, "--only", "replay", "--no-plot",
 	                         "--quiet", NULL),
 	                 0);
@@ -114,9 +120,10 @@ static void only_keeps_the_rows_of_the_runs_it_left_out(void **state)
 	assert_non_null(fgets(first, sizeof(first), f));
 	fclose(f);
 	assert_int_equal(strncmp(first, "replay,", 7), 0);
-	snprintf(md, sizeof(md), "%s/comparison.md", out);
 	assert_true(has_line(md, "| over | oversub=8 | fair | all | turnaround | fair | 1.00 |"));
 	assert_true(has_line(md, "| replay |  | fair | heavy | xrack_shuffle | sw-fair |"));
+	assert_false(has_line(md, "| over | by hand |")); /* only the comparison's own rows */
+	assert_false(has_line(md, "| over | oversub |"));
 }
 
 static void malformed_json_is_named_by_file_and_line(void **state)

@@ -192,12 +192,13 @@ static void median_over_seeds(const struct exp_run *r, struct row *w)
 	}
 	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
 	w->ours = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	for (int k = 0; k < g->n_params; k++)
+	for (int k = 0; k < g->n_params && len < (int)sizeof(w->point); k++)
 		if (k != w->en->seed)
-			len = snprintf(w->point, sizeof(w->point), "%s=%s ", g->param[k],
-			               p->value[k]);
-	snprintf(w->point + len, sizeof(w->point) - (size_t)len,
-	         "median of %d seeds (%.3f to %.3f)", n, v[0], v[n - 1]);
+			len += snprintf(w->point + len, sizeof(w->point) - (size_t)len, "%s=%s ",
+			                g->param[k], p->value[k]);
+	if (len < (int)sizeof(w->point))
+		snprintf(w->point + len, sizeof(w->point) - (size_t)len,
+		         "median of %d seeds (%.3f to %.3f)", n, v[0], v[n - 1]);
 }
 
 static struct row make_row(const struct exp_run *r, const struct exp_entry *en)
@@ -283,9 +284,9 @@ static int starts_with(const char *line, const char *lead, const char *name, con
 
 /*
  * Copies to @p to the rows of an earlier comparison @p text (NULL: none) that begin with
- * @p lead, run @p name and @p tail, from the line after the one beginning with @p header on:
- * a run left out by --only keeps the rows its last run wrote, so runs made one at a time add
- * up to one table.
+ * @p lead, run @p name and @p tail, from the line after the one beginning with @p header to
+ * the end of that table (the first line not beginning with @p lead): a run left out by --only
+ * keeps the rows its last run wrote, so runs made one at a time add up to one table.
  */
 static void carry_rows(FILE *to, const char *text, const char *header, const char *lead,
                        const char *name, const char *tail)
@@ -296,6 +297,8 @@ static void carry_rows(FILE *to, const char *text, const char *header, const cha
 		line = (end = strchr(line, '\n')) ? end + 1 : NULL;
 	while (line && (line = strchr(line, '\n')) && *++line) {
 		end = strchr(line, '\n');
+		if (strncmp(line, lead, strlen(lead)))
+			break; /* the table ended: what follows is not the comparison's */
 		if (starts_with(line, lead, name, tail))
 			fwrite(line, 1, end ? (size_t)(end - line + 1) : strlen(line), to);
 	}
