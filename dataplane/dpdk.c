@@ -1963,9 +1963,9 @@ static bool wake_arm(struct dpdk_ctx *d)
 	return false;
 }
 
-/* Progresses until there is an event, spinning for WAIT_SPIN_US first (the next frame of a
- * transfer is usually that close) and yielding the core between polls; then progresses every
- * 50 us with nanosleep between while frames moved within WAIT_NAP_US (a wake-up through the
+/* Progresses until there is an event, polling often for WAIT_SPIN_US first (the next frame of
+ * a transfer is usually that close), with the shortest sleep between polls; then progresses
+ * every 50 us with nanosleep between while frames moved within WAIT_NAP_US (a wake-up through the
  * kernel cost more latency than that on a loaded machine), or always on a port without a wake
  * set (memif); else sleeps on the wake set. So an idle context holds no core. With timeout_ms
  * 0 and a wake set, -ETIMEDOUT leaves the set armed for the caller's epoll (sw_dp_fd). Costs:
@@ -1985,10 +1985,14 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 			return 0;
 		now = rte_rdtsc();
 		if (now - start <= spin && now < end) {
-			/* With more runnable threads than cores, a plain spin held the core its
-			 * peer needed to answer (1 KiB fetches: 482 us, 68 with the yield). Alone
-			 * on a core, a yield returns at once. */
-			sched_yield();
+			/* A sleep, not a plain spin: with more runnable threads than cores, a spin
+			 * held the core its peer needed to answer (1 KiB fetches: 482 us). And not
+			 * sched_yield: since EEVDF (Linux 6.6) a yield puts the thread behind the
+			 * others on its core for a whole slice, so beside one CPU-bound task every
+			 * wait cost 8-12 ms at nice 0 and 20-80 ms at nice 10 (the 20 ms fetches of
+			 * perf/README.md), where a sleeper keeps its place. */
+			struct timespec ts = {0, 1000};
+			nanosleep(&ts, NULL);
 			continue;
 		}
 		if (d->wake.epfd < 0 ||

@@ -15,7 +15,8 @@
 # interleaved within each run. Root.
 # Usage: perf/bench-dpdk-wait.sh [BUILD_DIR]
 #        (env RUNS=3, SIZES="1024 65536", COUNT=1000, LINKS="memif veth9000 veth1500 lo1500",
-#        IDLE=1: 0 leaves out the idle agents)
+#        IDLE=1: 0 leaves out the idle agents, HOG=0: 1 pins the fetches of every row and a
+#        CPU-bound loop to the last CPU, as a map task beside an agent's shuffle)
 set -u
 B=${1:-build}
 RUNS=${RUNS:-3}
@@ -23,12 +24,14 @@ SIZES=${SIZES:-1024 65536}
 COUNT=${COUNT:-1000}
 LINKS=${LINKS:-memif veth9000 veth1500 lo1500}
 IDLE=${IDLE:-1}
+HOG=${HOG:-0}
 sw=$B/tools/swctl/swctl bs=$B/perf/bench_shuffle
 [ -x "$sw" ] && [ -x "$bs" ] || { echo "bench-dpdk-wait.sh: build $B first" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "bench-dpdk-wait.sh: needs root (namespaces)" >&2; exit 1; }
 ns=dpdk-bdw$$
 tmp=$(mktemp -d /tmp/bench-dpdk-wait-XXXXXX)
-trap 'for x in $ns $ns-map $ns-fetch; do ip netns del $x 2>/dev/null; done; rm -rf "$tmp"' EXIT
+hog= pin=
+trap '[ -z "$hog" ] || kill "$hog"; for x in $ns $ns-map $ns-fetch; do ip netns del $x 2>/dev/null; done; rm -rf "$tmp"' EXIT
 
 med() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
@@ -73,6 +76,13 @@ for l in $LINKS; do
 	eval "veth_$l=$n"
 done
 
+if [ "$HOG" != 0 ]; then
+	cpu=$(($(nproc) - 1))
+	pin="taskset -c $cpu"
+	taskset -c "$cpu" sh -c 'while :; do :; done' &
+	hog=$!
+fi
+
 # one LINK BACKEND SIZE: "p50 p99" of one run of COUNT fetches
 one() {
 	case $1-$2 in
@@ -80,18 +90,18 @@ one() {
 		sock=/swdp-bdw-$$
 		SW_DP_DPDK_PORT=net_memif0,role=client,socket=$sock \
 			SW_BENCH_MAP_DPDK_PORT=net_memif0,role=server,socket=$sock \
-			"$bs" lat dpdk "$3" "$COUNT" ;;
+			$pin "$bs" lat dpdk "$3" "$COUNT" ;;
 	veth*)
 		eval "k=\$veth_$1"
 		SW_DP_DPDK_PORT=net_af_packet0,iface=dpdkv$$f$k SW_DP_DPDK_IP=10.253.$k.1 \
 			SW_BENCH_MAP_DPDK_PORT=net_af_packet0,iface=dpdkv$$m$k \
 			SW_BENCH_MAP_IP=10.253.$k.2 SW_BENCH_MAP_NETNS=$ns-map \
-			ip netns exec "$ns-fetch" "$bs" lat "$2" "$3" "$COUNT" ;;
+			ip netns exec "$ns-fetch" $pin "$bs" lat "$2" "$3" "$COUNT" ;;
 	lo1500-dpdk)
 		SW_DP_DPDK_PORT=net_af_packet0,iface=lo SW_DP_DPDK_IP=127.0.0.1 SW_DP_DPDK_MTU=1500 \
 			SW_DP_DPDK_NEIGH=127.0.0.1=00:00:00:00:00:00 \
-			ip netns exec "$ns" "$bs" lat dpdk "$3" "$COUNT" ;;
-	loopback-tcp) "$bs" lat tcp "$3" "$COUNT" ;;
+			ip netns exec "$ns" $pin "$bs" lat dpdk "$3" "$COUNT" ;;
+	loopback-tcp) $pin "$bs" lat tcp "$3" "$COUNT" ;;
 	esac 2>"$tmp/err" || { sed 's/^/  /' "$tmp/err" >&2; echo "- -"; }
 }
 
