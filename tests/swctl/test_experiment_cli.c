@@ -318,6 +318,14 @@ static const char crowded_mix[] =
         "{\"job\": {\"id\": 2, \"arrival\": 30, \"user\": 1, \"bench\": \"grep\", "
         "\"input_bytes\": 2000000000}}\n";
 
+/* swctl replay of @p mix as the network tests' experiment files run it (fair and sw-fair, no
+ * warm-up) with replay option @p opt set to @p value, into @p out: swctl's exit status. */
+static int replay_with(const char *mix, const char *opt, const char *value, const char *out)
+{
+	return cli_run("replay", "--mix", mix, "--warmup", "0", "--schedulers", "fair,sw-fair", opt,
+	               value, "--out", out, "--no-plot", "--quiet", NULL);
+}
+
 /* --net-quantum runs every run with the quantum, over the file's own setting: each run gives
  * what swctl replay gives with that quantum, which on this mix is not the exact network's. */
 static void net_quantum_applies_to_every_run(void **state)
@@ -341,13 +349,8 @@ static void net_quantum_applies_to_every_run(void **state)
 	assert_int_equal(cli_run("experiment", file, "--out", out, "--net-quantum", "1",
 	                         "--no-plot", "--quiet", NULL),
 	                 0);
-	assert_int_equal(cli_run("replay", "--mix", mix, "--warmup", "0", "--schedulers",
-	                         "fair,sw-fair", "--out", exact, "--no-plot", "--quiet", NULL),
-	                 0);
-	assert_int_equal(cli_run("replay", "--mix", mix, "--warmup", "0", "--schedulers",
-	                         "fair,sw-fair", "--net-quantum", "1", "--out", quantum,
-	                         "--no-plot", "--quiet", NULL),
-	                 0);
+	assert_int_equal(replay_with(mix, "--net-quantum", "0", exact), 0);
+	assert_int_equal(replay_with(mix, "--net-quantum", "1", quantum), 0);
 	snprintf(a, sizeof(a), "%s/a/results.csv", out);
 	snprintf(b, sizeof(b), "%s/b/results.csv", out);
 	snprintf(path, sizeof(path), "%s/results.csv", quantum);
@@ -402,10 +405,7 @@ static void net_model_applies_to_every_run_unless_bad_or_swept(void **state)
 	assert_int_equal(cli_run("experiment", file, "--out", out, "--net-model", "rack",
 	                         "--no-plot", "--quiet", NULL),
 	                 0);
-	assert_int_equal(cli_run("replay", "--mix", mix, "--warmup", "0", "--schedulers",
-	                         "fair,sw-fair", "--net-model", "rack", "--out", rack, "--no-plot",
-	                         "--quiet", NULL),
-	                 0);
+	assert_int_equal(replay_with(mix, "--net-model", "rack", rack), 0);
 	snprintf(a, sizeof(a), "%s/a/results.csv", out);
 	snprintf(path, sizeof(path), "%s/results.csv", rack);
 	assert_true(cli_same_file(a, path));
