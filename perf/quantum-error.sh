@@ -5,7 +5,9 @@
 # reports (SW-fair / Fair, SW-relaxed / Delay, SW-DRF / DRF, Delay / Fair; jobs/h, work/h, mean
 # turnaround, cross-rack bytes, shuffle + remote map input), all jobs, as a Markdown table: the
 # exact run's ratio, each other directory's, and each one's difference from the exact (runs
-# that none of the other directories holds are left out).
+# that none of the other directories holds, or EXACT lacks, are left out). A single replay
+# RUN/results.csv of the others is set against EXACT's RUN/seed=1/results.csv when EXACT made
+# RUN as a seed sweep.
 # Usage: perf/quantum-error.sh EXACT_DIR DIR... (swctl experiment --out directories, e.g.
 # perf/results/shufflewatch-faithful perf/results/shufflewatch-faithful-q/q0.1
 # perf/results/shufflewatch-faithful-q/rack)
@@ -16,8 +18,20 @@ shift
 for d in "$exact" "$@"; do
 	[ -d "$d" ] || { echo "$0: $d: not a directory" >&2; exit 1; }
 done
-files=$(cd "$exact" && find . -name results.csv | sed 's|^\./||' | sort)
-[ -n "$files" ] || { echo "$0: $exact: no results.csv" >&2; exit 1; }
+[ -n "$(find "$exact" -name results.csv)" ] || { echo "$0: $exact: no results.csv" >&2; exit 1; }
+# every results.csv path of any directory, in order
+files=$(for d in "$exact" "$@"; do (cd "$d" && find . -name results.csv); done | sed 's|^\./||' | sort -u)
+
+# exact_of FILE: EXACT's results.csv for FILE: the same path, or for a single replay
+# (RUN/results.csv) the seed=1 point of the same run made as a seed sweep, which is that
+# replay byte for byte (the faithful runs that sweep seed wrote RUN/ before they did)
+exact_of() {
+	if [ -r "$exact/$1" ]; then
+		echo "$exact/$1"
+	elif [ "$(dirname "$1")" != . ] && [ -r "$exact/$(dirname "$1")/seed=1/results.csv" ]; then
+		echo "$exact/$(dirname "$1")/seed=1/results.csv"
+	fi
+}
 
 # ratios FILE: "pair metric ratio" for each pair whose two schedulers FILE has
 ratios() {
@@ -54,10 +68,12 @@ for d in "$@"; do printf -- '---|---|'; done
 printf '\n'
 for f in $files; do
 	run=$(dirname "$f")
+	ex=$(exact_of "$f")
+	[ -n "$ex" ] || continue # a run the exact directory lacks
 	found=0
 	for d in "$@"; do [ -r "$d/$f" ] && found=1; done
 	[ $found -eq 1 ] || continue # a run none of the others made
-	ratios "$exact/$f" > "${TMPDIR:-/tmp}/quantum-error.$$"
+	ratios "$ex" > "${TMPDIR:-/tmp}/quantum-error.$$"
 	for d in "$@"; do
 		if [ -r "$d/$f" ]; then ratios "$d/$f"; else echo "missing"; fi > "${TMPDIR:-/tmp}/quantum-error.$$.$(basename "$d")"
 	done
