@@ -427,6 +427,75 @@ static void net_model_applies_to_every_run_unless_bad_or_swept(void **state)
 	assert_int_equal(cli_entries(out), 0);
 }
 
+/* "calibrate": each seed of the sweep runs at the load swctl calibrate finds for that seed (on
+ * this small mix seeds 1 and 2 calibrate to different rates, so one rate for both fails), and
+ * the point is then the replay at that rate; a calibrated run that sweeps the load, or replays a
+ * JSON Lines mix, or says anything but true or false, is refused before anything runs. */
+static void calibrate_runs_each_seed_at_its_own_load(void **state)
+{
+	static const char *const small[] = {"--mix",    "mix2", "--duration",   "0.5",
+	                                    "--warmup", "0.1",  "--size-scale", "0.05"};
+	const char *file = cli_write_file(
+	        "calibrate.json",
+	        "{\"defaults\": {\"mix\": \"mix2\", \"duration\": 0.5, \"warmup\": 0.1, "
+	        "\"size-scale\": 0.05, \"schedulers\": \"fair,sw-fair\"},\n"
+	        " \"runs\": [{\"name\": \"c\", \"calibrate\": true, \"sweep\": {\"seed\": [1, "
+	        "2]}}]}");
+	const char *const bad[][2] = {
+	        {"{\"runs\": [{\"name\": \"c\", \"calibrate\": true, \"sweep\": "
+	         "{\"interarrival\": [20, 40]}}]}",
+	         "runs[0] (c): calibrate: the run sweeps --interarrival, which calibration sets"},
+	        {"{\"runs\": [{\"name\": \"c\", \"calibrate\": true, \"options\": {\"mix\": "
+	         "\"%s\"}}]}",
+	         "runs[0] (c): calibrate: --mix"},
+	        {"{\"runs\": [{\"name\": \"c\", \"calibrate\": 1}]}",
+	         "runs[0].calibrate: expected true or false"},
+	};
+	const char *tag = "the cluster is used maximally at --interarrival ";
+	char out[600], replay[600], rate[2][32], seed[8], a[700], b[700], *at;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s", cli_path("calibrated"));
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--no-plot", "--quiet", NULL),
+	                 0);
+	at = cli_out;
+	for (int i = 0; i < 2; i++) {
+		snprintf(a, sizeof(a), "c: seed=%d: calibrating --interarrival", i + 1);
+		at = strstr(at, a);
+		assert_non_null(at);
+		at = strstr(at, tag);
+		assert_non_null(at);
+		assert_int_equal(sscanf(at + strlen(tag), "%31s", rate[i]), 1);
+	}
+	assert_string_not_equal(rate[0], rate[1]);
+	for (int i = 0; i < 2; i++) {
+		snprintf(seed, sizeof(seed), "%d", i + 1);
+		assert_int_equal(cli_run("calibrate", small[0], small[1], small[2], small[3],
+		                         small[4], small[5], small[6], small[7], "--seed", seed,
+		                         "--quiet", NULL),
+		                 0);
+		snprintf(a, sizeof(a), "%s%s ", tag, rate[i]);
+		assert_non_null(strstr(cli_out, a));
+		snprintf(replay, sizeof(replay), "%s", cli_path(i ? "replay2" : "replay1"));
+		assert_int_equal(cli_run("replay", small[0], small[1], small[2], small[3], small[4],
+		                         small[5], small[6], small[7], "--seed", seed,
+		                         "--interarrival", rate[i], "--schedulers", "fair,sw-fair",
+		                         "--out", replay, "--no-plot", "--quiet", NULL),
+		                 0);
+		snprintf(a, sizeof(a), "%s/results.csv", replay);
+		snprintf(b, sizeof(b), "%s/c/seed=%d/results.csv", out, i + 1);
+		assert_true(cli_same_file(a, b));
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		const char *f = write_experiment("bad-calibrate.json", bad[i][0]);
+
+		assert_int_equal(cli_run("experiment", f, "--out", cli_path("bad-calibrate"), NULL),
+		                 2);
+		assert_non_null(strstr(cli_out, bad[i][1]));
+		assert_int_equal(cli_entries(cli_path("bad-calibrate")), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +511,7 @@ int main(void)
 	        cmocka_unit_test(net_quantum_applies_to_every_run),
 	        cmocka_unit_test(net_quantum_out_of_range_or_swept_is_refused),
 	        cmocka_unit_test(net_model_applies_to_every_run_unless_bad_or_swept),
+	        cmocka_unit_test(calibrate_runs_each_seed_at_its_own_load),
 	};
 
 	return cli_main("swctl_experiment_cli", tests, sizeof(tests) / sizeof(tests[0]));

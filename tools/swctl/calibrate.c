@@ -8,8 +8,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "calibrate.h"
 #include "commands.h"
 #include "grid.h"
 
@@ -69,46 +71,39 @@ static int run_probe(int argc, char **argv, const char *opt, struct probe *p,
 	return rc;
 }
 
-int cmd_calibrate(int argc, char **argv)
+int calibrate_find(int argc, char **argv, const struct options_ctx *ctx, const char **opt,
+                   double *value)
 {
-	const struct options_ctx ctx = {.prefix = "swctl calibrate", .usage = calibrate_usage};
-	char *args[argc + 3];
 	struct replay_opts *o;
 	struct probe lo = {0}, hi = {0}, p;
-	const char *opt;
+	char num[32];
 	struct grid g;
-	int rc, n;
+	int rc;
 
-	/* delay unless the command line says otherwise: later options override earlier ones */
-	args[0] = argv[0];
-	args[1] = "--schedulers=delay";
-	args[2] = "--baseline=delay";
-	memcpy(args + 3, argv + 1, (argc - 1) * sizeof(*args));
-	n = argc + 2;
 	if (grid_alloc(&g, 1) < 0)
-		return 1;
-	rc = grid_parse_point(&g, 0, n, args, &ctx);
+		return -ENOMEM;
+	rc = grid_parse_point(&g, 0, argc, argv, ctx);
 	o = &g.points[0].opts;
-	opt = load_is_paper_mix(o->load.mix) ? "interarrival" : "time-scale";
+	*opt = load_is_paper_mix(o->load.mix) ? "interarrival" : "time-scale";
 	if (rc == 0 && load_mix_kind(o->load.mix, NULL, 0) == LOAD_JSONL) {
 		fprintf(stderr,
-		        "swctl calibrate: --mix %s: a JSON Lines mix has its arrival times; "
+		        "%s: --mix %s: a JSON Lines mix has its arrival times; "
 		        "calibrate a paper mix or a SWIM trace\n",
-		        o->load.mix);
+		        ctx->prefix, o->load.mix);
 		rc = -EINVAL;
 	}
-	p.value = !strcmp(opt, "interarrival")
+	p.value = !strcmp(*opt, "interarrival")
 	                  ? (o->load.interarrival > 0 ? o->load.interarrival : 40)
 	                  : o->load.time_scale;
 	grid_free(&g);
 	if (rc)
-		return rc > 0 ? 0 : 2;
-	printf("calibrating --%s under %s\n", opt, "the baseline");
+		return rc;
+	printf("calibrating --%s under %s\n", *opt, "the baseline");
 	/* Bracket: lo falls behind, hi keeps up. */
 	for (int k = 0; k < PROBES && (!lo.value || !hi.value); k++) {
-		rc = run_probe(n, args, opt, &p, &ctx);
+		rc = run_probe(argc, argv, *opt, &p, ctx);
 		if (rc)
-			return rc == -ECANCELED ? 130 : 1;
+			return rc == -ECANCELED ? rc : -EIO;
 		if (p.delivered >= KEEP_UP) {
 			hi = p;
 			p.value /= 2;
@@ -118,21 +113,41 @@ int cmd_calibrate(int argc, char **argv)
 		}
 	}
 	if (!lo.value || !hi.value) {
-		fprintf(stderr, "swctl calibrate: no load found where the baseline %s\n",
+		fprintf(stderr, "%s: no load found where the baseline %s\n", ctx->prefix,
 		        lo.value ? "keeps up" : "falls behind");
-		return 1;
+		return -ERANGE;
 	}
 	while (hi.value / lo.value > 1.05) {
 		p.value = sqrt(lo.value * hi.value);
-		rc = run_probe(n, args, opt, &p, &ctx);
+		rc = run_probe(argc, argv, *opt, &p, ctx);
 		if (rc)
-			return rc == -ECANCELED ? 130 : 1;
+			return rc == -ECANCELED ? rc : -EIO;
 		if (p.delivered >= KEEP_UP)
 			hi = p;
 		else
 			lo = p;
 	}
-	printf("the cluster is used maximally at --%s %.4g (%.1f jobs/h, %.1f task-h/h)\n", opt,
-	       hi.value, hi.jobs_h, hi.work_h);
+	/* the value as printed, so that a replay given the printed option is the same run */
+	snprintf(num, sizeof(num), "%.4g", hi.value);
+	printf("the cluster is used maximally at --%s %s (%.1f jobs/h, %.1f task-h/h)\n", *opt, num,
+	       hi.jobs_h, hi.work_h);
+	*value = strtod(num, NULL);
 	return 0;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	const struct options_ctx ctx = {.prefix = "swctl calibrate", .usage = calibrate_usage};
+	char *args[argc + 3];
+	const char *opt;
+	double value;
+	int rc;
+
+	/* delay unless the command line says otherwise: later options override earlier ones */
+	args[0] = argv[0];
+	args[1] = "--schedulers=delay";
+	args[2] = "--baseline=delay";
+	memcpy(args + 3, argv + 1, (argc - 1) * sizeof(*args));
+	rc = calibrate_find(argc + 2, args, &ctx, &opt, &value);
+	return rc >= 0 ? 0 : rc == -EINVAL ? 2 : rc == -ECANCELED ? 130 : 1;
 }

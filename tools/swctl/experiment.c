@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calibrate.h"
 #include "commands.h"
 #include "experiment.h"
 #include "output.h"
@@ -38,6 +39,36 @@ static const char experiment_usage[] =
         "\n"
         "Exit status: 0 done, 1 a run failed, 2 bad arguments or a bad experiment file.\n";
 
+/* The grid a run's points are in (exp_run_grid, writable). */
+static struct grid *run_grid(struct exp_run *r)
+{
+	return r->is_sweep ? &r->sweep.g : &r->replay;
+}
+
+/* A calibrated run's load is calibrate's to set: not swept, and not a JSON Lines mix, whose
+ * arrival times are given. */
+static int check_calibrate(const struct exp_run *r)
+{
+	const struct grid *g = exp_run_grid(r);
+
+	for (int k = 0; k < g->n_params; k++)
+		if (!strcmp(g->param[k], "interarrival") || !strcmp(g->param[k], "time-scale")) {
+			fprintf(stderr,
+			        "%s: calibrate: the run sweeps --%s, which calibration sets\n",
+			        r->prefix, g->param[k]);
+			return -EINVAL;
+		}
+	for (int i = 0; i < g->n_points; i++)
+		if (load_mix_kind(g->points[i].opts.load.mix, NULL, 0) == LOAD_JSONL) {
+			fprintf(stderr,
+			        "%s: calibrate: --mix %s: a JSON Lines mix has its arrival times; "
+			        "calibrate a paper mix or a SWIM trace\n",
+			        r->prefix, g->points[i].opts.load.mix);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /* Parses the run's arguments exactly as its command would, and checks its paper entries. */
 static int parse_run(struct experiment *e, struct exp_run *r)
 {
@@ -48,9 +79,49 @@ static int parse_run(struct experiment *e, struct exp_run *r)
 		rc = sweep_prepare(&r->sweep, r->argc, r->argv, r->prefix);
 	else if ((rc = grid_alloc(&r->replay, 1)) == 0)
 		rc = grid_parse_point(&r->replay, 0, r->argc, r->argv, &ctx);
+	if (rc == 0 && r->calibrate)
+		rc = check_calibrate(r);
 	if (rc == 0)
 		rc = exp_check_entries(e, r);
 	return rc < 0 ? rc : 0;
+}
+
+/*
+ * "calibrate": each point (each seed of a seed sweep: the paper's load is a property of the
+ * draw) runs at the load swctl calibrate finds for its own options under Delay, the paper's
+ * base case, from the run's --interarrival (or --time-scale) on. The window is left out of
+ * the probes: Delay does not use it, and measuring it would run every probe twice.
+ */
+static int calibrate_points(struct exp_run *r)
+{
+	struct grid *g = run_grid(r);
+	struct options_ctx ctx = {.prefix = r->prefix, .param = sweep_skip_param};
+	char *delay[] = {"--schedulers=delay", "--baseline=delay", "--starvation-window=0"};
+	const int n_delay = sizeof(delay) / sizeof(*delay);
+	int rc = 0;
+
+	for (int i = 0; rc == 0 && i < g->n_points; i++) {
+		struct grid_point *p = &g->points[i];
+		const char *opt;
+		char arg[64];
+		double value;
+		int n = 0;
+
+		while (p->argv[n])
+			n++;
+		char *args[n + n_delay];
+
+		memcpy(args, p->argv, n * sizeof(*args));
+		memcpy(args + n, delay, sizeof(delay));
+		printf("%s%s%s: ", r->name, p->label[0] ? ": " : "", p->label);
+		rc = calibrate_find(n + n_delay, args, &ctx, &opt, &value);
+		if (rc == 0) {
+			snprintf(arg, sizeof(arg), "--%s=%.15g", opt, value);
+			rc = grid_set_option(g, i, arg, &ctx);
+		}
+	}
+	fflush(stdout);
+	return rc;
 }
 
 /* --only: marks the named runs, or all of them. */
@@ -86,6 +157,8 @@ static int execute_run(struct experiment *e, struct exp_run *r)
 
 	printf("== %s\n", r->name);
 	fflush(stdout);
+	if (r->calibrate && (rc = calibrate_points(r)) < 0)
+		return rc;
 	if (r->is_sweep)
 		return sweep_execute(&r->sweep);
 	rc = grid_run(&r->replay, e->workers, e->progress, r->prefix);

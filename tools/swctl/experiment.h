@@ -38,6 +38,7 @@ struct exp_run {
 	char prefix[600]; /* "FILE: runs[i] (name)" */
 	int selected;     /* by --only, or all */
 	int is_sweep;
+	int calibrate; /* "calibrate": each point runs at the load calibrate finds for it */
 	int argc;
 	char **argv;        /* owned strings */
 	struct sweep sweep; /* a sweep's grid, or */

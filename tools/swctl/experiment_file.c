@@ -29,7 +29,7 @@ int exp_fail(const struct experiment *e, const char *fmt, ...)
 /* A member an object may have; read_fields() sets *out to it, or NULL when absent. */
 struct field {
 	const char *key;
-	json_type type; /* JSON_REAL stands for any number */
+	json_type type; /* JSON_REAL stands for any number, JSON_TRUE for true or false */
 	int required;
 	json_t **out;
 };
@@ -41,7 +41,8 @@ static int read_fields(const struct experiment *e, json_t *obj, const char *wher
 	static const char *const names[] = {[JSON_OBJECT] = "an object",
 	                                    [JSON_ARRAY] = "an array",
 	                                    [JSON_STRING] = "a string",
-	                                    [JSON_REAL] = "a number"};
+	                                    [JSON_REAL] = "a number",
+	                                    [JSON_TRUE] = "true or false"};
 	const char *key, *dot = *where ? "." : "";
 	json_t *v;
 
@@ -62,7 +63,9 @@ static int read_fields(const struct experiment *e, json_t *obj, const char *wher
 		*f->out = m;
 		if (!m && f->required)
 			return exp_fail(e, "%s%smissing \"%s\"", where, *where ? ": " : "", f->key);
-		if (m && (f->type == JSON_REAL ? !json_is_number(m) : json_typeof(m) != f->type))
+		if (m && (f->type == JSON_REAL   ? !json_is_number(m)
+		          : f->type == JSON_TRUE ? !json_is_boolean(m)
+		                                 : json_typeof(m) != f->type))
 			return exp_fail(e, "%s%s%s: expected %s", where, dot, f->key,
 			                names[f->type]);
 	}
@@ -287,11 +290,15 @@ static int read_entries(struct experiment *e, struct exp_run *r, const char *whe
 static int read_run(struct experiment *e, int i, json_t *run, json_t *defaults)
 {
 	struct exp_run *r = &e->runs[i];
-	json_t *name, *desc, *options, *sweep, *paper;
+	json_t *name, *desc, *options, *sweep, *paper, *calibrate;
 	const struct field fields[] = {
-	        {"name", JSON_STRING, 1, &name},       {"description", JSON_STRING, 0, &desc},
-	        {"options", JSON_OBJECT, 0, &options}, {"sweep", JSON_OBJECT, 0, &sweep},
-	        {"paper", JSON_ARRAY, 0, &paper},      {NULL, 0, 0, NULL},
+	        {"name", JSON_STRING, 1, &name},
+	        {"description", JSON_STRING, 0, &desc},
+	        {"options", JSON_OBJECT, 0, &options},
+	        {"sweep", JSON_OBJECT, 0, &sweep},
+	        {"paper", JSON_ARRAY, 0, &paper},
+	        {"calibrate", JSON_TRUE, 0, &calibrate},
+	        {NULL, 0, 0, NULL},
 	};
 	char where[32];
 	int rc;
@@ -311,6 +318,7 @@ static int read_run(struct experiment *e, int i, json_t *run, json_t *defaults)
 			                k);
 	snprintf(r->prefix, sizeof(r->prefix), "%s: %s (%s)", e->file, where, r->name);
 	r->is_sweep = sweep != NULL;
+	r->calibrate = json_is_true(calibrate);
 	rc = build_argv(e, r, where, defaults, options, sweep);
 	if (rc == 0 && paper)
 		rc = read_entries(e, r, where, paper);

@@ -17,6 +17,20 @@ int grid_alloc(struct grid *g, int n_points)
 	return 0;
 }
 
+/* Parses the point's argv (@p argc arguments), its label before errors. */
+static int parse_point(struct grid_point *p, int argc, const struct options_ctx *ctx)
+{
+	if (p->label[0]) {
+		struct options_ctx point_ctx = *ctx;
+		char prefix[512];
+
+		snprintf(prefix, sizeof(prefix), "%s: %s", ctx->prefix, p->label);
+		point_ctx.prefix = prefix;
+		return options_parse(argc, p->argv, &p->opts, &point_ctx);
+	}
+	return options_parse(argc, p->argv, &p->opts, ctx);
+}
+
 int grid_parse_point(struct grid *g, int i, int argc, char **argv, const struct options_ctx *ctx)
 {
 	struct grid_point *p = &g->points[i];
@@ -38,15 +52,34 @@ int grid_parse_point(struct grid *g, int i, int argc, char **argv, const struct 
 		if (used >= sizeof(p->label))
 			used = sizeof(p->label) - 1;
 	}
-	if (p->label[0]) {
-		struct options_ctx point_ctx = *ctx;
-		char prefix[512];
+	return parse_point(p, n, ctx);
+}
 
-		snprintf(prefix, sizeof(prefix), "%s: %s", ctx->prefix, p->label);
-		point_ctx.prefix = prefix;
-		return options_parse(n, p->argv, &p->opts, &point_ctx);
+int grid_set_option(struct grid *g, int i, const char *arg, const struct options_ctx *ctx)
+{
+	struct grid_point *p = &g->points[i];
+	char *copy = strdup(arg), **argv;
+	int n = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	while (p->argv[n])
+		n++;
+	if (p->set) {
+		free(p->set);
+		p->argv[n - 1] = copy;
+	} else {
+		argv = realloc(p->argv, (n + 2) * sizeof(*argv));
+		if (!argv) {
+			free(copy);
+			return -ENOMEM;
+		}
+		p->argv = argv;
+		p->argv[n++] = copy;
+		p->argv[n] = NULL;
 	}
-	return options_parse(n, p->argv, &p->opts, ctx);
+	p->set = copy;
+	return parse_point(p, n, ctx);
 }
 
 /* The steady-state window: after the warm-up, up to the last arrival. A mix where no job
@@ -233,6 +266,7 @@ void grid_free(struct grid *g)
 		}
 		for (int k = 0; k < GRID_MAX_PARAMS; k++)
 			free(p->own[k]);
+		free(p->set);
 		free(p->argv);
 	}
 	free(g->points);

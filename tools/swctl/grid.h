@@ -18,6 +18,7 @@ struct grid_point {
 	char label[256];                    /* "oversub=5,mix=mix1"; "" for a plain replay */
 	const char *value[GRID_MAX_PARAMS]; /* this point's value of each swept parameter */
 	char *own[GRID_MAX_PARAMS];         /* "--NAME=VALUE" arguments the options point into */
+	char *set;                          /* grid_set_option's argument, last in argv */
 	char **argv;                        /* owned copy of the argument vector */
 	struct replay_opts opts;            /* parsed; do not copy (it points into itself) */
 	struct sw_workload *w;              /* may be shared with an earlier point */
@@ -52,6 +53,14 @@ int grid_alloc(struct grid *g, int n_points);
  * options_parse()'s result.
  */
 int grid_parse_point(struct grid *g, int i, int argc, char **argv, const struct options_ctx *ctx);
+
+/*
+ * Parses point @p i's options again with @p arg ("--NAME=VALUE") after all of them, so that it
+ * overrides the run's options (not a swept option's value: the caller refuses that); a second
+ * call replaces the first one's argument. swctl experiment sets each point's calibrated load
+ * this way. Returns options_parse()'s result, or -ENOMEM.
+ */
+int grid_set_option(struct grid *g, int i, const char *arg, const struct options_ctx *ctx);
 
 /*
  * Loads every point's mix (once per distinct set of load options), runs all simulations with

@@ -91,7 +91,7 @@ static int add_param(void *arg, const char *spec)
 	return 0;
 }
 
-static int ignore_param(void *arg, const char *spec)
+int sweep_skip_param(void *arg, const char *spec)
 {
 	(void)arg;
 	(void)spec;
@@ -129,7 +129,7 @@ static void default_out(struct sweep *s)
 
 static int prepare_points(struct sweep *s, int argc, char **argv)
 {
-	const struct options_ctx ctx = {.prefix = s->prefix, .param = ignore_param};
+	const struct options_ctx ctx = {.prefix = s->prefix, .param = sweep_skip_param};
 	int n2 = s->n_params > 1 ? s->param[1].n : 1;
 	int rc = grid_alloc(&s->g, s->param[0].n * n2);
 

@@ -42,6 +42,10 @@ int sweep_execute(struct sweep *s);
 
 void sweep_free(struct sweep *s);
 
+/* An options_ctx.param that accepts every --param: a sweep point's arguments still hold them
+ * when they are parsed again (grid_set_option, swctl experiment's calibration). */
+int sweep_skip_param(void *arg, const char *spec);
+
 /* Writes sweep.csv, the plot scripts and every point's directory, all or nothing. */
 int sweep_write(const struct sweep *s);
 
