@@ -260,6 +260,47 @@ static void the_lowest_utility_is_the_least_share_of_a_deadline_left(void **stat
 	assert_float_equal(printed, least, 0.051);
 }
 
+/* Length of the line starting at @p line. */
+static size_t line_length(const char *line)
+{
+	const char *end = strchr(line, '\n');
+
+	return end ? (size_t)(end - line) : strlen(line);
+}
+
+/* The @p rows lines after the header that follows @p title in cli_out are as long as it. */
+static void assert_rows_in_columns(const char *title, int rows)
+{
+	const char *header = strstr(cli_out, title), *row;
+
+	assert_non_null(header);
+	header = strstr(header, "\nscheduler ");
+	assert_non_null(header);
+	row = ++header;
+	for (int i = 0; i < rows; i++) {
+		row = strchr(row, '\n');
+		assert_non_null(row);
+		row++;
+		assert_int_equal(line_length(row), line_length(header));
+	}
+}
+
+/* A scheduler name longer than the table's 12 columns widens the column: every row of a
+ * table stays as long as its header, so each figure stands under its heading. */
+static void the_scheduler_column_fits_the_longest_name(void **state)
+{
+	const char *mix = cli_write_file("wide.jsonl", cli_small_mix), *res = cli_path("wide");
+
+	(void)state;
+	assert_int_equal(cli_run("replay", "--mix", mix, "--schedulers", "fifo,reverse-adaptive",
+	                         "--baseline", "fifo", "--warmup", "0", "--deadline-factor",
+	                         "1.2:1.2", "--out", res, "--no-plot", NULL),
+	                 0);
+	assert_non_null(strstr(cli_out, "\nreverse-adaptive "));
+	assert_rows_in_columns("all jobs:", 2);
+	assert_rows_in_columns("deadlines of the window's jobs", 2);
+}
+
 /* --time-scale stretches a .jsonl mix's arrivals, --deadline-factor draws deadlines from each
  * job's time alone, --transactional takes a share of every node's slots; bad values are
  * refused naming the option or the file's line. */
@@ -597,6 +638,7 @@ int main(void)
 	        cmocka_unit_test(model_options_reach_every_job),
 	        cmocka_unit_test(deadline_and_transactional_options_reach_the_replay),
 	        cmocka_unit_test(the_lowest_utility_is_the_least_share_of_a_deadline_left),
+	        cmocka_unit_test(the_scheduler_column_fits_the_longest_name),
 	        cmocka_unit_test(starvation_window_as_a_multiple_of_the_baselines_mean_completion),
 	        cmocka_unit_test(calibrate_brackets_the_load_where_delay_stops_keeping_up),
 	        cmocka_unit_test(two_replays_of_one_mix_write_identical_results),

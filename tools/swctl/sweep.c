@@ -174,17 +174,21 @@ int sweep_prepare(struct sweep *s, int argc, char **argv, const char *prefix)
 static void print_table(const struct sweep *s)
 {
 	const int all = SW_CLASSES;
-	int w = 5; /* the point column fits the longest label */
+	int w = 5, wn = 12; /* the point and scheduler columns fit the longest label and name */
 
-	for (int i = 0; i < s->g.n_points; i++)
+	for (int i = 0; i < s->g.n_points; i++) {
 		if ((int)strlen(s->g.points[i].label) > w)
 			w = (int)strlen(s->g.points[i].label);
+		for (int k = 0; k < s->g.points[i].opts.n_schedulers; k++)
+			if ((int)strlen(s->g.points[i].opts.names[k]) > wn)
+				wn = (int)strlen(s->g.points[i].opts.names[k]);
+	}
 	printf("sweep over %s%s%s: %d points; \"vs\" columns are ratios to %s at the same "
 	       "point, all jobs\n",
 	       s->param[0].name, s->n_params > 1 ? " x " : "",
 	       s->n_params > 1 ? s->param[1].name : "", s->g.n_points, s->fixed.baseline);
-	printf("%-*s %-12s %8s %7s %8s %8s\n", w, "point", "scheduler", "jobs/h", "vs", "turn. vs",
-	       "xrack vs");
+	printf("%-*s %-*s %8s %7s %8s %8s\n", w, "point", wn, "scheduler", "jobs/h", "vs",
+	       "turn. vs", "xrack vs");
 	for (int i = 0; i < s->g.n_points; i++) {
 		const struct grid_point *p = &s->g.points[i];
 		const struct metrics_group *b = &p->m[p->opts.baseline_index].group[all];
@@ -192,7 +196,7 @@ static void print_table(const struct sweep *s)
 		for (int k = 0; k < p->opts.n_schedulers; k++) {
 			const struct metrics_group *m = &p->m[k].group[all];
 
-			printf("%-*s %-12s %8.1f %7.2f %8.2f %8.2f\n", w, k ? "" : p->label,
+			printf("%-*s %-*s %8.1f %7.2f %8.2f %8.2f\n", w, k ? "" : p->label, wn,
 			       p->opts.names[k], m->jobs_per_hour,
 			       report_ratio(m->jobs_per_hour, b->jobs_per_hour),
 			       report_ratio(m->turnaround_mean, b->turnaround_mean),
