@@ -1,0 +1,28 @@
+$line0 << EOD
+0 "0" 0.0000
+1 "1" 0.0000
+3 "3" 0.0000
+EOD
+$line1 << EOD
+0 "0" 0.0000
+1 "1" 0.0000
+3 "3" 0.0000
+EOD
+$line2 << EOD
+0 "0" 0.0000
+1 "1" 0.0000
+3 "3" 0.0000
+EOD
+# Renders sweep-xrack.png: gnuplot sweep-xrack.gp
+set terminal pngcairo size 900,600 font ',10'
+set output 'sweep-xrack.png'
+set title 'Cross-rack bytes relative to fair at each point, all jobs'
+set xlabel 'affinity-delays'
+set ylabel 'ratio to fair'
+set key outside right top
+set grid
+set yrange [0:*]
+set offsets graph 0.05, graph 0.05, 0, 0
+plot $line0 using 1:3 with linespoints lw 1.5 title 'fair', \
+     $line1 using 1:3 with linespoints lw 1.5 title 'delay', \
+     $line2 using 1:3 with linespoints lw 1.5 title 'adaptive'
