@@ -9,7 +9,9 @@
 # env: JOBS (default 25000), MAPS (default 16000000) and SEED (1) of the day; SCHEDULERS
 #      (default fair); NET_QUANTUM (default 1: the exact network, 0, is out of reach here,
 #      see perf/README.md); NET_MODEL (default flow, the per-flow fetches; rack aggregates a
-#      reducer's fetches from each other rack, swctl's --net-model); PREFIXES (default
+#      reducer's fetches from each other rack, swctl's --net-model); RACK_FETCH_MIN (default
+#      0; with NET_MODEL=rack, swctl's --rack-fetch-min: bytes a rack holds for a reducer
+#      before it is fetched while maps still run); PREFIXES (default
 #      "1000 2500": job counts replayed for the memory figures; empty for none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,7 @@ jobs=${JOBS:-25000}
 maps=${MAPS:-16000000}
 net_quantum=${NET_QUANTUM:-1}
 net_model=${NET_MODEL:-flow}
+rack_fetch_min=${RACK_FETCH_MIN:-0}
 schedulers=${SCHEDULERS:-fair}
 target_s=600
 [ -d "$build" ] || meson setup "$build" --buildtype=release >/dev/null
@@ -32,13 +35,13 @@ replay_once() {
 	local TIMEFORMAT=%U
 	{ time "$build/tools/swctl/swctl" replay --mix "$1" --topology "$tmp/topology.json" \
 		--heartbeat 30 --schedulers "$2" --baseline "$2" --net-quantum "$net_quantum" \
-		--net-model "$net_model" --jobs 1 --quiet --no-plot --warmup 0 --out "$tmp/out" >"$tmp/log"; } 2>"$tmp/cpu"
+		--net-model "$net_model" --rack-fetch-min "$rack_fetch_min" --jobs 1 --quiet --no-plot --warmup 0 --out "$tmp/out" >"$tmp/log"; } 2>"$tmp/cpu"
 	echo "$(tail -n 1 "$tmp/cpu") \
 $(awk '/ events in /{for (i = 1; i < NF; i++) if ($(i+1) == "events") print $i}' "$tmp/log") \
 $(awk '/peak resident memory/{print $4}' "$tmp/log")"
 }
 
-echo "synthetic SWIM day: $jobs jobs, $maps maps, 3,000 nodes, network quantum ${net_quantum} s, $net_model network model, one run per scheduler (target: under ${target_s} s of CPU)"
+echo "synthetic SWIM day: $jobs jobs, $maps maps, 3,000 nodes, network quantum ${net_quantum} s, $net_model network model (rack fetches from $rack_fetch_min bytes), one run per scheduler (target: under ${target_s} s of CPU)"
 printf '%-10s %10s %10s %14s %14s %10s\n' scheduler "cpu s" "vs target" events "events/cpu s" "peak MiB"
 for sched in $schedulers; do
 	read -r cpu events mem <<<"$(replay_once "$tmp/day.tsv" "$sched")"

@@ -737,6 +737,15 @@ static int check(const struct sw_workload *w, const struct sw_sim_config *c,
 		         (int)c->net_model);
 		return -EINVAL;
 	}
+	if (c->rack_fetch_min > SW_SIM_MAX_RACK_FETCH_MIN ||
+	    (c->rack_fetch_min && c->net_model != SW_SIM_NET_RACK)) {
+		snprintf(
+		        err->msg, sizeof(err->msg),
+		        "simulator config: rack_fetch_min (%llu) must be at most %llu bytes, and 0 "
+		        "unless net_model is rack",
+		        (unsigned long long)c->rack_fetch_min, SW_SIM_MAX_RACK_FETCH_MIN);
+		return -EINVAL;
+	}
 	rc = check_faults(c, err);
 	if (rc)
 		return rc;

@@ -306,6 +306,17 @@ static uint32_t fetch_source(const struct sim *s, const struct sim_task *t, uint
 	return fetch_by_rack(s, t, node) ? s->rack_nodes[s->rack_first[rack_of(s, node)]] : node;
 }
 
+/* Whether reducer @p t fetches what source @p src holds for it now: always from a node; from
+ * another rack once that is at least rack_fetch_min bytes, or once its job's maps are all
+ * done. Otherwise a million-map job's reducers open a flow of a kilobyte at every output a
+ * rack registers while they wait (README, "Network model"). */
+static int fetch_ready(const struct sim *s, const struct sim_task *t, uint32_t src,
+                       const struct sim_src *sp)
+{
+	return sp->pending >= s->c->rack_fetch_min || t->job->maps_done == t->job->n_maps ||
+	       !fetch_by_rack(s, t, src);
+}
+
 static int shuffle_create(struct sim *s, struct sim_task *t)
 {
 	struct sim_job *j = t->job;
@@ -389,8 +400,21 @@ static void shuffle_take(struct sim *s, struct sim_task *t, uint32_t src, uint64
 		return;
 	}
 	sp->pending += bytes;
-	if (!sp->queued && !sp->slot)
+	if (!sp->queued && !sp->slot && fetch_ready(s, t, src, sp))
 		queue_source(s, shf, sp, src);
+}
+
+/* Queues the other racks reducer @p t held back below rack_fetch_min, once its job's maps are
+ * all done. */
+static void shuffle_release(struct sim *s, struct sim_task *t)
+{
+	for (uint32_t rack = 0; rack < s->cluster.n_racks; rack++) {
+		uint32_t src = s->rack_nodes[s->rack_first[rack]];
+		struct sim_src *sp = src_of(t, src);
+
+		if (sp->pending && !sp->queued && !sp->slot && fetch_by_rack(s, t, src))
+			queue_source(s, t->shf, sp, src);
+	}
 }
 
 static void running_remove(struct sim_job *j, struct sim_task *t)
@@ -582,6 +606,8 @@ static int map_done(struct sim *s, struct sim_task *t)
 		struct sim_task *r = &j->tasks[j->n_maps + j->running[i]];
 
 		shuffle_take(s, r, t->node, part + (r->idx < extra));
+		if (j->maps_done == j->n_maps && s->c->rack_fetch_min)
+			shuffle_release(s, r);
 		rc = shuffle_advance(s, r);
 		if (rc)
 			return rc;
@@ -623,7 +649,8 @@ int sw_sim_flow_done(struct sim *s, struct sim_xfer *x)
 	sp = src_of(t, x->src);
 	sp->slot = 0;
 	shf->active--;
-	if (sp->pending) /* a rack's outputs that registered while it was fetched */
+	/* a rack's outputs that registered while it was fetched */
+	if (sp->pending && fetch_ready(s, t, x->src, sp))
 		queue_source(s, shf, sp, x->src);
 	return shuffle_advance(s, t);
 }

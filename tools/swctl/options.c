@@ -130,6 +130,11 @@ const char options_help[] =
         "                      day-long traces: one flow from each other rack's uplink\n"
         "                      carries all that rack holds for it (same bytes on every\n"
         "                      uplink, no sender NIC; tools/sim/README.md)\n"
+        "  --rack-fetch-min BYTES\n"
+        "                      with --net-model rack: 0 (default), a reducer fetches all\n"
+        "                      another rack holds for it at once; BYTES > 0 (at most 2^30),\n"
+        "                      it waits until that is BYTES or the job's maps are all done\n"
+        "                      (fewer, larger flows for jobs of tiny outputs; README)\n"
         "  --straggler-rate P  probability in [0, 1] that a task attempt straggles, drawn\n"
         "                      per attempt from --seed (default 0): it computes\n"
         "                      --straggler-slowdown X times longer (default 3, at most 100)\n"
@@ -203,6 +208,7 @@ static const struct option longopts[] = {
         {"workflow-deadline", required_argument, NULL, 'x'},
         {"net-quantum", required_argument, NULL, 'N'},
         {"net-model", required_argument, NULL, 'n'},
+        {"rack-fetch-min", required_argument, NULL, 'a'},
         {"straggler-rate", required_argument, NULL, 'y'},
         {"straggler-slowdown", required_argument, NULL, 'z'},
         {"reduces", required_argument, NULL, 'D'},
@@ -556,6 +562,17 @@ static int parse_one(int c, const char *arg, struct replay_opts *o, const struct
 	case 'n':
 		rc = parse_choice(ctx, "--net-model", arg, net_models, 2, &choice);
 		o->sim.net_model = (enum sw_sim_net_model)choice;
+		break;
+	case 'a':
+		rc = parse_bounded(ctx, "--rack-fetch-min", arg, 0,
+		                   (double)SW_SIM_MAX_RACK_FETCH_MIN, &v);
+		if (!rc && v != floor(v)) {
+			fprintf(stderr,
+			        "%s: --rack-fetch-min %s: expected a whole number of bytes\n",
+			        ctx->prefix, arg);
+			rc = -EINVAL;
+		}
+		o->sim.rack_fetch_min = (uint64_t)v;
 		break;
 	case 'D':
 		return parse_reduces(ctx, arg, &o->load.reduces);

@@ -33,6 +33,9 @@ enum sw_traffic {
 /** Longest deferral of the network's component solves (sw_sim_config.net_quantum), seconds:
  *  beyond it flows left below their fair rate would distort whole task phases. */
 #define SW_SIM_MAX_NET_QUANTUM 10.0
+/** Largest sw_sim_config.rack_fetch_min, bytes (1 GiB): a larger one holds a reducer's
+ *  fetches from each rack past any job's map phase. */
+#define SW_SIM_MAX_RACK_FETCH_MIN (1ULL << 30)
 /** Largest straggler_slowdown: a task 100 times slower than its peers is a failed node. */
 #define SW_SIM_MAX_SLOWDOWN 100.0
 
@@ -121,6 +124,13 @@ struct sw_sim_config {
 		SW_SIM_NET_FLOW = 0,
 		SW_SIM_NET_RACK = 1,
 	} net_model;
+	/** Under SW_SIM_NET_RACK, the least a reducer fetches from another rack in one flow while
+	 *  its job still has maps to finish, in bytes: 0 (default), whatever the rack holds; B > 0
+	 *  (at most SW_SIM_MAX_RACK_FETCH_MIN), what registers there waits until it reaches B
+	 *  or the maps are all done, so that a job whose outputs each hold a few kilobytes per
+	 *  reducer does not open a flow per output and reducer (tools/sim/README.md, "Network
+	 *  model"). Must be 0 under SW_SIM_NET_FLOW. */
+	uint64_t rack_fetch_min;
 	/** Probability that a task attempt straggles, in [0, 1]: 0. Drawn per (workload seed,
 	 *  job, task, attempt) from a stream of its own; a straggler computes
 	 *  straggler_slowdown times longer (its transfers are the network's). No speculative
