@@ -21,6 +21,7 @@
 #define CTL_MAX_RACKS     1024
 #define CTL_MAX_LIVE_JOBS 1024    /* submissions beyond this are refused (503) */
 #define CTL_MAX_MAPS      100000  /* per job */
+#define CTL_MAX_DEADLINE  1e9     /* seconds: a job's deadline_s, 31.7 years */
 #define CTL_MAX_REDUCES   10000   /* per job */
 #define CTL_MAX_PARTS     4000000 /* maps x reduces per job: 16 B of checksums each */
 #define CTL_MAX_ARGV      64      /* words of an exec command */
@@ -120,6 +121,7 @@ struct ctl_job {
 	uint64_t input_bytes, map_output_bytes, reduce_output_bytes;
 	double compute_bps, reduce_compute_bps; /* synthetic maps' and reduces' */
 	uint32_t output_replicas;
+	double deadline_s;     /* seconds after submission the job should end by, 0 for none */
 	char **argv[SW_KINDS]; /* exec runner's command per kind, NULL-terminated; NULL: synthetic
 	                        */
 	uint8_t secret[CTL_SECRET_LEN];

@@ -63,6 +63,8 @@ static enum MHD_Result submit(struct ctl *c, struct MHD_Connection *conn, struct
 	int rc = sw_ctl_job_submit(c, b->data ? b->data : "", b->len, &id, err, sizeof(err));
 	if (rc == -EBUSY)
 		return error(conn, MHD_HTTP_SERVICE_UNAVAILABLE, err);
+	if (rc == -ETIME) /* admission: the deadline is out of reach (a deadline policy) */
+		return error(conn, MHD_HTTP_UNPROCESSABLE_CONTENT, err);
 	if (rc < 0)
 		return error(conn,
 		             rc == -EINVAL ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_INTERNAL_SERVER_ERROR,

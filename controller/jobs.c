@@ -80,14 +80,16 @@ int sw_ctl_job_from_json(struct ctl *c, const char *spec, struct ctl_job **out, 
 	const char *name = "";
 	json_int_t user = 0, maps = 0, reduces = 0, replicas = 1;
 	json_int_t in = 64 << 20, mout = -1, rout = -1;
-	double rate = 100e6, rrate = -1;
+	double rate = 100e6, rrate = -1, deadline = 0;
+	json_t *deadline_v = NULL;
 	int rc = 0;
 	if (json_unpack_ex(root, &je, JSON_STRICT,
-	                   "{s?s, s?I, s:I, s:I, s?I, s?I, s?I, s?F, s?F, s?I, s?o}", "name", &name,
-	                   "user", &user, "maps", &maps, "reduces", &reduces, "input_bytes", &in,
-	                   "map_output_bytes", &mout, "reduce_output_bytes", &rout,
+	                   "{s?s, s?I, s:I, s:I, s?I, s?I, s?I, s?F, s?F, s?I, s?o, s?o}", "name",
+	                   &name, "user", &user, "maps", &maps, "reduces", &reduces, "input_bytes",
+	                   &in, "map_output_bytes", &mout, "reduce_output_bytes", &rout,
 	                   "compute_bytes_per_s", &rate, "reduce_compute_bytes_per_s", &rrate,
-	                   "output_replicas", &replicas, "exec", &exec) < 0)
+	                   "output_replicas", &replicas, "deadline_s", &deadline_v, "exec",
+	                   &exec) < 0)
 		rc = sw_ctl_errf(err, errlen, -EINVAL, "job: %s", je.text);
 	else if (strlen(name) >= sizeof(j->name))
 		rc = sw_ctl_errf(err, errlen, -EINVAL, "name: longer than %zu characters",
@@ -109,6 +111,13 @@ int sw_ctl_job_from_json(struct ctl *c, const char *spec, struct ctl_job **out, 
 	else if (replicas < 0 || replicas > 8)
 		rc = sw_ctl_errf(err, errlen, -EINVAL, "output_replicas: %lld is not in 0..8",
 		                 (long long)replicas);
+	else if (deadline_v != NULL && !json_is_number(deadline_v))
+		rc = sw_ctl_errf(err, errlen, -EINVAL, "deadline_s: not a number of seconds");
+	else if ((deadline = json_number_value(deadline_v)) < 0 || deadline > CTL_MAX_DEADLINE)
+		rc = sw_ctl_errf(err, errlen, -EINVAL,
+		                 "deadline_s: %g is not in 0..%g (seconds after submission, 0 "
+		                 "for none)",
+		                 deadline, CTL_MAX_DEADLINE);
 	else if (exec != NULL) {
 		json_t *m = json_object_get(exec, "map"), *r = json_object_get(exec, "reduce");
 		if (!json_is_object(exec) || !m || (reduces > 0) != (r != NULL) ||
@@ -132,6 +141,7 @@ int sw_ctl_job_from_json(struct ctl *c, const char *spec, struct ctl_job **out, 
 		j->compute_bps = rate;
 		j->reduce_compute_bps = rrate == -1 ? rate : rrate;
 		j->output_replicas = (uint32_t)replicas;
+		j->deadline_s = deadline;
 		for (int k = 0; k < SW_KINDS; k++) {
 			uint32_t n = k == SW_MAP ? j->n_maps : j->n_reduces;
 			if ((j->tasks[k] = calloc(n ? n : 1, sizeof(struct ctl_task))) == NULL)
@@ -162,6 +172,8 @@ char *sw_ctl_job_json(const struct ctl_job *j)
 	                  "reduce_output_bytes", (json_int_t)j->reduce_output_bytes,
 	                  "compute_bytes_per_s", j->compute_bps, "reduce_compute_bytes_per_s",
 	                  j->reduce_compute_bps, "output_replicas", (json_int_t)j->output_replicas);
+	if (o != NULL && j->deadline_s > 0)
+		json_object_set_new(o, "deadline_s", json_real(j->deadline_s));
 	if (o != NULL && j->argv[SW_MAP] != NULL) {
 		json_t *e = json_object();
 		for (int k = 0; k < SW_KINDS; k++) {
@@ -236,11 +248,18 @@ int sw_ctl_job_submit(struct ctl *c, const char *json, size_t len, uint64_t *id,
 	                        .arrival = c->now,
 	                        .n_maps = j->n_maps,
 	                        .maps = maps,
-	                        .n_reduces = j->n_reduces};
+	                        .n_reduces = j->n_reduces,
+	                        .deadline = j->deadline_s > 0 ? c->now + j->deadline_s : 0};
 	rc = sw_ctl_rec_job_add(&c->rec, &s, c->now);
 	free(maps);
-	if (rc < 0) {
+	if (rc == -ETIME)
+		snprintf(err, errlen,
+		         "deadline_s: %g s cannot be met even with every slot of the cluster "
+		         "(policy %s)",
+		         j->deadline_s, c->conf.policy);
+	else if (rc < 0)
 		snprintf(err, errlen, "the scheduler refused the job (%s)", strerror(-rc));
+	if (rc < 0) {
 		sw_ctl_job_free(j);
 		return rc;
 	}

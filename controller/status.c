@@ -61,15 +61,16 @@ char *sw_ctl_jobs_json(struct ctl *c)
 	json_t *a = json_array();
 	for (size_t i = 0; i < c->n_jobs; i++) {
 		const struct ctl_job *j = c->jobs[i];
-		json_array_append_new(
-		        a,
-		        json_pack("{s:I, s:s, s:I, s:s, s:o, s:o, s:f, s:f, s:s}", "id",
-		                  (json_int_t)j->id, "name", j->name, "user", (json_int_t)j->user,
-		                  "state", job_state[j->state], "maps", progress(j, SW_MAP),
-		                  "reduces", progress(j, SW_REDUCE), "submitted", j->submitted,
-		                  "seconds",
-		                  (j->state == JOB_RUNNING ? c->now : j->finished) - j->submitted,
-		                  "error", j->error));
+		json_t *o = json_pack(
+		        "{s:I, s:s, s:I, s:s, s:o, s:o, s:f, s:f, s:s}", "id", (json_int_t)j->id,
+		        "name", j->name, "user", (json_int_t)j->user, "state", job_state[j->state],
+		        "maps", progress(j, SW_MAP), "reduces", progress(j, SW_REDUCE), "submitted",
+		        j->submitted, "seconds",
+		        (j->state == JOB_RUNNING ? c->now : j->finished) - j->submitted, "error",
+		        j->error);
+		if (o != NULL && j->deadline_s > 0)
+			json_object_set_new(o, "deadline_s", json_real(j->deadline_s));
+		json_array_append_new(a, o);
 	}
 	return dump(a);
 }

@@ -4,10 +4,12 @@
  * (tests/controller/peer.c): jobs run to completion and the trace replays identically;
  * wrong keys, unknown or doubled node ids, malformed, oversized and out-of-order messages are
  * refused with a clear reason and cost only their own connection; a silent agent is declared
- * lost and its tasks run elsewhere; after kill -9 and a restart the job completes.
+ * lost and its tasks run elsewhere; after kill -9 and a restart the job completes; a job's
+ * deadline reaches the scheduler and survives the restart.
  * argv[1]: the swctl binary (replay-trace is checked with it).
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -166,6 +168,25 @@ static char *job_state(const struct ctlproc *p, int id)
 	}
 	free(body);
 	return state;
+}
+
+/* The number after the first "key" of text (after its colon), NAN when absent. */
+static double number_after(const char *text, const char *key)
+{
+	const char *at = strstr(text, key);
+	return at ? strtod(at + strlen(key) + strspn(at + strlen(key), ": "), NULL) : NAN;
+}
+
+/* The contents of file path (malloc'd). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char *text = calloc(1, 1 << 20);
+	assert_non_null(text);
+	fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	return text;
 }
 
 /* Heartbeats the nodes that are not silent until job id is done (or a bound of rounds). */
@@ -394,7 +415,8 @@ static void after_kill_9_and_a_restart_the_agents_rejoin_and_the_job_completes(v
 	struct node nodes[4];
 	ctl_setup(&p, 100, 5000, NULL);
 	join_all(&p, nodes, 7);
-	int id = submit(&p, "{\"maps\": 10, \"reduces\": 2, \"input_bytes\": 1000}");
+	int id = submit(&p, "{\"maps\": 10, \"reduces\": 2, \"input_bytes\": 1000, "
+	                    "\"deadline_s\": 3600}");
 	for (int round = 0; round < 3; round++)
 		for (int i = 0; i < 4; i++) {
 			heartbeat(&nodes[i], 10, 2);
@@ -403,6 +425,10 @@ static void after_kill_9_and_a_restart_the_agents_rejoin_and_the_job_completes(v
 	assert_int_equal(ctl_stop(&p, SIGKILL), 128 + SIGKILL);
 	ctl_start(&p);
 	assert_true(ctl_logged(&p, "state restored from"));
+	char *body;
+	assert_int_equal(ctl_http(&p, "GET", "/jobs", NULL, &body), 200);
+	assert_true(number_after(body, "\"deadline_s\"") == 3600);
+	free(body);
 	for (int i = 0; i < 4; i++) {
 		agent_close(&nodes[i].a);
 		/* The agents kept running: same boot epoch, the same tasks. */
@@ -412,6 +438,43 @@ static void after_kill_9_and_a_restart_the_agents_rejoin_and_the_job_completes(v
 	}
 	run_until_done(&p, nodes, 4, id, 10, 2);
 	assert_int_equal(ctl_stop(&p, SIGTERM), 0);
+	assert_int_equal(run_swctl("replay-trace", p.trace), 0);
+	for (int i = 0; i < 4; i++)
+		agent_close(&nodes[i].a);
+	ctl_cleanup(&p);
+}
+
+static void a_deadline_reaches_the_scheduler_and_bad_ones_get_the_reason(void **s)
+{
+	(void)s;
+	struct ctlproc p;
+	struct node nodes[4];
+	char *body;
+	ctl_setup(&p, 100, 5000, "policy = adaptive\n");
+	join_all(&p, nodes, 1);
+	static const char *const bad[] = {"-1", "1e10", "\"soon\"", "null"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char job[128];
+		snprintf(job, sizeof(job), "{\"maps\": 4, \"reduces\": 1, \"deadline_s\": %s}",
+		         bad[i]);
+		assert_int_equal(ctl_http(&p, "POST", "/jobs", job, &body), 400);
+		assert_non_null(strstr(body, "deadline_s"));
+		free(body);
+	}
+	int id = submit(&p, "{\"maps\": 8, \"reduces\": 2, \"input_bytes\": 1000, "
+	                    "\"deadline_s\": 600}");
+	assert_int_equal(ctl_http(&p, "GET", "/jobs", NULL, &body), 200);
+	double submitted = number_after(body, "\"submitted\"");
+	assert_true(number_after(body, "\"deadline_s\"") == 600);
+	free(body);
+	run_until_done(&p, nodes, 4, id, 8, 2);
+	assert_int_equal(ctl_stop(&p, SIGTERM), 0);
+	/* the scheduler got it as an absolute time on the controller's clock */
+	char *trace = slurp(p.trace);
+	const char *add = strstr(trace, "\"call\":\"job_add\"");
+	assert_non_null(add);
+	assert_true(number_after(add, "\"deadline\"") == submitted + 600);
+	free(trace);
 	assert_int_equal(run_swctl("replay-trace", p.trace), 0);
 	for (int i = 0; i < 4; i++)
 		agent_close(&nodes[i].a);
@@ -474,6 +537,7 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(a_silent_agent_is_declared_lost_and_its_tasks_run_elsewhere),
 	        cmocka_unit_test(
 	                after_kill_9_and_a_restart_the_agents_rejoin_and_the_job_completes),
+	        cmocka_unit_test(a_deadline_reaches_the_scheduler_and_bad_ones_get_the_reason),
 	        cmocka_unit_test(bad_submissions_get_the_reason_and_metrics_pass_promtool),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

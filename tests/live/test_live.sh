@@ -15,12 +15,12 @@ small_mix() {
 	"$swctl" submit --name sort --maps 8 --reduces 4 --input-bytes 2000000 --rate 1e9 \
 		>/dev/null &&
 		"$swctl" submit --name grep --maps 6 --reduces 1 --input-bytes 1000000 \
-			--map-output-bytes 100000 --rate 1e9 --user 1 >/dev/null &&
+			--map-output-bytes 100000 --rate 1e9 --user 1 --deadline 3600 >/dev/null &&
 		"$swctl" submit --name scan --maps 4 --reduces 0 --input-bytes 1000000 --rate 1e9 \
 			>/dev/null &&
 		jobs_done 3
 }
-check "a small mix of three jobs runs to completion on 4 agents" small_mix
+check "a small mix of three jobs (one with a deadline) runs to completion on 4 agents" small_mix
 
 kill_an_agent() {
 	# small outputs keep the suite short; the heartbeats of agents whose disk is busy are

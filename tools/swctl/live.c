@@ -111,6 +111,8 @@ static void submit_usage(FILE *f)
 	        "  --reduce-output-bytes B      per reduce, default map outputs / reduces\n"
 	        "  --rate B                     compute bytes per second, default 1e8\n"
 	        "  --replicas N                 remote copies of each reduce's output, default 1\n"
+	        "  --deadline S                 end within S s of submission (deadline policies;\n"
+	        "                               refused when even the whole cluster cannot)\n"
 	        "--controller defaults to $SWCTL_CONTROLLER, else 127.0.0.1:7080. The JSON fields\n"
 	        "(and \"exec\" for real commands) are in controller/README.md.\n");
 }
@@ -127,6 +129,7 @@ int cmd_submit(int argc, char **argv)
 	                                     {"reduce-output-bytes", required_argument, NULL, 'O'},
 	                                     {"rate", required_argument, NULL, 'R'},
 	                                     {"replicas", required_argument, NULL, 'p'},
+	                                     {"deadline", required_argument, NULL, 'd'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	static const char *const keys[] = {
@@ -152,11 +155,12 @@ int cmd_submit(int argc, char **argv)
 			addr = optarg;
 		} else if (o == 'n') {
 			json_object_set_new(job, "name", json_string(optarg));
-		} else if (o == 'R') {
+		} else if (o == 'R' || o == 'd') {
 			double v = strtod(optarg, &end);
 			if (*end || end == optarg)
 				goto bad;
-			json_object_set_new(job, "compute_bytes_per_s", json_real(v));
+			json_object_set_new(job, o == 'R' ? "compute_bytes_per_s" : "deadline_s",
+			                    json_real(v));
 		} else if (o != '?' && o < 'z' && keys[o]) {
 			long long v = strtoll(optarg, &end, 10);
 			if (*end || end == optarg)

@@ -117,6 +117,8 @@ static uint64_t submit(const struct sw_workload *w, const struct sw_job_desc *j)
 	if (j->n_reduces)
 		json_object_set_new(o, "reduce_output_bytes",
 		                    json_integer((json_int_t)(j->output_bytes / j->n_reduces)));
+	if (j->deadline > 0) /* submitted at its arrival: the controller's clock starts there */
+		json_object_set_new(o, "deadline_s", json_real(j->deadline - j->arrival));
 	char *body = json_dumps(o, JSON_COMPACT), *answer = NULL;
 	json_decref(o);
 	int status = body ? live_http(CLUSTER_CTL_HTTP, "POST", "/jobs", body, &answer) : -1;
