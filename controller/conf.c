@@ -3,7 +3,6 @@
  * [MAPS REDUCES]" per node. Keys and defaults: controller/README.md. Errors name the file,
  * line and key. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +10,6 @@
 #include <sw_kv.h>
 
 #include "ctl.h"
-
-int sw_ctl_errf(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return code;
-}
 
 #define CTL_SLOTS_DEFAULT UINT16_MAX /* a node line without slots */
 

@@ -170,7 +170,7 @@ struct ctl {
 	uint64_t restarts, outputs_kept;      /* agents restarted on an up node, map outputs kept */
 };
 
-/* conf.c: writes a message into err and returns code */
+/* errf.c: writes a message into err and returns code */
 __attribute__((format(printf, 4, 5))) int sw_ctl_errf(char *err, size_t errlen, int code,
                                                       const char *fmt, ...);
 
@@ -210,7 +210,6 @@ int sw_ctl_job_submit(struct ctl *c, const char *json, size_t len, uint64_t *id,
 struct ctl_job *sw_ctl_job(struct ctl *c, uint64_t id);
 /* Every change of a task's state goes through here: it keeps each node's running count. */
 void sw_ctl_task_state(struct ctl *c, struct ctl_task *t, enum ctl_task_state st);
-void sw_ctl_job_free(struct ctl_job *j);
 /* Fills a wire Task for an assignment; the strings point into the job; free with
  * sw_ctl_task_msg_free. Returns 0 or -ENOMEM. */
 int sw_ctl_task_msg(struct ctl *c, struct ctl_job *j, enum sw_task_kind kind, uint32_t task,
@@ -235,9 +234,15 @@ struct ctl_outputs sw_ctl_jobs_node_lost(struct ctl *c, uint32_t node,
 void sw_ctl_job_kill_tasks(struct ctl *c, struct ctl_job *j, const char *why);
 /* The job ended (done or failed): tells the agents to drop its data. */
 void sw_ctl_job_end(struct ctl *c, struct ctl_job *j, enum ctl_job_state st, const char *why);
-char *sw_ctl_job_json(const struct ctl_job *j);
-int sw_ctl_job_from_json(struct ctl *c, const char *spec, struct ctl_job **out, char *err,
+
+/* job_spec.c */
+/* A job from its spec (POST /jobs, the state database), checked against @p users users:
+ * 0, -EINVAL (err names the field), -ENOMEM. Tasks and parts are allocated, all pending. */
+int sw_ctl_job_from_json(uint32_t users, const char *spec, struct ctl_job **out, char *err,
                          size_t errlen);
+/* The spec of j, which sw_ctl_job_from_json reads back to the same job (malloc'd; NULL). */
+char *sw_ctl_job_json(const struct ctl_job *j);
+void sw_ctl_job_free(struct ctl_job *j);
 
 /* store.c */
 int sw_ctl_store_open(struct ctl *c, char *err, size_t errlen);

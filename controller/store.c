@@ -243,7 +243,8 @@ static int load_jobs(struct ctl *c, char *err, size_t errlen)
 			rc = -EIO;
 			break;
 		}
-		if ((rc = sw_ctl_job_from_json(c, (const char *)sqlite3_column_text(q, 1), &j, err,
+		if ((rc = sw_ctl_job_from_json(c->conf.users,
+		                               (const char *)sqlite3_column_text(q, 1), &j, err,
 		                               errlen)) < 0)
 			break;
 		j->id = id;

@@ -39,6 +39,8 @@ if tests/netsat/fuzz.sh 20; then passed=$((passed + 1)); else failed=$((failed +
 if tests/dataplane/fuzz.sh 20; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 # A short libFuzzer pass over every wire-message decoder (3 s each).
 if tests/wire/fuzz.sh 3; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+# And over the controller's job spec (POST /jobs).
+if tests/controller/fuzz.sh 10; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 # The scheduler benchmark: prints decision latency against its target (not a pass/fail timing).
 if perf/bench-sched.sh build-test; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
