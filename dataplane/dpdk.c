@@ -30,6 +30,7 @@
 
 #include "dp_impl.h"
 #include "dpdk_frame.h"
+#include "dpdk_memif.h"
 #include "dpdk_wake.h"
 
 #define WIN   2048u /* segments in flight per connection; also the receiver's reorder window */
@@ -55,7 +56,8 @@
  * interface a peer whose process ended answers through its kernel (port unreachable). */
 #define PROBE_MS 1000
 /* sw_dp_wait spins this long before it sleeps; within WAIT_NAP_US of the last frame in or
- * out it sleeps 50 us at a time rather than on the wake set (dataplane/README.md, "Waiting"). */
+ * out it sleeps 50 us at a time rather than on the wake set (dataplane/README.md, "Waiting").
+ * Not on memif, whose interrupt wakes a sleeper as a frame arrives: it sleeps at once. */
 #define WAIT_SPIN_US 200
 #define WAIT_NAP_US  2000
 /* neighbours a port learns by ARP (the oldest replaced first when full) */
@@ -148,6 +150,8 @@ struct dport {
 	bool kernel_rx; /* af_packet, tap: the kernel gets our frames too (af_xdp's XDP program
 	                 * takes them all), so it answers for its own ports and addresses */
 	bool loopback;  /* net_ring: every frame comes back to this port, the link's only one */
+	bool memif;     /* its receive interrupt wakes contexts asleep (dpdk_memif.h) */
+	unsigned sleepers; /* memif: contexts asleep on it (under lock), unmasked while any */
 	bool tx_offload, rx_offload;
 	enum dpdk_csum csum; /* what the encoder computes: what the port does not */
 	uint32_t mtu;
@@ -176,6 +180,7 @@ struct dpdk_ctx {
 	uint64_t next_tsc;     /* the earliest deadline of a connection (tsc), for wake's timer */
 	bool rx_more;          /* the last progress left frames on the port or the ring */
 	bool kicked;           /* kicked its own wake set since it last armed it */
+	bool asleep;           /* counted in its memif port's sleepers */
 	uint64_t active_tsc;   /* the last progress that moved a frame in or out */
 	bool ip_set;
 	uint32_t mss; /* the largest segment payload the port takes (its MTU's) */
@@ -475,6 +480,7 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 		return -EIO;
 	p->kernel_if = on_kernel_if(&info);
 	p->kernel_rx = p->kernel_if && strcmp(info.driver_name, "net_af_xdp") != 0;
+	p->memif = memif;
 	p->loopback = strcmp(info.driver_name, "net_ring") == 0;
 	snprintf(pool_name, sizeof(pool_name), "swdp%u", atomic_fetch_add(&seq, 1));
 	p->pool = rte_pktmbuf_pool_create(pool_name, 4 * RING_SIZE + 2 * WIN - 1, MBUF_CACHE, 0,
@@ -770,7 +776,8 @@ static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 	rc = parse_neigh(d, setting(cfg->dpdk_neigh, "SW_DP_DPDK_NEIGH"));
 	if (rc == 0)
 		rc = port_open(d, port, mtu);
-	if (rc == 0 && d->p->kernel_rx && (rc = sw_dp_dpdk_wake_open(&d->wake)) < 0) {
+	if (rc == 0 && (d->p->kernel_rx || d->p->memif) &&
+	    (rc = sw_dp_dpdk_wake_open(&d->wake)) < 0) {
 		fprintf(stderr, "sw_dp dpdk: cannot make a wake-up fd: %s\n", strerror(-rc));
 		rc = -EIO;
 	}
@@ -814,6 +821,8 @@ static void self_kick(struct dpdk_ctx *d)
 	}
 }
 
+static void memif_wake(struct dpdk_ctx *d);
+
 static void dpdk_close(struct sw_dp_ctx *c)
 {
 	struct dpdk_ctx *d = dctx(c);
@@ -822,6 +831,8 @@ static void dpdk_close(struct sw_dp_ctx *c)
 	/* Like a socket's close: FINs of endpoints closed just before go out and are acked
 	 * (bounded, and only while the link is up), so peers see a clean close. */
 	d->closing = true;
+	if (d->p)
+		memif_wake(d);
 	while (d->p && fins_pending(d) && link_up(d) && rte_rdtsc() < end) {
 		struct timespec ts = {0, 20000};
 		dpdk_progress(c);
@@ -1940,42 +1951,88 @@ static bool has_work(const struct dpdk_ctx *d)
 	return d->base.evq.n || d->base.credit_woke;
 }
 
-/* Makes d's wake set readable when d next has work, unless it has some now (returns true
- * then): empties the set, progresses once more (what arrived before the emptying is on the
- * port or the ring), and sets the timer to the earliest deadline. */
-static bool wake_arm(struct dpdk_ctx *d)
+/* memif: puts d among the sleepers of its port, whose receive interrupt is unmasked while
+ * it has any (the peer then writes an eventfd after each burst and each of our polls reads
+ * it: two syscalls a burst, so polling contexts keep it masked), and that eventfd in d's
+ * wake set. 0, or a negative errno: the link is down (the driver unmapped the ring), or the
+ * driver is not one dpdk_memif.c knows; d cannot sleep then. */
+static int memif_sleep(struct dpdk_ctx *d)
+{
+	struct dport *p = d->p;
+	int fd;
+
+	pthread_mutex_lock(&p->lock);
+	fd = link_up(d) ? sw_dp_dpdk_memif_intr(p->id, p->pool, true) : -ENOTCONN;
+	if (fd >= 0) {
+		p->sleepers++;
+		d->asleep = true;
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (fd >= 0 && sw_dp_dpdk_wake_intr(&d->wake, fd) < 0) {
+		memif_wake(d);
+		return -EIO;
+	}
+	return fd < 0 ? fd : 0;
+}
+
+/* Takes d off its memif port's sleepers (the last one masks the interrupt again). */
+static void memif_wake(struct dpdk_ctx *d)
+{
+	struct dport *p = d->p;
+
+	if (!d->asleep)
+		return;
+	d->asleep = false;
+	pthread_mutex_lock(&p->lock);
+	if (--p->sleepers == 0 && link_up(d))
+		sw_dp_dpdk_memif_intr(p->id, p->pool, false);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Makes d's wake set readable when d next has work, unless it has some now (returns 1 then):
+ * on memif unmasks the interrupt first, empties the set, progresses once more (what arrived
+ * before is on the port or the ring by then: the race between the last poll and sleeping),
+ * and sets the timer to the earliest deadline. 0 armed, or a negative errno: d cannot sleep
+ * now (a memif link that is down). */
+static int wake_arm(struct dpdk_ctx *d)
 {
 	uint64_t now;
+	int rc;
 
+	if (d->p->memif && !d->asleep && (rc = memif_sleep(d)) < 0)
+		return rc;
 	sw_dp_dpdk_wake_drain(&d->wake);
 	d->kicked = false;
 	dpdk_progress(&d->base);
 	if (has_work(d) || d->rx_more || !rte_ring_empty(d->rxq))
-		return true;
+		return 1;
 	now = rte_rdtsc();
 	if (d->next_tsc <= now)
-		return true;
+		return 1;
 	/* in whole microseconds, rounded up (0 would disarm it) */
 	sw_dp_dpdk_wake_timer(&d->wake,
 	                      d->next_tsc == UINT64_MAX
 	                              ? 0
 	                              : ((d->next_tsc - now) / (d->hz / 1000000) + 1) * 1000);
-	return false;
+	return 0;
 }
 
-/* Progresses until there is an event, polling often for WAIT_SPIN_US first (the next frame of
- * a transfer is usually that close), with the shortest sleep between polls; then progresses
- * every 50 us with nanosleep between while frames moved within WAIT_NAP_US (a wake-up through the
- * kernel cost more latency than that on a loaded machine), or always on a port without a wake
- * set (memif); else sleeps on the wake set. So an idle context holds no core. With timeout_ms
- * 0 and a wake set, -ETIMEDOUT leaves the set armed for the caller's epoll (sw_dp_fd). Costs:
- * dataplane/README.md. */
+/* Progresses until there is an event. On a kernel interface: polling often for WAIT_SPIN_US
+ * first (the next frame of a transfer is usually that close), with the shortest sleep
+ * between polls; then every 50 us with nanosleep between while frames moved within
+ * WAIT_NAP_US (a wake-up through the kernel cost more latency than that on a loaded
+ * machine); else sleeping on the wake set. On memif: sleeping on the wake set at once, its
+ * interrupt waking it when a frame comes, as a blocked socket reader is woken. Ports with no
+ * wake set (net_ring, af_xdp) and a memif link that is down nap 50 us between polls. So an
+ * idle context holds no core. With timeout_ms 0 and a wake set, -ETIMEDOUT leaves the set
+ * armed for the caller's epoll (sw_dp_fd). Costs: dataplane/README.md. */
 static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 {
 	struct dpdk_ctx *d = dctx(c);
 	uint64_t start = rte_rdtsc(), spin = d->hz / 1000000 * WAIT_SPIN_US;
 	uint64_t end = timeout_ms < 0 ? UINT64_MAX : start + (uint64_t)timeout_ms * d->hz / 1000;
 
+	memif_wake(d); /* the caller slept on sw_dp_fd: it polls now */
 	for (;;) {
 		uint64_t now;
 		int rc = dpdk_progress(c);
@@ -1984,7 +2041,7 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 		if (has_work(d))
 			return 0;
 		now = rte_rdtsc();
-		if (now - start <= spin && now < end) {
+		if (!d->p->memif && now - start <= spin && now < end) {
 			/* A sleep, not a plain spin: with more runnable threads than cores, a spin
 			 * held the core its peer needed to answer (1 KiB fetches: 482 us). And not
 			 * sched_yield: since EEVDF (Linux 6.6) a yield puts the thread behind the
@@ -1995,15 +2052,23 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 			nanosleep(&ts, NULL);
 			continue;
 		}
-		if (d->wake.epfd < 0 ||
-		    (now - d->active_tsc < d->hz / 1000000 * WAIT_NAP_US && now < end)) {
+		rc = d->wake.epfd < 0 || (!d->p->memif &&
+		                          now - d->active_tsc < d->hz / 1000000 * WAIT_NAP_US &&
+		                          now < end)
+		             ? -EAGAIN
+		             : wake_arm(d);
+		if (rc < 0) {
 			struct timespec ts = {0, 50000};
-			if (now >= end)
+			if (now >= end) {
+				if (d->wake.epfd >= 0) /* a memif link down: poll again soon */
+					sw_dp_dpdk_wake_timer(&d->wake, 50000);
 				return -ETIMEDOUT;
+			}
 			nanosleep(&ts, NULL);
 			continue;
 		}
-		if (wake_arm(d)) {
+		if (rc > 0) {
+			memif_wake(d);
 			if (has_work(d) || now >= end)
 				return 0; /* work, or something due: poll now */
 			continue;
@@ -2013,12 +2078,21 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 			return -ETIMEDOUT;
 		rc = sw_dp_dpdk_wake_wait(
 		        &d->wake, end == UINT64_MAX ? -1 : (int)((end - now) * 1000 / d->hz) + 1);
+		memif_wake(d);
 		if (rc < 0)
 			return -EIO;
 	}
 }
 
-/* The wake set on a kernel interface; memif and other ports in memory have none. */
+/* sw_dp_poll: a caller that slept on sw_dp_fd polls, so memif's interrupt may be masked. */
+static int dpdk_poll(struct sw_dp_ctx *c)
+{
+	memif_wake(dctx(c));
+	return dpdk_progress(c);
+}
+
+/* The wake set on a kernel interface (but af_xdp's) and on memif; net_ring and af_xdp have
+ * none. */
 static int dpdk_fd(struct sw_dp_ctx *c)
 {
 	return dctx(c)->wake.epfd >= 0 ? dctx(c)->wake.epfd : -ENOTSUP;
@@ -2051,7 +2125,7 @@ const struct dp_ops sw_dp_dpdk_ops = {
         .set_paced = dpdk_set_paced,
         .mem_reg = dpdk_mem_reg,
         .mem_dereg = dpdk_mem_dereg,
-        .progress = dpdk_progress,
+        .progress = dpdk_poll,
         .wait = dpdk_wait,
         .fd = dpdk_fd,
         .describe = dpdk_describe,

@@ -58,6 +58,12 @@ int sw_dp_dpdk_wake_sock(struct dpdk_wake *w, int fd)
 	return 0;
 }
 
+int sw_dp_dpdk_wake_intr(const struct dpdk_wake *w, int fd)
+{
+	int rc = add(w, fd);
+	return rc == -EEXIST ? 0 : rc;
+}
+
 void sw_dp_dpdk_wake_kick(const struct dpdk_wake *w)
 {
 	uint64_t one = 1;

@@ -2,12 +2,13 @@
 /*
  * Internal to dataplane/: what lets a dpdk context sleep (sw_dp_fd, sw_dp_wait) instead of
  * polling its port. One epoll set per context holds three descriptors that each say "poll
- * now": the kernel UDP socket that holds the context's port on a kernel interface (the kernel
- * sees every frame af_packet gives us, so a frame for our port makes it readable, a port
- * unreachable for one of ours puts an error on it), an eventfd that sibling contexts of the
- * process kick when they hand over a frame that never was on the wire, and a timerfd set to
- * the context's next deadline (retransmission, probe, pacing). Why this and not rx
- * interrupts or spinning: dataplane/README.md, "Waiting".
+ * now": what the port's frames make readable (on a kernel interface, the kernel UDP socket
+ * that holds the context's port: the kernel sees every frame af_packet gives us, so a frame
+ * for our port makes it readable, a port unreachable for one of ours puts an error on it; on
+ * memif, the eventfd its peer writes after each burst, dpdk_memif.h), an eventfd that sibling
+ * contexts of the process kick when they hand over a frame that never was on the wire, and a
+ * timerfd set to the context's next deadline (retransmission, probe, pacing). Why this and not
+ * spinning: dataplane/README.md, "Waiting".
  */
 #ifndef SW_DP_DPDK_WAKE_H
 #define SW_DP_DPDK_WAKE_H
@@ -27,6 +28,10 @@ void sw_dp_dpdk_wake_close(struct dpdk_wake *w);
  * (a few frames' worth of memory, the rest dropped: one is enough to wake) and IP_RECVERR
  * (ICMP errors for an unconnected socket are queued only with it). 0 or a negative errno. */
 int sw_dp_dpdk_wake_sock(struct dpdk_wake *w, int fd);
+/* Puts memif's interrupt eventfd @p fd in the set (again: the driver makes a new one each
+ * time the link comes up, maybe under the same number; one still in the set is left as it
+ * is). 0 or a negative errno. */
+int sw_dp_dpdk_wake_intr(const struct dpdk_wake *w, int fd);
 /* Makes the set readable (another thread's call). */
 void sw_dp_dpdk_wake_kick(const struct dpdk_wake *w);
 /* Empties what made the set readable: the socket's queue and error queue, the eventfd, the

@@ -75,7 +75,7 @@ struct sw_dp_mr;
 
 /* Capabilities, from sw_dp_caps(). */
 #define SW_DP_CAP_GET (1u << 0) /* sw_dp_get(): one-sided read of a remote region */
-/* sw_dp_fd() gives a pollable fd (dpdk: on ports on a kernel interface only, else -ENOTSUP) */
+/* sw_dp_fd() gives a pollable fd (dpdk: on af_packet and memif ports, else -ENOTSUP) */
 #define SW_DP_CAP_FD   (1u << 1)
 #define SW_DP_CAP_RDMA (1u << 2) /* can bypass the kernel (RDMA NIC, shared memory) */
 
@@ -343,7 +343,8 @@ int sw_dp_wait(struct sw_dp_ctx *ctx, int timeout_ms);
 /* A file descriptor that turns readable when sw_dp_poll() may have work, for the caller's
  * own epoll (edge cases: after it turns readable call sw_dp_poll() until it returns 0).
  * Call sw_dp_wait(ctx, 0) before sleeping on it: -ETIMEDOUT leaves it armed (ucx, dpdk).
- * Returns the fd, or -ENOTSUP on backends without SW_DP_CAP_FD (and dpdk on memif). */
+ * Returns the fd, or -ENOTSUP on backends without SW_DP_CAP_FD (and dpdk on net_ring and
+ * af_xdp). */
 int sw_dp_fd(struct sw_dp_ctx *ctx);
 
 /* The longest, in ms, a caller may sleep on sw_dp_fd() alone before it must call

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The dpdk backend's pollable fd (dataplane/README.md, "Waiting"): on a port on a kernel
- * interface (af_packet on the loopback of a network namespace this test makes), sw_dp_fd()
- * gives a descriptor that a caller's own poll() sleeps on, and it turns readable for each way
- * work reaches a context: a frame from another process (the kernel sees it too), a frame
- * from a sibling context of the process on the same port (never on the wire: handed over),
- * and a send of its own (which goes out at the next progress). Every loop here polls the
+ * interface (af_packet on the loopback of a network namespace this test makes) and on memif,
+ * sw_dp_fd() gives a descriptor that a caller's own poll() sleeps on, and it turns readable
+ * for each way work reaches a context: a frame from another process (af_packet: the kernel
+ * sees it too; memif: the peer writes the link's interrupt eventfd), a frame from a sibling
+ * context of the process on the same port (never on the wire: handed over), and a send of
+ * its own (which goes out at the next progress). Every loop here polls the
  * context only after its fd said so or sw_dp_wait(ctx, 0) found work, so a wake-up that
  * never comes fails the test at the bounded wait instead of being covered by spinning.
  * Needs root for the namespace; skipped otherwise. Each test runs in a child of a process
@@ -35,13 +36,15 @@
 #define WAKE_BOUND_MS 20000
 #define TAG           7
 
-static struct sw_dp_ctx *ctx_open(void)
+/* Its port: @p port's devargs, or SW_DP_DPDK_PORT's (af_packet on lo) for NULL. */
+static struct sw_dp_ctx *ctx_open(const char *port)
 {
 	struct sw_dp_config cfg;
 	struct sw_dp_ctx *ctx = NULL;
 
 	sw_dp_config_init(&cfg);
 	cfg.backend = "dpdk";
+	cfg.dpdk_port = port;
 	assert_int_equal(sw_dp_open(&cfg, &ctx), 0);
 	assert_true(sw_dp_fd(ctx) >= 0);
 	return ctx;
@@ -115,9 +118,10 @@ static void send_str(struct sw_dp_ep *ep, const char *s)
 	assert_int_equal(sw_dp_send(ep, TAG, &iov, 1, NULL), 0);
 }
 
-static void test_fd_turns_readable_for_a_message_from_another_process(void **state)
+/* This process listens on @p port and sleeps until a message comes from a peer process on
+ * @p peer_port, then echoes it. */
+static void message_from_another_process(const char *port, const char *peer_port)
 {
-	(void)state;
 	int to_peer[2], from_peer[2];
 	char addr[SW_DP_ADDRSTRLEN] = {0}, c;
 	assert_int_equal(pipe(to_peer), 0);
@@ -129,7 +133,7 @@ static void test_fd_turns_readable_for_a_message_from_another_process(void **sta
 		close(from_peer[0]);
 		if (read(to_peer[0], addr, sizeof(addr) - 1) <= 0)
 			_exit(2);
-		struct sw_dp_ctx *p = ctx_open();
+		struct sw_dp_ctx *p = ctx_open(peer_port);
 		struct sw_dp_ep *ep;
 		if (sw_dp_connect(p, addr, &ep))
 			_exit(3);
@@ -142,7 +146,7 @@ static void test_fd_turns_readable_for_a_message_from_another_process(void **sta
 	}
 	close(to_peer[0]);
 	close(from_peer[1]);
-	struct sw_dp_ctx *ctx = ctx_open();
+	struct sw_dp_ctx *ctx = ctx_open(port);
 	assert_int_equal(sw_dp_listen(ctx, "127.0.0.1:0"), 0);
 	assert_int_equal(sw_dp_listen_addr(ctx, addr, sizeof(addr)), 0);
 	assert_int_equal(write(to_peer[1], addr, strlen(addr)), (ssize_t)strlen(addr));
@@ -164,14 +168,37 @@ static void test_fd_turns_readable_for_a_message_from_another_process(void **sta
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+static void test_fd_turns_readable_for_a_message_from_another_process(void **state)
+{
+	(void)state;
+	message_from_another_process(NULL, NULL);
+}
+
+/* memif has no kernel to see its frames: the fd is readable because the peer's transmit
+ * wrote the link's interrupt eventfd. This listener has no connection, so no deadline arms
+ * its timer: without that wake-up, the peer's first frame (its SYN) would never be seen. */
+static void test_memif_fd_turns_readable_for_a_message_from_its_peer(void **state)
+{
+	(void)state;
+	char port[128], peer_port[128];
+	snprintf(port, sizeof(port), "net_memif0,role=server,socket=/swdp-wake-%d", (int)getpid());
+	snprintf(peer_port, sizeof(peer_port), "net_memif0,role=client,socket=/swdp-wake-%d",
+	         (int)getpid());
+	/* a link of two stations: the listener's address is the one it listens on, the peer's
+	 * MAC is found by ARP (lo's, which the environment names, is not on this link) */
+	assert_int_equal(unsetenv("SW_DP_DPDK_IP"), 0);
+	assert_int_equal(unsetenv("SW_DP_DPDK_NEIGH"), 0);
+	message_from_another_process(port, peer_port);
+}
+
 static void test_fd_turns_readable_for_a_frame_from_a_sibling_context(void **state)
 {
 	(void)state;
 	char addr[SW_DP_ADDRSTRLEN];
 	struct sw_dp_ctx *ctxs[2];
 	struct sw_dp_ep *ep;
-	ctxs[0] = ctx_open(); /* the listener; the sibling on the same port connects to it */
-	ctxs[1] = ctx_open();
+	ctxs[0] = ctx_open(NULL); /* the listener; the sibling on the same port connects to it */
+	ctxs[1] = ctx_open(NULL);
 	assert_int_equal(sw_dp_listen(ctxs[0], "127.0.0.1:0"), 0);
 	assert_int_equal(sw_dp_listen_addr(ctxs[0], addr, sizeof(addr)), 0);
 	assert_int_equal(sw_dp_connect(ctxs[1], addr, &ep), 0);
@@ -203,6 +230,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_fd_turns_readable_for_a_message_from_another_process),
+	        cmocka_unit_test(test_memif_fd_turns_readable_for_a_message_from_its_peer),
 	        cmocka_unit_test(test_fd_turns_readable_for_a_frame_from_a_sibling_context),
 	};
 	if (!sw_test_dpdk_lo()) {
