@@ -62,26 +62,32 @@ fi
 
 # dpdk over memif against the raw memif limit (frames of the same MTU, payload copied in and
 # out, no reliability; bench_dp answers "memif-raw" only when built with DPDK), the tcp backend and
-# ucx over shared memory. Each: Gbit/s and Gbit/s per core busy (sender + receiver CPU over
-# the timed window: dpdk and raw memif poll, so they count whole cores while they wait); for
-# dpdk also the segments sent again (retx) and those received twice (dups), per run.
+# ucx over shared memory. Two raw references: "raw" copies out of and into 1 MiB buffers (in
+# the caches: the first reference, kept), "raw@s" out of and into buffers of the message's
+# size, as the backend does (perf/README.md, "The raw reference at 16 MiB"). Each: Gbit/s and
+# Gbit/s per core busy (sender + receiver CPU over the timed window: dpdk and raw memif poll,
+# so they count whole cores while they wait); for dpdk also the segments sent again (retx)
+# and those received twice (dups), per run.
 if "$BENCH" memif-raw "$MTU" 16 >/dev/null 2>&1; then
 	export SW_DP_DPDK_MTU="$MTU"
 	raw=$(runs "$BENCH" memif-raw "$MTU" "$MIB")
 	printf '# dpdk and raw memif: IP MTU %s\n' "$MTU"
-	printf '%-9s | %6s %6s %6s %6s | %6s %6s | %6s %6s | %6s %6s | %8s %8s\n' size dpdk /core \
-		retx dups raw /core tcp /core ucx /core dpdk/raw dpdk/tcp
+	printf '%-9s | %6s %6s %6s %6s | %6s %6s | %6s %6s | %6s %6s | %6s %6s | %8s %9s %8s\n' \
+		size dpdk /core retx dups raw /core raw@s /core tcp /core ucx /core dpdk/raw \
+		dpdk/raw@s dpdk/tcp
 	for s in $SIZES; do
 		dp=$(runs "$BENCH" dpdk "$s" "$MIB")
+		rs=$(runs "$BENCH" memif-raw "$MTU" "$MIB" "$s")
 		tcp=$(runs "$BENCH" tcp "$s" "$MIB")
 		ucx=$(runs ucx_shm "$s")
 		awk -v s="$s" -v d="$(echo "$dp" | med 1)" -v dc="$(echo "$dp" | med 2)" \
 			-v rx="$(echo "$dp" | med 3)" -v du="$(echo "$dp" | med 4)" \
 			-v r="$(echo "$raw" | med 1)" -v rc="$(echo "$raw" | med 2)" \
+			-v q="$(echo "$rs" | med 1)" -v qc="$(echo "$rs" | med 2)" \
 			-v t="$(echo "$tcp" | med 1)" -v tc="$(echo "$tcp" | med 2)" \
 			-v u="$(echo "$ucx" | med 1)" -v uc="$(echo "$ucx" | med 2)" 'BEGIN {
-			printf "%-9s | %6.1f %6.1f %6d %6d | %6.1f %6.1f | %6.1f %6.1f | %6.1f %6.1f | %8.2f %8.2f\n",
-				s, d, d / dc, rx, du, r, r / rc, t, t / tc, u, u / uc, d / r, d / t }'
+			printf "%-9s | %6.1f %6.1f %6d %6d | %6.1f %6.1f | %6.1f %6.1f | %6.1f %6.1f | %6.1f %6.1f | %8.2f %9.2f %8.2f\n",
+				s, d, d / dc, rx, du, r, r / rc, q, q / qc, t, t / tc, u, u / uc, d / r, d / q, d / t }'
 	done
 fi
 

@@ -9,10 +9,13 @@
  *                                       with ucx_trust_peers); UCX_TLS from the env
  *   bench_dp memcpy SIZE [MIB_TOTAL]    the reference: memcpy of the same sizes, one thread
  *   bench_dp dpdk SIZE [MIB_TOTAL]      the dpdk backend over memif between the two processes
- *   bench_dp memif-raw MTU [MIB_TOTAL]  the packet-I/O limit of the same memif link: a minimal
- *                                       DPDK sender and receiver of frames of that IP MTU (the
- *                                       dpdk backend's is 9000 there), payload copied in and
- *                                       out, no reliability
+ *   bench_dp memif-raw MTU [MIB_TOTAL [BUF_BYTES]]  the packet-I/O limit of the same memif
+ *                                       link: a minimal DPDK sender and receiver of frames of
+ *                                       that IP MTU (the dpdk backend's is 9000 there), payload
+ *                                       copied out of a source buffer and into a sink of
+ *                                       BUF_BYTES each (1 MiB by default; a message's size
+ *                                       for a reference that, like the backend, streams out
+ *                                       of and into buffers that size), no reliability
  * perf/bench-dp.sh runs it against iperf3 and memcpy and prints the ratios.
  */
 #include <errno.h>
@@ -327,16 +330,20 @@ static void raw_link_wait(uint16_t port)
 /* Receives until total payload bytes are in (copying each frame's payload out, as a
  * transport delivering data must), then answers with one frame carrying the CPU seconds it
  * spent from the first frame on. */
-static void raw_receiver(size_t frame, size_t total, struct pipes *p)
+static void raw_receiver(size_t frame, size_t total, size_t buf, struct pipes *p)
 {
 	uint16_t port;
 	struct rte_mempool *mp = raw_port(1, frame, &port);
-	static char sink[1u << 20];
+	char *sink = calloc(1, buf);
 	size_t got = 0, off = 0;
 	struct rte_mbuf *m[32];
 	double c0 = 0, spent;
 	char ok = 1;
 
+	if (!sink) {
+		perror("bench_dp: memif-raw sink");
+		exit(1);
+	}
 	pipes_ready(p, &ok, 1);
 	raw_link_wait(port);
 	while (got < total) {
@@ -347,7 +354,7 @@ static void raw_receiver(size_t frame, size_t total, struct pipes *p)
 			c0 = cpu_s();
 		for (uint16_t i = 0; i < n; i++) {
 			size_t len = rte_pktmbuf_data_len(m[i]) - RAW_HDRS;
-			if (off + len > sizeof(sink))
+			if (off + len > buf)
 				off = 0;
 			memcpy(sink + off, rte_pktmbuf_mtod_offset(m[i], char *, RAW_HDRS), len);
 			off += len;
@@ -364,13 +371,13 @@ static void raw_receiver(size_t frame, size_t total, struct pipes *p)
 	exit(0);
 }
 
-static void run_raw(size_t mtu, size_t total)
+static void run_raw(size_t mtu, size_t total, size_t buf)
 {
 	size_t frame = 14 + mtu, payload = frame - RAW_HDRS;
 	uint16_t port;
 	struct rte_mempool *mp;
 	struct pipes p;
-	static char src[1u << 20];
+	char *src;
 	size_t sent = 0, off = 0;
 	struct rte_mbuf *m[32];
 	double t0, t1, c0, rx_cpu;
@@ -382,8 +389,12 @@ static void run_raw(size_t mtu, size_t total)
 	pipes_open(&p);
 	pid = fork();
 	if (pid == 0)
-		raw_receiver(frame, total, &p);
-	memset(src, 0x5a, sizeof(src));
+		raw_receiver(frame, total, buf, &p);
+	if (!(src = malloc(buf))) {
+		perror("bench_dp: memif-raw source");
+		exit(1);
+	}
+	memset(src, 0x5a, buf);
 	pipes_wait(&p, &ok, 1);
 	mp = raw_port(0, frame, &port);
 	raw_link_wait(port);
@@ -397,7 +408,7 @@ static void run_raw(size_t mtu, size_t total)
 			if (!m[n])
 				break;
 			b = rte_pktmbuf_append(m[n], (uint16_t)frame);
-			if (off + payload > sizeof(src))
+			if (off + payload > buf)
 				off = 0;
 			memcpy(b + RAW_HDRS, src + off, payload);
 			off += payload;
@@ -420,6 +431,7 @@ static void run_raw(size_t mtu, size_t total)
 	rte_eth_dev_close(port);
 	close(p.hold[1]);
 	waitpid(pid, &st, 0);
+	free(src);
 }
 #endif
 
@@ -448,12 +460,12 @@ static void run_memcpy(size_t size, size_t total)
 
 int main(int argc, char **argv)
 {
-	size_t size, total;
+	size_t size, total, buf;
 
 	if (argc < 3) {
 		fprintf(stderr,
 		        "usage: %s BACKEND|memcpy SIZE_BYTES [MIB_TOTAL] | memif-raw MTU "
-		        "[MIB_TOTAL]\n",
+		        "[MIB_TOTAL [BUF_BYTES]]\n",
 		        argv[0]);
 		return 2;
 	}
@@ -467,13 +479,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_dp: memif-raw's MTU must be 576..9000\n");
 		return 2;
 	}
+	buf = argc > 4 ? strtoull(argv[4], NULL, 0) : 1u << 20;
+	if (strcmp(argv[1], "memif-raw") == 0 && buf < size) {
+		fprintf(stderr,
+		        "bench_dp: memif-raw's BUF_BYTES must hold a frame's payload (MTU)\n");
+		return 2;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	session = getpid();
 	if (strcmp(argv[1], "memcpy") == 0)
 		run_memcpy(size, total);
 #ifdef BENCH_DPDK
 	else if (strcmp(argv[1], "memif-raw") == 0)
-		run_raw(size, total);
+		run_raw(size, total, buf);
 #endif
 	else
 		run_transport(argv[1], size, total);
