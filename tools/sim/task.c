@@ -380,28 +380,31 @@ static void queue_source(struct sim *s, struct sim_shuffle *shf, struct sim_src 
 	shf->q_len++;
 }
 
-/* Gives reducer @p t its partition, @p bytes, of a map output on node @p src. */
-static void shuffle_take(struct sim *s, struct sim_task *t, uint32_t src, uint64_t bytes)
+/* Gives reducer @p t its partition, @p bytes, of a map output on node @p src. @return 1 when
+ * that queued a source to fetch from, else 0. */
+static int shuffle_take(struct sim *s, struct sim_task *t, uint32_t src, uint64_t bytes)
 {
 	struct sim_job *j = t->job;
 	struct sim_shuffle *shf = t->shf;
 	struct sim_src *sp;
 
 	if (!bytes)
-		return;
+		return 0;
 	t->shuffled += bytes;
 	account(s, j, SW_TRAFFIC_SHUFFLE, src, t->node, bytes);
 	if (src == t->node)
-		return; /* on the local disk: nothing crosses the network */
+		return 0; /* on the local disk: nothing crosses the network */
 	src = fetch_source(s, t, src);
 	sp = src_of(t, src);
 	if (sp->slot && !fetch_by_rack(s, t, src)) {
 		sw_sim_net_flow_grow(s->net, shf->xfers[sp->slot - 1].flow, bytes, s->now);
-		return;
+		return 0;
 	}
 	sp->pending += bytes;
-	if (!sp->queued && !sp->slot && fetch_ready(s, t, src, sp))
-		queue_source(s, shf, sp, src);
+	if (sp->queued || sp->slot || !fetch_ready(s, t, src, sp))
+		return 0;
+	queue_source(s, shf, sp, src);
+	return 1;
 }
 
 /* Queues the other racks reducer @p t held back below rack_fetch_min, once its job's maps are
@@ -605,7 +608,12 @@ static int map_done(struct sim *s, struct sim_task *t)
 	for (i = j->n_running; i-- > 0;) {
 		struct sim_task *r = &j->tasks[j->n_maps + j->running[i]];
 
-		shuffle_take(s, r, t->node, part + (r->idx < extra));
+		/* A reducer starts fetches only when one queues, since its copy slots are full
+		 * whenever its queue is not: skipping the others saves a cache miss in its shuffle
+		 * state per map and reducer, 2.2 billion times for the synthetic day's giants. */
+		if (!shuffle_take(s, r, t->node, part + (r->idx < extra)) &&
+		    j->maps_done < j->n_maps)
+			continue;
 		if (j->maps_done == j->n_maps && s->c->rack_fetch_min)
 			shuffle_release(s, r);
 		rc = shuffle_advance(s, r);
