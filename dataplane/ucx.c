@@ -16,7 +16,10 @@
 
 #include "dp_impl.h"
 
-enum { AM_MSG = 1, AM_CREDIT = 2 };
+/* AM_BYE: the sender is closing its endpoint on purpose. UCX reports a peer's close as a
+ * reset (or not at all, before its keepalive notices), so without it a peer that left cleanly
+ * could not be told from one that broke. */
+enum { AM_MSG = 1, AM_CREDIT = 2, AM_BYE = 3 };
 
 /* A message's first bytes ride in the AM header, behind its 8-byte tag: a protocol header
  * then arrives with the active message itself, where a receiver placing the payload
@@ -61,6 +64,7 @@ struct ucx_req {
 	void *bounce, *dst;
 	size_t blen;
 	bool done, failed; /* receives: data in place (or lost), waiting for its turn */
+	bool bye;          /* receives: the peer's AM_BYE, behind the messages it sent before */
 };
 
 struct ucx_rkey {
@@ -180,7 +184,9 @@ static void rx_drain(struct sw_dp_ep *ep)
 	while (e->rxq && e->rxq->done) {
 		struct ucx_req *r = e->rxq;
 		e->rxq = r->pnext;
-		if (r->failed || sw_dp_push_placed(ep, r->hdr, r->buf, r->len, r->placed) < 0)
+		if (r->bye)
+			sw_dp_ep_down(ep, 0);
+		else if (r->failed || sw_dp_push_placed(ep, r->hdr, r->buf, r->len, r->placed) < 0)
 			rx_free(r->ctx, r->buf, r->len, r->placed);
 		free(r);
 	}
@@ -484,6 +490,32 @@ static ucs_status_t am_credit(void *arg, const void *header, size_t hlen, void *
 	return UCS_OK;
 }
 
+/* The peer closed its endpoint on purpose: once the messages it sent before are delivered, the
+ * endpoint ends with status 0, as a tcp peer's end of stream does. */
+static ucs_status_t am_bye(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                           const ucp_am_recv_param_t *param)
+{
+	struct sw_dp_ep *ep = NULL;
+	struct ucx_req *r;
+
+	(void)header, (void)hlen, (void)data, (void)len;
+	if (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)
+		ep = ep_of(arg, param->reply_ep);
+	if (!ep)
+		return UCS_OK;
+	if (!uep(ep)->rxq) {
+		sw_dp_ep_down(ep, 0);
+		return UCS_OK;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return UCS_OK; /* the peer's leaving is then reported as a reset */
+	*r = (struct ucx_req){
+	        .kind = REQ_RECV, .ctx = ep->ctx, .ep = ep, .done = true, .bye = true};
+	rx_queue(ep, r);
+	return UCS_OK;
+}
+
 /* Takes an active message of an id this backend does not use, and drops it. */
 static ucs_status_t am_drop(void *arg, const void *header, size_t hlen, void *data, size_t len,
                             const ucp_am_recv_param_t *param)
@@ -568,12 +600,14 @@ static int ucx_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 		rc = set_am(u, AM_MSG, am_msg);
 	if (!rc)
 		rc = set_am(u, AM_CREDIT, am_credit);
+	if (!rc)
+		rc = set_am(u, AM_BYE, am_bye);
 	/* UCX 1.13 crashes in ucp_am_handler_reply on a message whose id has no handler (ids 0,
 	 * 3, 32767, 65535 seen, tests/dataplane/fuzz_ucx.c): any peer could take a server down
 	 * before proving anything. Every other id of the 16-bit space drops what it gets; the
 	 * table costs 1.5 MiB per context. Highest id first: the table is allocated once. */
 	for (unsigned id = UINT16_MAX + 1; !rc && id-- > 0;)
-		if (id != AM_MSG && id != AM_CREDIT)
+		if (id != AM_MSG && id != AM_CREDIT && id != AM_BYE)
 			rc = set_am(u, id, am_drop);
 	if (rc) {
 		if (u->w)
@@ -700,6 +734,9 @@ static int ucx_connect(struct sw_dp_ep *ep, const struct sw_dp_addr *to)
 	return ep_create(ep, &p);
 }
 
+static int am_send(struct sw_dp_ep *ep, struct ucx_req *r, unsigned id, size_t count,
+                   unsigned flags);
+
 static void ucx_ep_close(struct sw_dp_ep *ep)
 {
 	struct ucx_ep *e = uep(ep);
@@ -707,8 +744,16 @@ static void ucx_ep_close(struct sw_dp_ep *ep)
 	ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
 	                         .flags = UCP_EP_CLOSE_FLAG_FORCE};
 	ucs_status_ptr_t cr;
+	struct ucx_req *bye;
 
 	epmap_del(&u->eps, e->uep); /* what still arrives for it is dropped */
+	/* A peer still up hears that this side leaves on purpose (am_bye) before the force close
+	 * below, which it sees as a reset; behind whatever was sent before. Not between trusted
+	 * peers: UCX's force close needs peer-failure handling on both sides, and a peer that
+	 * closed in answer made UCX call this endpoint's error handler after it was freed. */
+	if (e->uep && e->up && !ep->down && !u->trust_peers &&
+	    (bye = req_new(ep, REQ_CTRL)) != NULL)
+		am_send(ep, bye, AM_BYE, 0, UCP_AM_SEND_FLAG_EAGER);
 	while (e->rkeys) {
 		struct ucx_rkey *k = e->rkeys;
 		e->rkeys = k->next;

@@ -8,8 +8,9 @@
  * credit count. Built and run by tests/shuffle/fuzz.sh.
  *
  * Input: operations of [op u8][hlen u8][len u16 LE][len bytes]. op bits 0-1 choose the AM id
- * (0: a get, below; 1 message, 2 credit grant, 3 the id in the next two bytes, which sw_dp
- * does not use), bit 2 asks for a reply
+ * (0: a get, below; 1 message, 2 credit grant, 3 the id in the next two bytes, one sw_dp does
+ * not use or its own three; with fewer than two bytes, 3 itself: the peer's goodbye, AM_BYE),
+ * bit 2 asks for a reply
  * endpoint (without it sw_dp cannot tell the sender and drops the message), bits 3-4 force
  * eager or rendezvous, bits 5-7 append (op >> 5) x 1 KiB of zeros to the payload so that
  * messages cross max_recv. The first hlen bytes are the AM header, the rest the payload. A get
