@@ -657,7 +657,9 @@ static int tcp_progress(struct sw_dp_ctx *c)
 	int n = t->nwoke;
 
 	if (n > 0) {
+		/* The wait asked the kernel for these: the next poll may skip it again. */
 		memcpy(evs, t->woke, (size_t)n * sizeof(evs[0]));
+		t->skipped = false;
 	} else if (c->evq.n > 0 && !t->skipped) {
 		/* Events wait already (a send that completed in the call that made it): they go
 		 * first, and the kernel is asked at the next poll, since a peer's answer to what
