@@ -5,14 +5,16 @@
  * each through its own connection, again and again. Throughput runs a fetcher with DEPTH
  * fetches queued on the connection at once, as a reducer asks one host for the outputs of
  * many maps; latency times one fetch at a time through the blocking client.
- *   bench_shuffle tput BACKEND SIZE STREAMS MIB [get]  -> "Gbit/s GB-per-CPU-second"
+ *   bench_shuffle tput BACKEND SIZE STREAMS MIB [get|own] -> "Gbit/s GB-per-CPU-second"
  *   bench_shuffle lat BACKEND SIZE COUNT [get]         -> "median-us p99-us"
  *   bench_shuffle memcpy SIZE MIB                      -> "Gbit/s" of one thread's memcpy
  *   bench_shuffle rr SIZE COUNT                        -> "median-us p99-us" of a plain TCP
  *     request/response (96 bytes asked, SIZE answered) on loopback: the floor for "lat"
  *   bench_shuffle stream SIZE MIB                      -> "Gbit/s GB-per-CPU-second" of a plain
  *     TCP stream from a SIZE-byte buffer into DEPTH SIZE-byte buffers in turn: the floor for "tput"
- * "get" asks for one-sided reads (ucx). UCX_TLS comes from the environment. CPU is user +
+ * "get" asks for one-sided reads (ucx); "own" fetches into answers the fetcher allocates, which
+ * the benchmark frees, as swagent's reduces do, instead of into the warm buffers of the stream.
+ * UCX_TLS comes from the environment. CPU is user +
  * system time of both processes (getrusage) while fetching, so bytes per CPU-second covers
  * both ends; the map side's making and putting of its partitions is left out.
  * perf/bench-shuffle.sh runs these against iperf3 and memcpy and prints the ratios.
@@ -47,6 +49,7 @@ struct stream {
 	const char *backend;
 	uint64_t size, bytes;
 	bool get;
+	bool own; /* throughput mode: answers in buffers the fetcher allocates */
 	uint32_t part;
 	size_t count; /* latency mode: fetches to time */
 	double *lat_us;
@@ -190,7 +193,8 @@ static void tput_add(struct slot *t)
 	if (s->asked >= s->bytes)
 		return;
 	struct sw_shuffle_fetch f = bench_fetch(s->part);
-	int err = sw_shuffle_fetcher_add(s->fc, s->addr, &f, t->buf, s->size, tput_done, t, NULL);
+	int err = sw_shuffle_fetcher_add(s->fc, s->addr, &f, s->own ? NULL : t->buf,
+	                                 s->own ? 0 : s->size, tput_done, t, NULL);
 	if (err < 0)
 		die("fetch", err);
 	s->asked += s->size;
@@ -201,10 +205,11 @@ static void tput_done(void *arg, struct sw_shuffle_fetch_op *op, int status, uin
                       uint64_t len)
 {
 	(void)op;
-	(void)data;
 	struct slot *t = arg;
 	if (status < 0)
 		die("fetch", status);
+	if (t->s->own)
+		free(data);
 	t->s->done += len;
 	t->s->running--;
 	tput_add(t);
@@ -278,7 +283,7 @@ static void stop(pid_t pid)
 }
 
 static int run(const char *backend, uint64_t size, uint32_t streams, uint64_t bytes, size_t count,
-               bool get)
+               bool get, bool own)
 {
 	char addr[SW_DP_ADDRSTRLEN];
 	int cpu_fd;
@@ -292,6 +297,7 @@ static int run(const char *backend, uint64_t size, uint32_t streams, uint64_t by
 		                       .size = size,
 		                       .bytes = bytes / streams,
 		                       .get = get,
+		                       .own = own,
 		                       .part = i,
 		                       .count = count,
 		                       .lat_us = lat};
@@ -299,7 +305,7 @@ static int run(const char *backend, uint64_t size, uint32_t streams, uint64_t by
 		 * before its fetches, and first-touch page faults are not the fetch's cost. Not
 		 * with zeros: the compiler turns malloc and a zeroing memset into calloc, which
 		 * leaves fresh pages untouched. */
-		for (int b = 0; b < DEPTH; b++) {
+		for (int b = 0; b < DEPTH && !own; b++) {
 			if ((s[i].buf[b] = malloc(size)) == NULL)
 				die("buffer", -ENOMEM);
 			memset(s[i].buf[b], 0xa5, size);
@@ -460,8 +466,12 @@ int main(int argc, char **argv)
 		uint32_t streams = (uint32_t)atoi(argv[4]);
 		if (streams < 1 || streams > 8)
 			die("streams must be 1..8", -EINVAL);
+		const char *mode = argc > 6 ? argv[6] : "";
+		if (*mode && strcmp(mode, "get") != 0 && strcmp(mode, "own") != 0)
+			die("the last argument of tput is get or own", -EINVAL);
 		return run(argv[2], strtoull(argv[3], NULL, 0), streams,
-		           strtoull(argv[5], NULL, 0) << 20, 0, argc > 6);
+		           strtoull(argv[5], NULL, 0) << 20, 0, strcmp(mode, "get") == 0,
+		           strcmp(mode, "own") == 0);
 	}
 	if (argc >= 4 && strcmp(argv[1], "rr") == 0)
 		return plain_rr(strtoull(argv[2], NULL, 0), strtoull(argv[3], NULL, 0));
@@ -469,8 +479,8 @@ int main(int argc, char **argv)
 		return plain_stream(strtoull(argv[2], NULL, 0), strtoull(argv[3], NULL, 0) << 20);
 	if (argc >= 5 && strcmp(argv[1], "lat") == 0)
 		return run(argv[2], strtoull(argv[3], NULL, 0), 1, 0, strtoull(argv[4], NULL, 0),
-		           argc > 5);
-	fprintf(stderr, "usage: bench_shuffle tput BACKEND SIZE STREAMS MIB [get]\n"
+		           argc > 5, false);
+	fprintf(stderr, "usage: bench_shuffle tput BACKEND SIZE STREAMS MIB [get|own]\n"
 	                "       bench_shuffle lat BACKEND SIZE COUNT [get]\n"
 	                "       bench_shuffle memcpy SIZE MIB\n"
 	                "       bench_shuffle rr SIZE COUNT\n"
