@@ -9,6 +9,15 @@
 
 #include "dp_impl.h"
 
+#ifdef SW_DP_JEMALLOC
+/* jemalloc (meson.build) serves an allocation of 8 MiB or more from an arena of its own that
+ * gives it back to the kernel at free, so each 16 MiB answer a reduce fetched into faulted in
+ * 4,096 fresh pages. Without that arena big buffers are reused as smaller ones are, and freed
+ * pages go back after jemalloc's decay (10 s). jemalloc reads this at its first allocation;
+ * MALLOC_CONF in the environment still overrides it. dataplane/README.md, Memory. */
+const char *malloc_conf = "oversize_threshold:0";
+#endif
+
 /* The one list of backends. A new one (dpdk) adds its ops here and nowhere else. */
 static const struct dp_ops *const backends[] = {
         &sw_dp_tcp_ops,
