@@ -32,10 +32,11 @@ symbols() {
 				echo "$lib: not built"
 				continue
 			fi
-			# Compiler-generated symbols (sanitizers' __odr_asan...) begin with "__".
+			# Compiler-generated symbols (sanitizers' __odr_asan...) begin with "__";
+			# malloc_conf is the name jemalloc reads its options from (dataplane/dp.c).
 			nm -g --defined-only "$build/$lib" | awk -v p="$prefix" -v l="$lib" '
 				/:$/ { obj = $1; sub(/:$/, "", obj); sub(/.*\//, "", obj); next }
-				NF == 3 && index($3, p) != 1 && $3 !~ /^__/ {
+				NF == 3 && index($3, p) != 1 && $3 !~ /^__/ && $3 != "malloc_conf" {
 					print l " (" obj "): global symbol " $3 " lacks the prefix " p }'
 		done
 	done
