@@ -122,7 +122,7 @@ static int outputs_lost(struct sim *s, struct sim_job *j, uint32_t node)
 			return rc;
 	}
 	for (uint32_t i = 0; i < j->n_outputs; i++)
-		if (j->tasks[j->outputs[i]].phase != SIM_PENDING)
+		if (j->tasks[j->outputs[i].map].phase != SIM_PENDING)
 			j->outputs[kept++] = j->outputs[i];
 	j->n_outputs = kept;
 	return 0;

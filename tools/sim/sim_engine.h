@@ -52,6 +52,15 @@ struct sim_shuffle {
 	struct sim_xfer xfers[]; /* parallel_copies */
 };
 
+/** A registered map output, with what a reducer launched later reads of it kept beside it: a
+ *  late reducer walks every output so far, and reading the map's task and spec instead cost
+ *  two cache misses per output (a million-map job's reducers walk up to a million each). */
+struct sim_output {
+	uint32_t map;   /* the map's index */
+	uint32_t node;  /* where it ran: where its output is */
+	uint64_t bytes; /* its output bytes */
+};
+
 /* The reduces copying on one node (contention.c): how many, and the memory they hold. */
 struct sim_copying {
 	double mem_gb;
@@ -97,7 +106,8 @@ struct sim_job {
 	struct sw_map_spec *maps;
 	struct sim_task *tasks; /* n_maps maps, then n_reduces reduces */
 	uint32_t n_maps, n_reduces, maps_done, reduces_done;
-	uint32_t *outputs, n_outputs; /* maps in the order their outputs registered */
+	struct sim_output *outputs; /* in the order they registered */
+	uint32_t n_outputs;
 	uint32_t *running, n_running; /* reduces in SIM_SHUFFLE */
 	/* Reducer r's struct sim_src for node n at [n * n_reduces + r], allocated at the first
 	 * reduce launch: node-major, so the output a map registers on a node reaches every running

@@ -336,7 +336,9 @@ static int shuffle_create(struct sim *s, struct sim_task *t)
 		if (!j->fetch)
 			return -ENOMEM;
 	}
-	for (i = 0; i < n; i++) /* an earlier attempt's state, if any */
+	/* An earlier attempt's state: the matrix starts zeroed, and clearing a reducer's column
+	 * costs a cache miss per node, at every launch of a job's thousands of reducers. */
+	for (i = 0; t->attempts > 1 && i < n; i++)
 		*src_of(t, i) = (struct sim_src){0};
 	for (i = 0; i < nx; i++) {
 		shf->xfers[i].task = t;
@@ -456,10 +458,9 @@ static int shuffle_feed(struct sim *s, struct sim_task *t, uint32_t from)
 	uint32_t i;
 
 	for (i = from; i < j->n_outputs; i++) {
-		uint32_t m = j->outputs[i];
+		const struct sim_output *o = &j->outputs[i];
 
-		shuffle_take(s, t, j->tasks[m].node,
-		             share(j->maps[m].output_bytes, t->idx, j->n_reduces));
+		shuffle_take(s, t, o->node, share(o->bytes, t->idx, j->n_reduces));
 	}
 	return shuffle_advance(s, t);
 }
@@ -598,7 +599,8 @@ static int map_done(struct sim *s, struct sim_task *t)
 	if (rc)
 		return rc;
 	j->maps_done++;
-	j->outputs[j->n_outputs++] = t->idx;
+	j->outputs[j->n_outputs++] =
+	        (struct sim_output){.map = t->idx, .node = t->node, .bytes = out};
 	/* Every running reducer takes its partition: share() with the one division hoisted out
 	 * of a loop a million-map job runs for each of its thousands of reducers. Backwards: a
 	 * reducer that finishes its shuffle leaves the list by swap-remove. A map-only job has
@@ -823,10 +825,10 @@ int sw_sim_shuffle_forget(struct sim *s, struct sim_task *t, uint32_t src)
 	struct sim_src *sp = src_of(t, src);
 
 	for (uint32_t i = 0; i < j->n_outputs; i++) {
-		uint32_t m = j->outputs[i];
+		const struct sim_output *o = &j->outputs[i];
 
-		if (j->tasks[m].phase == SIM_PENDING)
-			t->shuffled -= share(j->maps[m].output_bytes, t->idx, j->n_reduces);
+		if (j->tasks[o->map].phase == SIM_PENDING)
+			t->shuffled -= share(o->bytes, t->idx, j->n_reduces);
 	}
 	/* A rack's flow carries its other nodes' partitions too: it goes on, and what it had
 	 * of the lost node's is moved all the same (README, "Network model"). */
