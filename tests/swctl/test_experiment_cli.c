@@ -326,6 +326,19 @@ static int replay_with(const char *mix, const char *opt, const char *value, cons
 	               value, "--out", out, "--no-plot", "--quiet", NULL);
 }
 
+/* Writes experiment file @p name: one run "a" of @p mix under fair and sw-fair, no warm-up,
+ * with the further defaults @p more (JSON members); returns its path (a cli_path). */
+static const char *one_run_experiment(const char *name, const char *mix, const char *more)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+	         "{\"defaults\": {\"mix\": \"%s\", \"warmup\": 0, \"schedulers\": "
+	         "\"fair,sw-fair\", %s},\n \"runs\": [{\"name\": \"a\"}]}",
+	         mix, more);
+	return cli_write_file(name, text);
+}
+
 /* --net-quantum runs every run with the quantum, over the file's own setting: each run gives
  * what swctl replay gives with that quantum, which on this mix is not the exact network's. */
 static void net_quantum_applies_to_every_run(void **state)
@@ -394,12 +407,8 @@ static void net_model_applies_to_every_run_unless_bad_or_swept(void **state)
 
 	(void)state;
 	snprintf(mix, sizeof(mix), "%s", cli_write_file("crowded-m.jsonl", crowded_mix));
-	snprintf(text, sizeof(text),
-	         "{\"defaults\": {\"mix\": \"%s\", \"warmup\": 0, \"schedulers\": "
-	         "\"fair,sw-fair\", \"net-model\": \"flow\"},\n"
-	         " \"runs\": [{\"name\": \"a\"}]}",
-	         mix);
-	snprintf(file, sizeof(file), "%s", cli_write_file("model.json", text));
+	snprintf(file, sizeof(file), "%s",
+	         one_run_experiment("model.json", mix, "\"net-model\": \"flow\""));
 	snprintf(out, sizeof(out), "%s", cli_path("m"));
 	snprintf(rack, sizeof(rack), "%s", cli_path("rack"));
 	assert_int_equal(cli_run("experiment", file, "--out", out, "--net-model", "rack",
@@ -424,6 +433,49 @@ static void net_model_applies_to_every_run_unless_bad_or_swept(void **state)
 	assert_int_equal(cli_run("experiment", file, "--out", out, "--net-model", "rack", NULL), 2);
 	assert_non_null(
 	        strstr(cli_out, "runs[0].sweep.net-model: swept, so --net-model cannot set it"));
+	assert_int_equal(cli_entries(out), 0);
+}
+
+/* A terasort whose maps take waves on eight nodes, so its reducers fetch while maps run: rack
+ * fetches of at least 64 MiB change its replay where 1 MiB does not. */
+static const char waves_mix[] =
+        "{\"topology\": {\"racks\": 2, \"nodes_per_rack\": 4, \"nic_bps\": 1e9, \"oversub\": 8}}\n"
+        "{\"job\": {\"id\": 1, \"arrival\": 0, \"user\": 0, \"bench\": \"terasort\", "
+        "\"input_bytes\": 32000000000}}\n";
+
+/* --rack-fetch-min runs every run with those rack fetches, over the file's own setting, as
+ * swctl replay does with it (not as the file's 0 does on this mix); a bad value is refused in
+ * replay's words before anything runs. */
+static void rack_fetch_min_applies_to_every_run(void **state)
+{
+	char file[600], mix[600], out[600], ref[600], a[700], path[700];
+
+	(void)state;
+	snprintf(mix, sizeof(mix), "%s", cli_write_file("waves.jsonl", waves_mix));
+	snprintf(file, sizeof(file), "%s",
+	         one_run_experiment("fetch-min.json", mix,
+	                            "\"net-model\": \"rack\", \"rack-fetch-min\": 0"));
+	snprintf(out, sizeof(out), "%s", cli_path("f"));
+	snprintf(ref, sizeof(ref), "%s", cli_path("f-ref"));
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--rack-fetch-min", "67108864",
+	                         "--no-plot", "--quiet", NULL),
+	                 0);
+	assert_int_equal(cli_run("replay", "--mix", mix, "--warmup", "0", "--schedulers",
+	                         "fair,sw-fair", "--net-model", "rack", "--rack-fetch-min",
+	                         "67108864", "--out", ref, "--no-plot", "--quiet", NULL),
+	                 0);
+	snprintf(a, sizeof(a), "%s/a/results.csv", out);
+	snprintf(path, sizeof(path), "%s/results.csv", ref);
+	assert_true(cli_same_file(a, path));
+	assert_int_equal(replay_with(mix, "--net-model", "rack", ref), 0);
+	assert_false(cli_same_file(a, path));
+	snprintf(path, sizeof(path), "%s/comparison.md", out);
+	assert_true(has_line(path, "Every run with rack fetches of at least 67108864 bytes"));
+
+	snprintf(out, sizeof(out), "%s", cli_path("f-bad"));
+	assert_int_equal(cli_run("experiment", file, "--out", out, "--rack-fetch-min", "-5", NULL),
+	                 2);
+	assert_non_null(strstr(cli_out, "swctl experiment: --rack-fetch-min -5"));
 	assert_int_equal(cli_entries(out), 0);
 }
 
@@ -511,6 +563,7 @@ int main(void)
 	        cmocka_unit_test(net_quantum_applies_to_every_run),
 	        cmocka_unit_test(net_quantum_out_of_range_or_swept_is_refused),
 	        cmocka_unit_test(net_model_applies_to_every_run_unless_bad_or_swept),
+	        cmocka_unit_test(rack_fetch_min_applies_to_every_run),
 	        cmocka_unit_test(calibrate_runs_each_seed_at_its_own_load),
 	};
 

@@ -237,15 +237,20 @@ static void md_row(FILE *f, const struct row *w)
 static void md_header(FILE *f, const struct experiment *e)
 {
 	fprintf(f, "# %s against the paper\n\n%s\n\n", e->file, e->description);
-	if (e->net_quantum)
+	if (e->net[EXP_NET_QUANTUM])
 		fprintf(f,
 		        "Every run with the network quantum of %s s (swctl experiment "
 		        "--net-quantum), not the exact network.\n\n",
-		        e->net_quantum);
-	if (e->net_model)
+		        e->net[EXP_NET_QUANTUM]);
+	if (e->net[EXP_NET_MODEL])
 		fprintf(f,
 		        "Every run with the %s network model (swctl experiment --net-model).\n\n",
-		        e->net_model);
+		        e->net[EXP_NET_MODEL]);
+	if (e->net[EXP_RACK_FETCH_MIN])
+		fprintf(f,
+		        "Every run with rack fetches of at least %s bytes while maps run (swctl "
+		        "experiment --rack-fetch-min).\n\n",
+		        e->net[EXP_RACK_FETCH_MIN]);
 	fprintf(f,
 	        "Every value is a ratio to the baseline scheduler at the same sweep point, for "
 	        "jobs of the given class: throughput (jobs finished per hour in the steady-state "

@@ -14,8 +14,8 @@
 
 static const char experiment_usage[] =
         "usage: swctl experiment FILE [--out DIR] [--jobs N] [--only NAME[,NAME]] [--no-plot]\n"
-        "                        [--net-quantum SEC] [--net-model flow|rack] [--quiet]\n"
-        "                        [--collect]\n"
+        "                        [--net-quantum SEC] [--net-model flow|rack]\n"
+        "                        [--rack-fetch-min BYTES] [--quiet] [--collect]\n"
         "Runs the replays and sweeps of an experiment file (JSON; tools/README.md describes\n"
         "it) and compares the results with the paper's figures the file lists.\n"
         "Every run's options are checked before the first one starts.\n"
@@ -31,6 +31,10 @@ static const char experiment_usage[] =
         "  --net-model flow|rack\n"
         "                      every run with this network model (swctl replay\n"
         "                      --net-model), over the file's; refused if a run sweeps it\n"
+        "  --rack-fetch-min BYTES\n"
+        "                      every run with these rack fetches (swctl replay\n"
+        "                      --rack-fetch-min), over the file's; refused if a run\n"
+        "                      sweeps it\n"
         "  --quiet             no progress line\n"
         "  --collect           run nothing: compare the results DIR already holds for\n"
         "                      the runs (made one at a time, elsewhere, or before the\n"
@@ -187,23 +191,24 @@ static void free_experiment(struct experiment *e)
 	json_decref(e->root);
 }
 
+const char *const exp_net_names[EXP_NET_OPTS] = {"net-quantum", "net-model", "rack-fetch-min"};
+
 /* Checks the network options given for every run with swctl replay's own parser, so they are
  * refused in the same words. */
 static int check_net_options(const struct experiment *e)
 {
 	const struct options_ctx ctx = {.prefix = "swctl experiment"};
-	char cmd[] = "experiment", quantum[] = "--net-quantum", model[] = "--net-model";
-	char *argv[5] = {cmd};
+	char cmd[] = "experiment", names[EXP_NET_OPTS][32];
+	char *argv[1 + 2 * EXP_NET_OPTS] = {cmd};
 	int argc = 1;
 	struct replay_opts o;
 
-	if (e->net_quantum) {
-		argv[argc++] = quantum;
-		argv[argc++] = e->net_quantum;
-	}
-	if (e->net_model) {
-		argv[argc++] = model;
-		argv[argc++] = e->net_model;
+	for (int i = 0; i < EXP_NET_OPTS; i++) {
+		if (!e->net[i])
+			continue;
+		snprintf(names[i], sizeof(names[i]), "--%s", exp_net_names[i]);
+		argv[argc++] = names[i];
+		argv[argc++] = e->net[i];
 	}
 	return argc > 1 ? options_parse(argc, argv, &o, &ctx) : 0;
 }
@@ -217,6 +222,7 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 	        {"no-plot", no_argument, NULL, 'P'},
 	        {"net-quantum", required_argument, NULL, 'N'},
 	        {"net-model", required_argument, NULL, 'M'},
+	        {"rack-fetch-min", required_argument, NULL, 'R'},
 	        {"quiet", no_argument, NULL, 'q'},
 	        {"collect", no_argument, NULL, 'C'},
 	        {"help", no_argument, NULL, 'h'},
@@ -255,10 +261,13 @@ static int parse_args(int argc, char **argv, struct experiment *e, char **only)
 			e->plot = 0;
 			break;
 		case 'N':
-			e->net_quantum = optarg;
+			e->net[EXP_NET_QUANTUM] = optarg;
 			break;
 		case 'M':
-			e->net_model = optarg;
+			e->net[EXP_NET_MODEL] = optarg;
+			break;
+		case 'R':
+			e->net[EXP_RACK_FETCH_MIN] = optarg;
 			break;
 		case 'q':
 			e->progress = 0;

@@ -47,6 +47,12 @@ struct exp_run {
 	struct exp_entry *entries;
 };
 
+/* The network options swctl experiment sets for every run over the file's (to replay a whole
+ * study with an approximate network and compare it with its exact run): swctl replay's
+ * option names, in exp_net_names. */
+enum exp_net_opt { EXP_NET_QUANTUM, EXP_NET_MODEL, EXP_RACK_FETCH_MIN, EXP_NET_OPTS };
+extern const char *const exp_net_names[EXP_NET_OPTS];
+
 struct experiment {
 	const char *file;
 	json_t *root;
@@ -55,10 +61,9 @@ struct experiment {
 	struct exp_run *runs;
 	char out[512];
 	int workers, plot;
-	int collect;       /* --collect: read each run's results back instead of running it */
-	double progress;   /* as replay_opts.progress */
-	char *net_quantum; /* --net-quantum for every run, as given; NULL: the file's */
-	char *net_model;   /* --net-model for every run, as given; NULL: the file's */
+	int collect;             /* --collect: read each run's results back instead of running it */
+	double progress;         /* as replay_opts.progress */
+	char *net[EXP_NET_OPTS]; /* each network option for every run, as given; NULL: the file's */
 };
 
 /*

@@ -189,10 +189,10 @@ static int build_argv(const struct experiment *e, struct exp_run *r, const char 
 	json_t *v;
 	int rc = 0;
 
-	/* the command, two overrides, --out, --jobs, --quiet, --no-plot and the NULL */
-	r->argv =
-	        calloc(json_object_size(defaults) + json_object_size(options) + GRID_MAX_PARAMS + 8,
-	               sizeof(char *));
+	/* the command, the network overrides, --out, --jobs, --quiet, --no-plot and the NULL */
+	r->argv = calloc(json_object_size(defaults) + json_object_size(options) + GRID_MAX_PARAMS +
+	                         EXP_NET_OPTS + 6,
+	                 sizeof(char *));
 	if (!r->argv)
 		return -ENOMEM;
 	rc = add_arg(r, "%s", r->is_sweep ? "sweep" : "replay");
@@ -214,10 +214,8 @@ static int build_argv(const struct experiment *e, struct exp_run *r, const char 
 			rc = add_option(e, r, w, key, v);
 		}
 	}
-	if (rc == 0)
-		rc = add_override(e, r, where, sweep, "net-quantum", e->net_quantum);
-	if (rc == 0)
-		rc = add_override(e, r, where, sweep, "net-model", e->net_model);
+	for (int i = 0; rc == 0 && i < EXP_NET_OPTS; i++)
+		rc = add_override(e, r, where, sweep, exp_net_names[i], e->net[i]);
 	if (rc == 0 && sweep)
 		rc = add_sweep(e, r, where, sweep);
 	snprintf(dir, sizeof(dir), "%s/%s", e->out, r->name);
