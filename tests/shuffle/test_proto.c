@@ -10,8 +10,10 @@
 
 #include <cmocka.h>
 #include <isa-l/crc.h>
+#include <nettle/umac.h>
 
 #include "proto.h"
+#include "umac.h"
 
 static const uint8_t key[] = "job-secret-0123456789";
 static const uint8_t challenge[PROTO_CHALLENGE_LEN] = "challenge-of-cn";
@@ -278,6 +280,71 @@ static void answer_tag_from_put_time_digests_is_the_tag_over_the_bytes(void **st
 	sw_shuffle_proto_tag_free(g);
 }
 
+/* Our UMAC-64 of len bytes of d under k (expanded in ours) is nettle's with the zero nonce, with
+ * the AVX2 NH (where the CPU has it) and the portable one. */
+static void umac64_matches_nettle(const uint8_t k[UMAC_KEY_LEN], const struct umac64_key *ours,
+                                  const uint8_t *d, size_t len)
+{
+	static const uint8_t zero[16];
+	uint8_t want[UMAC_TAG_LEN], got[UMAC_TAG_LEN];
+	struct umac64_ctx ref;
+	umac64_set_key(&ref, k);
+	umac64_set_nonce(&ref, sizeof(zero), zero);
+	umac64_update(&ref, len, d);
+	umac64_digest(&ref, sizeof(want), want);
+	for (int simd = 0; simd < 2; simd++) {
+		sw_shuffle_umac_simd(simd);
+		sw_shuffle_umac64(ours, d, len, got);
+		assert_memory_equal(got, want, sizeof(want));
+	}
+	sw_shuffle_umac_simd(true);
+}
+
+/* Our UMAC-64 (umac.c) against nettle's, which checks itself against RFC 4418's vectors: random
+ * keys and bytes, lengths around the 32-byte NH groups and 1,024-byte blocks, a piece, 1 MiB. */
+static void umac64_is_nettles_for_every_length_and_both_nh_codes(void **state)
+{
+	(void)state;
+	static const size_t lens[] = {0,         1,     3,     31,    32,     33,   63,
+	                              64,        1023,  1024,  1025,  2047,   2048, 2049,
+	                              4096 + 17, 65535, 65536, 65537, 1 << 20};
+	enum { MAX = 1 << 20, NLENS = sizeof(lens) / sizeof(lens[0]) };
+	uint8_t *d = malloc(MAX);
+	assert_non_null(d);
+	srand(7);
+	for (int rep = 0; rep < 20; rep++) {
+		uint8_t k[UMAC_KEY_LEN];
+		for (size_t i = 0; i < sizeof(k); i++)
+			k[i] = (uint8_t)rand();
+		for (size_t i = 0; i < MAX; i++)
+			d[i] = rep % 4 == 3 ? 0xff : (uint8_t)rand();
+		struct umac64_key ours;
+		sw_shuffle_umac64_key(&ours, k);
+		for (size_t li = 0; li < NLENS + 10; li++)
+			umac64_matches_nettle(k, &ours, d,
+			                      li < NLENS ? lens[li] : (size_t)rand() % 70000);
+	}
+	free(d);
+}
+
+/* POLY-64 takes a block's value from 2^64 - 2^32 on as two words (RFC 4418, 5.3). Random bytes
+ * make one with odds of 2^-32, so a block is made to: the first iteration's NH of it is
+ * (2^32 - 1)^2 + 2 * 2^31 = 2^64 - 2^32 + 1, and its length in bits comes on top. */
+static void umac64_takes_large_block_values_as_poly64_does(void **state)
+{
+	(void)state;
+	uint8_t k[UMAC_KEY_LEN] = "large-nh-values", d[2 * 1024];
+	struct umac64_key ours;
+	sw_shuffle_umac64_key(&ours, k);
+	uint32_t t[256] = {0xffffffff, 2, 0, 0, 0xffffffff, 0x80000000}; /* word + key */
+	for (int i = 0; i < 256; i++)
+		for (int j = 0; j < 4; j++) /* little-endian, as NH reads words */
+			d[4 * i + j] = (uint8_t)((t[i] - ours.l1[i]) >> (8 * j));
+	for (size_t i = 1024; i < sizeof(d); i++)
+		d[i] = (uint8_t)(i * 7);
+	umac64_matches_nettle(k, &ours, d, sizeof(d));
+}
+
 /* A connection derives a job's answer keys once; another secret gets its own keys. */
 static void cached_answer_keys_are_those_of_the_secret_asked_for(void **state)
 {
@@ -450,6 +517,8 @@ int main(void)
 	        cmocka_unit_test(answer_tag_fails_on_any_changed_bit_nonce_key_or_connection),
 	        cmocka_unit_test(cached_answer_keys_are_those_of_the_secret_asked_for),
 	        cmocka_unit_test(answer_tag_from_put_time_digests_is_the_tag_over_the_bytes),
+	        cmocka_unit_test(umac64_is_nettles_for_every_length_and_both_nh_codes),
+	        cmocka_unit_test(umac64_takes_large_block_values_as_poly64_does),
 	        cmocka_unit_test(crc32c_matches_the_castagnoli_check_value),
 	        cmocka_unit_test(crc32c_of_two_pieces_combines_into_that_of_the_whole),
 	        cmocka_unit_test(
