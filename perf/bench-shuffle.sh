@@ -5,6 +5,10 @@
 #   ucx over shared memory, one-sided   / memcpy of one thread (the local limit for a copy)
 #   64 KiB fetch latency, median and p99, per backend, and of a plain TCP request/response
 #   GB moved per CPU-second (client + server, getrusage), per backend
+# The tcp fetches and their references run as interleaved pairs (iperf3 then the fetches, the
+# plain request/response then the 64 KiB fetch, RUNS times): "ratio" is the ratio of the
+# medians, "pair" the median of the RUNS pairs' own ratios, each taken seconds apart
+# (perf/README.md, "Paired ratios").
 # Usage: perf/bench-shuffle.sh [path/to/bench_shuffle]  (env: RUNS=3, MIB=1024 per run)
 set -eu
 B=${1:-build/perf/bench_shuffle}
@@ -31,35 +35,62 @@ iperf() {
 }
 shm() { UCX_TLS=sm,tcp "$B" "$@"; }
 
+pairs=$(mktemp)
+trap 'rm -f "$pairs"' EXIT
+# mkey KEY: the median of the values recorded under KEY in $pairs
+mkey() {
+	awk -v k="$1" '$1 == k {print $2}' "$pairs" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
+}
+# ratio NUM DEN: the median of the per-run ratios NUM / DEN, paired by run number
+ratio() {
+	awk -v n="$1" -v d="$2" '$1 == n {a[$3] = $2} $1 == d {b[$3] = $2}
+		END {for (r in a) if (r in b && b[r] > 0) print a[r] / b[r]}' "$pairs" |
+		sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
+}
+
 printf '# shuffle fetch over loopback: medians of %s runs, %s MiB per run, Gbit/s of payload\n' \
 	"$RUNS" "$MIB"
-printf '%-9s %2s | %7s %7s %6s %7s | %8s %8s %7s %6s %7s\n' size st tcp iperf3 ratio GB/cpu-s \
-	ucx-shm ucx-get memcpy ratio GB/cpu-s
+printf '%-9s %2s | %7s %7s %6s %6s %7s | %8s %8s %7s %6s %7s\n' size st tcp iperf3 ratio pair \
+	GB/cpu-s ucx-shm ucx-get memcpy ratio GB/cpu-s
 for s in 65536 1048576 16777216; do
 	w=$s
 	[ "$w" -gt 1048576 ] && w=1048576
-	ip=$(med 1 iperf "$w")
+	for r in $(seq "$RUNS"); do
+		echo "ip-$s $(iperf "$w") $r" >>"$pairs"
+		for st in 1 2; do
+			"$B" tput tcp "$s" "$st" "$MIB" | awk -v k="$s-$st" -v r="$r" \
+				'{print "t-" k, $1, r; print "tc-" k, $2, r}' >>"$pairs"
+		done
+	done
+	ip=$(mkey "ip-$s")
 	mc=$(med 1 "$B" memcpy "$s" "$MIB")
 	for st in 1 2; do
-		t=$(med 1 "$B" tput tcp "$s" "$st" "$MIB")
-		tc=$(med 2 "$B" tput tcp "$s" "$st" "$MIB")
+		t=$(mkey "t-$s-$st")
+		tc=$(mkey "tc-$s-$st")
+		pr=$(ratio "t-$s-$st" "ip-$s")
 		u=$(med 1 shm tput ucx "$s" "$st" "$MIB")
 		g=$(med 1 shm tput ucx "$s" "$st" "$MIB" get)
 		gc=$(med 2 shm tput ucx "$s" "$st" "$MIB" get)
-		awk -v s="$s" -v st="$st" -v t="$t" -v i="$ip" -v tc="$tc" -v u="$u" -v g="$g" \
-			-v m="$mc" -v gc="$gc" 'BEGIN {
-			printf "%-9s %2s | %7.2f %7.2f %6.2f %7.2f | %8.2f %8.2f %7.1f %6.3f %7.2f\n",
-				s, st, t, i, t / i, tc, u, g, m, g / m, gc }'
+		awk -v s="$s" -v st="$st" -v t="$t" -v i="$ip" -v pr="$pr" -v tc="$tc" -v u="$u" \
+			-v g="$g" -v m="$mc" -v gc="$gc" 'BEGIN {
+			printf "%-9s %2s | %7.2f %7.2f %6.2f %6.2f %7.2f | %8.2f %8.2f %7.1f %6.3f %7.2f\n",
+				s, st, t, i, t / i, pr, tc, u, g, m, g / m, gc }'
 	done
 done
 printf '# 64 KiB fetch latency, microseconds (medians over %s runs of 2000 fetches)\n' "$RUNS"
 printf '%-12s %8s %8s\n' backend median p99
-for b in "plain-tcp" "tcp" "ucx-shm" "ucx-shm-get"; do
+for r in $(seq "$RUNS"); do
+	"$B" rr 65536 2000 | awk -v r="$r" '{print "rr", $1, r; print "rr99", $2, r}' >>"$pairs"
+	"$B" lat tcp 65536 2000 | awk -v r="$r" '{print "lat", $1, r; print "lat99", $2, r}' >>"$pairs"
+done
+printf '%-12s %8s %8s\n' plain-tcp "$(mkey rr)" "$(mkey rr99)"
+printf '%-12s %8s %8s\n' tcp "$(mkey lat)" "$(mkey lat99)"
+for b in "ucx-shm" "ucx-shm-get"; do
 	case $b in
-	plain-tcp) set -- "$B" rr 65536 2000 ;;
-	tcp) set -- "$B" lat tcp 65536 2000 ;;
 	ucx-shm) set -- shm lat ucx 65536 2000 ;;
 	ucx-shm-get) set -- shm lat ucx 65536 2000 get ;;
 	esac
 	printf '%-12s %8s %8s\n' "$b" "$(med 1 "$@")" "$(med 2 "$@")"
 done
+awk -v l="$(mkey lat)" -v p="$(mkey rr)" -v pr="$(ratio lat rr)" 'BEGIN {
+	printf "tcp / plain-tcp median: %.2fx (ratio of medians), %.2fx (median of the pairs)\n", l / p, pr }'
