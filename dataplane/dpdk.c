@@ -62,6 +62,10 @@
 #define WAIT_NAP_US  2000
 /* neighbours a port learns by ARP (the oldest replaced first when full) */
 #define ARP_MAX 256
+/* memif's rings: 2^8 slots of a frame each (its default 2^10 of 9 KiB frames is 9.4 MiB a
+ * ring, past the caches, so that every frame's two copies through the ring missed them:
+ * dataplane/README.md, "Frame size") */
+#define MEMIF_RSIZE "8"
 /* the default MTU of a link in memory (in_memory), and the largest of any port */
 #define MTU_MEM 9000
 
@@ -440,7 +444,7 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	uint32_t block = room - RTE_PKTMBUF_HEADROOM;
 	const uint64_t csum_tx = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 	const uint64_t csum_rx = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM;
-	char *args;
+	char *args, bsize[32] = "";
 	uint16_t taken;
 	int rc;
 
@@ -460,8 +464,10 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	while (block % 4096)
 		block += room - RTE_PKTMBUF_HEADROOM;
 	if (memif && !strstr(devargs, "bsize="))
-		rc = asprintf(&args, "%s%s,bsize=%u", p->name, devargs + n,
-		              room - RTE_PKTMBUF_HEADROOM);
+		snprintf(bsize, sizeof(bsize), ",bsize=%u", room - RTE_PKTMBUF_HEADROOM);
+	if (memif)
+		rc = asprintf(&args, "%s%s%s%s", p->name, devargs + n, bsize,
+		              strstr(devargs, "rsize=") ? "" : ",rsize=" MEMIF_RSIZE);
 	else if (af_packet && !strstr(devargs, "framesz="))
 		rc = asprintf(&args, "%s%s,framesz=%u,blocksz=%u", p->name, devargs + n,
 		              room - RTE_PKTMBUF_HEADROOM, block);
