@@ -184,6 +184,7 @@ struct dpdk_ctx {
 	uint64_t next_tsc;     /* the earliest deadline of a connection (tsc), for wake's timer */
 	bool rx_more;          /* the last progress left frames on the port or the ring */
 	bool kicked;           /* kicked its own wake set since it last armed it */
+	bool fd_out;           /* sw_dp_fd was asked: the caller may sleep on the set itself */
 	bool asleep;           /* counted in its memif port's sleepers */
 	uint64_t active_tsc;   /* the last progress that moved a frame in or out */
 	bool ip_set;
@@ -818,10 +819,12 @@ static bool fins_pending(const struct dpdk_ctx *d)
 static int dpdk_progress(struct sw_dp_ctx *c);
 
 /* A call queued frames (a send, a grant, a SYN, a FIN): they go out at the next progress, so
- * the wake set turns readable and a caller sleeping on sw_dp_fd polls. */
+ * the wake set turns readable and a caller sleeping on sw_dp_fd polls. Not for a caller that
+ * only sleeps in sw_dp_wait, which progresses before it sleeps: a write and a read of the
+ * eventfd per send saved. */
 static void self_kick(struct dpdk_ctx *d)
 {
-	if (d->wake.epfd >= 0 && !d->kicked) {
+	if (d->wake.epfd >= 0 && d->fd_out && !d->kicked) {
 		sw_dp_dpdk_wake_kick(&d->wake);
 		d->kicked = true;
 	}
@@ -2002,12 +2005,12 @@ static void memif_wake(struct dpdk_ctx *d)
  * now (a memif link that is down). */
 static int wake_arm(struct dpdk_ctx *d)
 {
-	uint64_t now;
+	uint64_t now, at = UINT64_MAX;
 	int rc;
 
 	if (d->p->memif && !d->asleep && (rc = memif_sleep(d)) < 0)
 		return rc;
-	sw_dp_dpdk_wake_drain(&d->wake);
+	sw_dp_dpdk_wake_drain(&d->wake, d->fd_out);
 	d->kicked = false;
 	dpdk_progress(&d->base);
 	if (has_work(d) || d->rx_more || !rte_ring_empty(d->rxq))
@@ -2015,11 +2018,9 @@ static int wake_arm(struct dpdk_ctx *d)
 	now = rte_rdtsc();
 	if (d->next_tsc <= now)
 		return 1;
-	/* in whole microseconds, rounded up (0 would disarm it) */
-	sw_dp_dpdk_wake_timer(&d->wake,
-	                      d->next_tsc == UINT64_MAX
-	                              ? 0
-	                              : ((d->next_tsc - now) / (d->hz / 1000000) + 1) * 1000);
+	if (d->next_tsc != UINT64_MAX) /* in whole microseconds, rounded up */
+		at = sw_dp_dpdk_wake_now() + ((d->next_tsc - now) / (d->hz / 1000000) + 1) * 1000;
+	sw_dp_dpdk_wake_timer(&d->wake, at);
 	return 0;
 }
 
@@ -2067,7 +2068,8 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 			struct timespec ts = {0, 50000};
 			if (now >= end) {
 				if (d->wake.epfd >= 0) /* a memif link down: poll again soon */
-					sw_dp_dpdk_wake_timer(&d->wake, 50000);
+					sw_dp_dpdk_wake_timer(&d->wake,
+					                      sw_dp_dpdk_wake_now() + 50000);
 				return -ETIMEDOUT;
 			}
 			nanosleep(&ts, NULL);
@@ -2101,6 +2103,7 @@ static int dpdk_poll(struct sw_dp_ctx *c)
  * none. */
 static int dpdk_fd(struct sw_dp_ctx *c)
 {
+	dctx(c)->fd_out = true;
 	return dctx(c)->wake.epfd >= 0 ? dctx(c)->wake.epfd : -ENOTSUP;
 }
 

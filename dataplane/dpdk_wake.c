@@ -6,6 +6,7 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dpdk_wake.h"
@@ -21,6 +22,8 @@ int sw_dp_dpdk_wake_open(struct dpdk_wake *w)
 	int rc;
 
 	w->sock = -1;
+	w->timer_ns = 0;
+	atomic_init(&w->kicked, false);
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
 	w->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	w->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -64,14 +67,17 @@ int sw_dp_dpdk_wake_intr(const struct dpdk_wake *w, int fd)
 	return rc == -EEXIST ? 0 : rc;
 }
 
-void sw_dp_dpdk_wake_kick(const struct dpdk_wake *w)
+void sw_dp_dpdk_wake_kick(struct dpdk_wake *w)
 {
 	uint64_t one = 1;
 	if (write(w->evfd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		return; /* only at 2^64-2 kicks unread: readable already */
+		return; /* EAGAIN only at 2^64-2 kicks unread: readable already */
+	/* After the write: a drain that takes the flag then finds the count (set before it,
+	 * a drain could take the flag, read nothing yet, and leave the count unread). */
+	atomic_store(&w->kicked, true);
 }
 
-void sw_dp_dpdk_wake_drain(const struct dpdk_wake *w)
+void sw_dp_dpdk_wake_drain(struct dpdk_wake *w, bool all)
 {
 	uint64_t n;
 	char b;
@@ -84,24 +90,40 @@ void sw_dp_dpdk_wake_drain(const struct dpdk_wake *w)
 		while (recvmsg(w->sock, &err, MSG_DONTWAIT | MSG_ERRQUEUE) >= 0)
 			;
 	}
-	if (read(w->evfd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-		return;
-	if (read(w->tfd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+	if ((atomic_exchange(&w->kicked, false) || all) && read(w->evfd, &n, sizeof(n)) < 0 &&
+	    errno != EAGAIN)
 		return;
 }
 
-void sw_dp_dpdk_wake_timer(const struct dpdk_wake *w, uint64_t ns)
+uint64_t sw_dp_dpdk_wake_now(void)
 {
-	struct itimerspec t = {.it_value = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)}};
-	timerfd_settime(w->tfd, 0, &t, NULL);
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-int sw_dp_dpdk_wake_wait(const struct dpdk_wake *w, int timeout_ms)
+void sw_dp_dpdk_wake_timer(struct dpdk_wake *w, uint64_t at_ns)
+{
+	struct itimerspec t = {{0, 0}, {0, 0}};
+
+	if (w->timer_ns ? w->timer_ns <= at_ns && sw_dp_dpdk_wake_now() < w->timer_ns
+	                : at_ns == UINT64_MAX)
+		return;
+	if (at_ns != UINT64_MAX)
+		t.it_value = (struct timespec){(time_t)(at_ns / 1000000000u),
+		                               (long)(at_ns % 1000000000u)};
+	timerfd_settime(w->tfd, TFD_TIMER_ABSTIME, &t, NULL);
+	w->timer_ns = at_ns == UINT64_MAX ? 0 : at_ns;
+}
+
+int sw_dp_dpdk_wake_wait(struct dpdk_wake *w, int timeout_ms)
 {
 	struct epoll_event ev;
 	int n = epoll_wait(w->epfd, &ev, 1, timeout_ms);
 
 	if (n < 0)
 		return errno == EINTR ? 1 : -errno;
+	if (n > 0 && ev.data.fd == w->evfd) /* a kick seen before its flag: read it next drain */
+		atomic_store(&w->kicked, true);
 	return n;
 }

@@ -13,11 +13,19 @@
 #ifndef SW_DP_DPDK_WAKE_H
 #define SW_DP_DPDK_WAKE_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
+/* The set costs a few system calls per sleep; those it can tell are needless it leaves out
+ * (dataplane/README.md, "Waiting"): the eventfd is read only once a kick or the set said it
+ * may be readable, and the timer is set again only when the deadline asked for is earlier
+ * than the one armed or that one has passed. */
 struct dpdk_wake {
 	int epfd, evfd, tfd; /* -1 when not open */
 	int sock;            /* the held UDP socket in the set, -1 for none */
+	atomic_bool kicked;  /* the eventfd may be readable: set after each kick's write */
+	uint64_t timer_ns;   /* CLOCK_MONOTONIC time the timer is armed for, 0: disarmed */
 };
 
 /* Opens the set with the eventfd and the timerfd. 0 or a negative errno. */
@@ -33,14 +41,20 @@ int sw_dp_dpdk_wake_sock(struct dpdk_wake *w, int fd);
  * is). 0 or a negative errno. */
 int sw_dp_dpdk_wake_intr(const struct dpdk_wake *w, int fd);
 /* Makes the set readable (another thread's call). */
-void sw_dp_dpdk_wake_kick(const struct dpdk_wake *w);
-/* Empties what made the set readable: the socket's queue and error queue, the eventfd, the
- * timer's count. Call before a last progress that precedes sleeping. */
-void sw_dp_dpdk_wake_drain(const struct dpdk_wake *w);
-/* Sets the timer to @p ns from now (0: disarmed). */
-void sw_dp_dpdk_wake_timer(const struct dpdk_wake *w, uint64_t ns);
+void sw_dp_dpdk_wake_kick(struct dpdk_wake *w);
+/* Empties what made the set readable: the socket's queue and error queue, and the eventfd
+ * if a kick may have written it (always when @p all: a caller that sleeps on epfd in its own
+ * epoll, where a kick could be seen before its flag). Not the timer's count: the next
+ * sw_dp_dpdk_wake_timer clears it. Call before a last progress that precedes sleeping. */
+void sw_dp_dpdk_wake_drain(struct dpdk_wake *w, bool all);
+/* The time on the timer's clock (CLOCK_MONOTONIC), ns. */
+uint64_t sw_dp_dpdk_wake_now(void);
+/* Makes the set readable at @p at_ns (CLOCK_MONOTONIC, UINT64_MAX: never) or before: an armed
+ * timer that is still ahead and not later is left as it is (the set may then turn readable
+ * early, once), one that passed is set again, which clears its count. */
+void sw_dp_dpdk_wake_timer(struct dpdk_wake *w, uint64_t at_ns);
 /* Sleeps until the set is readable or @p timeout_ms passes (-1: no limit). 1 readable, 0
  * timed out, or a negative errno. */
-int sw_dp_dpdk_wake_wait(const struct dpdk_wake *w, int timeout_ms);
+int sw_dp_dpdk_wake_wait(struct dpdk_wake *w, int timeout_ms);
 
 #endif
