@@ -60,6 +60,8 @@
  * Not on memif, whose interrupt wakes a sleeper as a frame arrives: it sleeps at once. */
 #define WAIT_SPIN_US 200
 #define WAIT_NAP_US  2000
+/* The longest a pure ack waits for a frame to ride on (ack_held): well below RTO_MIN_US. */
+#define ACK_HOLD_US 500
 /* neighbours a port learns by ARP (the oldest replaced first when full) */
 #define ARP_MAX 256
 /* memif's rings: 2^8 slots of a frame each (its default 2^10 of 9 KiB frames is 9.4 MiB a
@@ -121,6 +123,9 @@ struct dconn {
 	/* receiver */
 	uint32_t rcv_nxt;
 	bool ack_due;
+	bool ack_hold;             /* the ack may wait for a frame to ride on (ack_held) */
+	uint64_t ack_prog;         /* ... until the caller took the events of this progress */
+	uint64_t ack_tsc;          /* ... and at most ACK_HOLD_US from then */
 	struct rte_mbuf *ooo[WIN]; /* segments that arrived ahead of rcv_nxt (checksums checked) */
 	uint8_t *rx_buf;
 	uint32_t rx_len, rx_off;
@@ -187,6 +192,8 @@ struct dpdk_ctx {
 	bool fd_out;           /* sw_dp_fd was asked: the caller may sleep on the set itself */
 	bool asleep;           /* counted in its memif port's sleepers */
 	uint64_t active_tsc;   /* the last progress that moved a frame in or out */
+	uint64_t progresses;   /* progress calls so far */
+	uint64_t taken;        /* the last progress that began with every event taken */
 	bool ip_set;
 	uint32_t mss; /* the largest segment payload the port takes (its MTU's) */
 	bool link_up;
@@ -1098,6 +1105,7 @@ static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, c
 		udp->dgram_cksum = rte_ipv4_phdr_cksum(ip, m->ol_flags);
 	}
 	k->ack_due = false;
+	k->ack_hold = false;
 	if (!port_loop(d, f, m))
 		d->tx[d->ntx++] = m;
 	return 0;
@@ -1309,6 +1317,25 @@ static void due(struct dpdk_ctx *d, uint64_t t)
 		d->next_tsc = t;
 }
 
+/* Whether k's ack may wait for a frame to carry it rather than go alone. A pure ack wakes a
+ * peer asleep (over memif its interrupt), and a peer of a request and its answer sleeps
+ * waiting for the answer, not for the ack: the server's ack of a request woke the client
+ * before the answer came, the client's ack of the answer woke the server before the next
+ * request. So the ack of segments that ended in a whole message or grant waits until the
+ * caller took the events of the progress that received them and made one more progress,
+ * in which its answer or grant carries the ack; a caller with nothing to send sleeps next,
+ * and the progress before sleeping (which comes with every event taken) sends it alone. A
+ * caller that polls on without taking its events sends it after ACK_HOLD_US. */
+static bool ack_held(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
+{
+	uint64_t until = k->ack_tsc + d->hz / 1000000 * ACK_HOLD_US;
+
+	if (!k->ack_hold || d->taken > k->ack_prog || now >= until)
+		return false;
+	due(d, until);
+	return true;
+}
+
 /* Retransmits on timeout (up to a burst of what is neither acked nor sacked, with the
  * timeout doubled), sends new segments within the window and the pacing rate. */
 static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
@@ -1387,7 +1414,7 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 	/* paced connections send new segments in paced_tx, after every connection's turn here */
 	while (!paced(d, k) && next_seg(k) && send_next(d, k, now) == 0)
 		;
-	if (k->ack_due) {
+	if (k->ack_due && !ack_held(d, k, now)) {
 		struct dpdk_frame f = {.type = DPDK_ACK};
 		tx_frame(d, k, &f, NULL);
 	}
@@ -1555,11 +1582,12 @@ static void conn_fail(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_fra
 }
 
 static void on_data(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *f,
-                    struct rte_mbuf *m)
+                    struct rte_mbuf *m, uint64_t now)
 {
 	int rc;
 
 	k->ack_due = true;
+	k->ack_hold = false; /* a duplicate, a hole, a FIN: acked at once */
 	if (before(f->seq, k->rcv_nxt) || !before(f->seq, k->rcv_nxt + WIN)) {
 		/* a duplicate, or beyond the window: the ack says where we are */
 		if (k->ep && before(f->seq, k->rcv_nxt))
@@ -1589,8 +1617,16 @@ static void on_data(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame
 		*sl = NULL;
 		k->rcv_nxt++;
 	}
-	if (rc < 0)
+	if (rc < 0) {
 		conn_fail(d, k, f, rc);
+		return;
+	}
+	if (f->kind != DPDK_SEG_FIN && !k->rx_busy && !sack_bits(k)) {
+		if (!k->ack_hold)
+			k->ack_tsc = now;
+		k->ack_hold = true;
+		k->ack_prog = d->progresses;
+	}
 }
 
 static void on_syn(struct dpdk_ctx *d, const struct dpdk_frame *f, uint64_t now)
@@ -1721,13 +1757,15 @@ static void on_frame(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
 		memcpy(k->peer_mac, f.src_mac, 6);
 	}
 	k->rx_tsc = now;
-	if (f.type == DPDK_SYNACK || (f.type == DPDK_ACK && f.kind == DPDK_ACK_PROBE))
+	if (f.type == DPDK_SYNACK || (f.type == DPDK_ACK && f.kind == DPDK_ACK_PROBE)) {
 		k->ack_due = true; /* answered at once: the peer's probe asks for it */
+		k->ack_hold = false;
+	}
 	if (k->state == DC_DEAD)
 		return;
 	on_ack(d, k, &f, now);
 	if (f.type == DPDK_SEG && k->state != DC_DEAD)
-		on_data(d, k, &f, m);
+		on_data(d, k, &f, m, now);
 }
 
 /* Whether the test-only fault with rate 1/every hits this frame: drawn from a generator
@@ -1777,6 +1815,9 @@ static int dpdk_progress(struct sw_dp_ctx *c)
 
 	/* Timers run with the link down too: a peer that went away must time out. */
 	d->rx_more = false;
+	if (!d->base.evq.n) /* the caller took every event of the progresses before this one */
+		d->taken = d->progresses + 1;
+	d->progresses++;
 	if (d->ntx)
 		d->active_tsc = now;
 	if (link_up(d)) {
