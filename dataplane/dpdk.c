@@ -127,8 +127,9 @@ struct dconn {
 	uint64_t ack_prog;         /* ... until the caller took the events of this progress */
 	uint64_t ack_tsc;          /* ... and at most ACK_HOLD_US from then */
 	struct rte_mbuf *ooo[WIN]; /* segments that arrived ahead of rcv_nxt (checksums checked) */
-	uint8_t *rx_buf;
-	uint32_t rx_len, rx_off;
+	uint8_t *rx_buf;           /* bytes [0, rx_head) of the message in reception */
+	uint8_t *rx_place; /* bytes [rx_head, rx_len) when placed (sw_dp_ep_set_place), or NULL */
+	uint32_t rx_len, rx_off, rx_head;
 	uint64_t rx_tag;
 	bool rx_busy;
 };
@@ -957,7 +958,7 @@ static void rx_reset(struct dpdk_ctx *d, struct dconn *k)
 		k->ooo[i] = NULL;
 	}
 	if (k->rx_busy)
-		sw_dp_rxbuf_free(&d->base, k->rx_buf, k->rx_len);
+		sw_dp_rxbuf_free(&d->base, k->rx_buf, k->rx_place ? 0 : k->rx_len);
 	k->rx_busy = false;
 	k->rx_buf = NULL;
 }
@@ -1528,6 +1529,7 @@ static void on_ack(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame 
 static int on_seg(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *f)
 {
 	struct sw_dp_ep *ep = k->ep;
+	uint32_t n;
 	int rc;
 
 	switch (f->kind) {
@@ -1550,8 +1552,21 @@ static int on_seg(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *
 			return -EMSGSIZE;
 		if (sw_dp_rx_full(ep, 0))
 			return -EPROTO;
-		k->rx_buf = sw_dp_rxbuf_alloc(&d->base, f->msg_len);
-		if (!k->rx_buf && f->msg_len)
+		k->rx_place = NULL;
+		k->rx_head = f->msg_len;
+		if (ep->place && f->msg_len >= ep->place_head) {
+			/* told of every message with a head, in order; ours carry the head in their
+			 * first segment (place_max is the smallest segment payload) */
+			if (f->len < ep->place_head)
+				return -EPROTO;
+			k->rx_place = ep->place(ep, f->tag, f->data, f->msg_len);
+			if (f->msg_len == ep->place_head)
+				k->rx_place = NULL; /* nothing to place */
+			if (k->rx_place)
+				k->rx_head = (uint32_t)ep->place_head;
+		}
+		k->rx_buf = sw_dp_rxbuf_alloc(&d->base, k->rx_head);
+		if (!k->rx_buf && k->rx_head)
 			return -ENOMEM;
 		k->rx_busy = true;
 		k->rx_len = f->msg_len;
@@ -1561,15 +1576,21 @@ static int on_seg(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *
 	           f->tag != k->rx_tag) {
 		return -EPROTO; /* a segment that does not continue the message */
 	}
-	if (f->len) /* a 0-byte message has no buffer */
-		memcpy(k->rx_buf + k->rx_off, f->data, f->len);
+	/* the bytes before rx_head to rx_buf, the rest to its place (a 0-byte message has no
+	 * buffer) */
+	n = k->rx_off < k->rx_head ? k->rx_head - k->rx_off : 0;
+	n = n < f->len ? n : f->len;
+	if (n)
+		memcpy(k->rx_buf + k->rx_off, f->data, n);
+	if (f->len > n)
+		memcpy(k->rx_place + (k->rx_off + n - k->rx_head), f->data + n, f->len - n);
 	k->rx_off += f->len;
 	if (k->rx_off < k->rx_len)
 		return 0;
 	k->rx_busy = false;
-	rc = sw_dp_push_recv(ep, k->rx_tag, k->rx_buf, k->rx_len);
+	rc = sw_dp_push_placed(ep, k->rx_tag, k->rx_buf, k->rx_len, k->rx_place);
 	if (rc < 0)
-		sw_dp_rxbuf_free(&d->base, k->rx_buf, k->rx_len);
+		sw_dp_rxbuf_free(&d->base, k->rx_buf, k->rx_place ? 0 : k->rx_len);
 	k->rx_buf = NULL;
 	return rc;
 }
@@ -2179,4 +2200,5 @@ const struct dp_ops sw_dp_dpdk_ops = {
         .wait = dpdk_wait,
         .fd = dpdk_fd,
         .describe = dpdk_describe,
+        .place_max = DPDK_MSS_MIN,
 };

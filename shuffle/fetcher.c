@@ -836,7 +836,7 @@ static void conn_start(struct sw_shuffle_fetcher *fc, struct sw_shuffle_fetch_op
 			return;
 		}
 		sw_dp_ep_set_user(c->ep, c);
-		/* raw chunks straight into the fetch's buffer where the transport can (tcp, ucx) */
+		/* raw chunks straight into the fetch's buffer (tcp, ucx, dpdk) */
 		sw_dp_ep_set_place(c->ep, PROTO_CHUNK_LEN, place);
 		c->next = fc->conns;
 		fc->conns = c;

@@ -246,8 +246,8 @@ int sw_dp_ep_set_paced(struct sw_dp_ep *ep, bool paced);
  * what the socket holds before it returns). The message then arrives as SW_DP_EV_RECV with data a
  * library buffer of its first head bytes, len its whole length, and placed what fn returned;
  * release it as any other. fn NULL turns placement off. Returns 0, -EINVAL (head 0, above 64 KiB,
- * or over ucx above 256 bytes: a message's first 256 bytes travel in its active message's
- * header), -ENOTSUP on dpdk (segments copied out of mbufs).
+ * over ucx above 256 bytes: a message's first 256 bytes travel in its active message's header,
+ * over dpdk above 500: the smallest segment payload, so that a first segment holds the head).
  */
 typedef void *(*sw_dp_place_fn)(struct sw_dp_ep *ep, uint64_t tag, const void *head, size_t len);
 int sw_dp_ep_set_place(struct sw_dp_ep *ep, size_t head, sw_dp_place_fn fn);
