@@ -794,7 +794,8 @@ static int rack_index(struct sim *s)
 
 	s->rack_first = calloc((size_t)nr + 1, sizeof(*s->rack_first));
 	s->rack_nodes = calloc(nn, sizeof(*s->rack_nodes));
-	if (!s->rack_first || !s->rack_nodes)
+	s->rack_pos = calloc(nn, sizeof(*s->rack_pos));
+	if (!s->rack_first || !s->rack_nodes || !s->rack_pos)
 		return -ENOMEM;
 	for (i = 0; i < nn; i++)
 		s->rack_first[s->cluster.nodes[i].rack + 1]++;
@@ -806,6 +807,15 @@ static int rack_index(struct sim *s)
 	for (i = nr; i > 0; i--)
 		s->rack_first[i] = s->rack_first[i - 1];
 	s->rack_first[0] = 0;
+	s->fetch_rows = s->c->net_model == SW_SIM_NET_RACK ? nr : nn;
+	for (i = 0; i < nr; i++) {
+		uint32_t n = s->rack_first[i + 1] - s->rack_first[i];
+
+		for (uint32_t k = 0; k < n; k++)
+			s->rack_pos[s->rack_nodes[s->rack_first[i] + k]] = k;
+		if (s->c->net_model == SW_SIM_NET_RACK && nr + n > s->fetch_rows)
+			s->fetch_rows = nr + n;
+	}
 	return 0;
 }
 
@@ -939,6 +949,7 @@ static void teardown(struct sim *s)
 	free(s->nodes);
 	free(s->rack_first);
 	free(s->rack_nodes);
+	free(s->rack_pos);
 	free(s->events);
 	free(s->assign);
 	free(s->prev_out);

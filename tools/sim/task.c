@@ -285,10 +285,22 @@ static int compute(struct sim *s, struct sim_task *t, uint64_t bytes, double rat
 
 /* ---- reduce: shuffle ---- */
 
-/* What reducer @p t still has to fetch from source @p node (see fetch_source). */
-static struct sim_src *src_of(const struct sim_task *t, uint32_t node)
+/* Reducer @p t's row of source @p node in its job's fetch matrix (sim.fetch_rows): the
+ * node's under the flow model; under the rack model another rack's (what it fetches from
+ * there in one flow), or for a node of its own rack, its place there after the racks. */
+static uint32_t src_row(const struct sim *s, const struct sim_task *t, uint32_t node)
 {
-	return &t->job->fetch[(size_t)node * t->job->n_reduces + t->idx];
+	if (s->c->net_model != SW_SIM_NET_RACK)
+		return node;
+	if (rack_of(s, node) != rack_of(s, t->node))
+		return rack_of(s, node);
+	return s->cluster.n_racks + s->rack_pos[node];
+}
+
+/* What reducer @p t still has to fetch from source @p node (see fetch_source). */
+static struct sim_src *src_of(const struct sim *s, const struct sim_task *t, uint32_t node)
+{
+	return &t->job->fetch[(size_t)src_row(s, t, node) * t->job->n_reduces + t->idx];
 }
 
 /* Whether reducer @p t fetches from source @p node's whole rack in one flow: under the rack
@@ -332,14 +344,14 @@ static int shuffle_create(struct sim *s, struct sim_task *t)
 	if (!shf->queue)
 		return -ENOMEM; /* freed with the job */
 	if (!j->fetch) {
-		j->fetch = calloc((size_t)n * j->n_reduces, sizeof(*j->fetch));
+		j->fetch = calloc((size_t)s->fetch_rows * j->n_reduces, sizeof(*j->fetch));
 		if (!j->fetch)
 			return -ENOMEM;
 	}
 	/* An earlier attempt's state: the matrix starts zeroed, and clearing a reducer's column
-	 * costs a cache miss per node, at every launch of a job's thousands of reducers. */
-	for (i = 0; t->attempts > 1 && i < n; i++)
-		*src_of(t, i) = (struct sim_src){0};
+	 * costs a cache miss per row, at every launch of a job's thousands of reducers. */
+	for (i = 0; t->attempts > 1 && i < s->fetch_rows; i++)
+		j->fetch[(size_t)i * j->n_reduces + t->idx] = (struct sim_src){0};
 	for (i = 0; i < nx; i++) {
 		shf->xfers[i].task = t;
 		shf->xfers[i].flow = SIM_FLOW_NONE;
@@ -355,7 +367,7 @@ static int shuffle_pump(struct sim *s, struct sim_task *t)
 
 	while (shf->q_len && shf->active < s->c->parallel_copies) {
 		uint32_t src = shf->queue[shf->q_head];
-		struct sim_src *sp = src_of(t, src);
+		struct sim_src *sp = src_of(s, t, src);
 		int rc;
 
 		shf->q_head = (shf->q_head + 1) % n;
@@ -397,7 +409,7 @@ static int shuffle_take(struct sim *s, struct sim_task *t, uint32_t src, uint64_
 	if (src == t->node)
 		return 0; /* on the local disk: nothing crosses the network */
 	src = fetch_source(s, t, src);
-	sp = src_of(t, src);
+	sp = src_of(s, t, src);
 	if (sp->slot && !fetch_by_rack(s, t, src)) {
 		sw_sim_net_flow_grow(s->net, shf->xfers[sp->slot - 1].flow, bytes, s->now);
 		return 0;
@@ -415,7 +427,7 @@ static void shuffle_release(struct sim *s, struct sim_task *t)
 {
 	for (uint32_t rack = 0; rack < s->cluster.n_racks; rack++) {
 		uint32_t src = s->rack_nodes[s->rack_first[rack]];
-		struct sim_src *sp = src_of(t, src);
+		struct sim_src *sp = src_of(s, t, src);
 
 		if (sp->pending && !sp->queued && !sp->slot && fetch_by_rack(s, t, src))
 			queue_source(s, t->shf, sp, src);
@@ -656,7 +668,7 @@ int sw_sim_flow_done(struct sim *s, struct sim_xfer *x)
 		return compute(s, t, t->job->maps[t->idx].input_bytes, t->job->bench->map_rate);
 	if (t->phase == SIM_WRITE)
 		return --t->waits ? 0 : written(s, t);
-	sp = src_of(t, x->src);
+	sp = src_of(s, t, x->src);
 	sp->slot = 0;
 	shf->active--;
 	/* a rack's outputs that registered while it was fetched */
@@ -822,7 +834,7 @@ int sw_sim_shuffle_forget(struct sim *s, struct sim_task *t, uint32_t src)
 {
 	struct sim_job *j = t->job;
 	struct sim_shuffle *shf = t->shf;
-	struct sim_src *sp = src_of(t, src);
+	struct sim_src *sp = src_of(s, t, src);
 
 	for (uint32_t i = 0; i < j->n_outputs; i++) {
 		const struct sim_output *o = &j->outputs[i];
