@@ -108,6 +108,11 @@ static void nh_portable(const uint32_t *k, const uint8_t *m, size_t n, uint64_t 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
+/* How far ahead NH asks for the message's bytes. The kernel's receive copy leaves them out of
+ * the reducer's caches (README.md, "NH on AVX2"), and the hardware's prefetcher stops at each
+ * 4 KiB page: 16 KiB ahead took a 16 MiB fetch's CPU per byte down 7%, 1 MiB's 4%. */
+#define NH_AHEAD (16u << 10)
+
 /* nh_portable on AVX2: the 8 products of a 32-byte group, both iterations', in two
  * multiplies. Words 0-3 of the group, in both halves of a register, plus key words 0-7 are
  * the first iteration's left factors (low half) and the second's (high half, its key 4 words
@@ -118,6 +123,8 @@ __attribute__((target("avx2"))) static void nh_avx2(const uint32_t *k, const uin
 {
 	__m256i acc = _mm256_setzero_si256(), acc2 = _mm256_setzero_si256();
 	for (size_t i = 0; i < n; i += 32, k += 8) {
+		/* may point past the message's end: a hint, not a load */
+		_mm_prefetch((const char *)((uintptr_t)m + i + NH_AHEAD), _MM_HINT_T0);
 		__m256i a = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(m + i)));
 		__m256i b =
 		        _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(m + i + 16)));
