@@ -86,7 +86,7 @@ struct dmsg {
 struct dseg {
 	struct dmsg *msg; /* MSG segments */
 	uint32_t off, len;
-	uint32_t credit; /* CREDIT segments */
+	uint32_t credit; /* credits given back: a CREDIT segment's, or riding on a MSG one */
 	uint8_t kind;
 	bool sacked, retx;
 	uint64_t sent; /* tsc of the last transmission, 0: never sent */
@@ -1188,6 +1188,7 @@ static int tx_seg(struct dpdk_ctx *d, struct dconn *k, uint32_t seq, uint64_t no
 	int rc;
 
 	if (s->kind == DPDK_SEG_MSG) {
+		f.credit = (uint16_t)s->credit;
 		f.msg_len = s->msg->len;
 		f.tag = s->msg->tag;
 		f.off = s->off;
@@ -1208,18 +1209,22 @@ static int tx_seg(struct dpdk_ctx *d, struct dconn *k, uint32_t seq, uint64_t no
 }
 
 /* Cuts the next segment from what k has to send: owed credits first (they unblock the
- * peer), then message bytes, then the FIN. Returns false when there is nothing. */
+ * peer), riding on the next message segment when there is one (a frame less each way per
+ * request and answer), else in a CREDIT segment of their own; then message bytes, then the
+ * FIN. Returns false when there is nothing. */
 static bool seg_assign(struct dconn *k)
 {
 	struct dseg *s = &k->seg[k->snd_end % WIN];
 
 	memset(s, 0, sizeof(*s));
-	if (k->credit_owed) {
+	if (k->credit_owed && (!k->asg || k->credit_owed > UINT16_MAX)) {
 		s->kind = DPDK_SEG_CREDIT;
 		s->credit = k->credit_owed;
 		k->credit_owed = 0;
 	} else if (k->asg) {
 		struct dmsg *m = k->asg;
+		s->credit = k->credit_owed;
+		k->credit_owed = 0;
 		s->kind = DPDK_SEG_MSG;
 		s->msg = m;
 		s->off = m->assigned;
@@ -1546,6 +1551,8 @@ static int on_seg(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *
 	}
 	if (!ep)
 		return 0; /* closed here: the bytes have nowhere to go */
+	if (f->credit && (rc = sw_dp_credit_arrived(ep, f->credit)) < 0)
+		return rc;
 	if (f->off == 0 && !k->rx_busy) {
 		/* A new message: checked before anything is allocated for it. */
 		if (f->msg_len > d->base.cfg.max_recv)

@@ -70,7 +70,8 @@ size_t sw_dp_dpdk_encode(uint8_t *buf, const struct dpdk_frame *f, enum dpdk_csu
 	h[2] = DPDK_VERSION;
 	h[3] = f->type;
 	h[4] = f->kind;
-	memset(h + 5, 0, 3);
+	h[5] = 0;
+	put16(h + 6, f->credit);
 	put32(h + 8, f->dst_conn);
 	put32(h + 12, f->src_conn);
 	put32(h + 16, f->seq);
@@ -133,6 +134,7 @@ int sw_dp_dpdk_decode(const uint8_t *buf, size_t len, struct dpdk_frame *f, bool
 	f->dst_port = rte_be_to_cpu_16(udp->dst_port);
 	f->type = h[3];
 	f->kind = h[4];
+	f->credit = get16(h + 6);
 	f->dst_conn = get32(h + 8);
 	f->src_conn = get32(h + 12);
 	f->seq = get32(h + 16);
@@ -145,6 +147,8 @@ int sw_dp_dpdk_decode(const uint8_t *buf, size_t len, struct dpdk_frame *f, bool
 	f->len = (uint32_t)(udp_len - DPDK_UDP_LEN - DPDK_HDR_LEN);
 	if ((f->type == DPDK_SYN || f->type == DPDK_SYNACK) && f->msg_len < DPDK_MSS_MIN)
 		return -EPROTO; /* no segment size: nothing could be sent */
+	if (f->credit && (f->type != DPDK_SEG || f->kind != DPDK_SEG_MSG))
+		return -EPROTO; /* credits ride on message segments only */
 	if (f->type == DPDK_SEG) {
 		if (f->kind < DPDK_SEG_MSG || f->kind > DPDK_SEG_FIN)
 			return -EPROTO;

@@ -36,7 +36,8 @@ enum dpdk_type {
 
 /* What a stream segment carries (DPDK_SEG). */
 enum dpdk_seg_kind {
-	DPDK_SEG_MSG = 1, /* bytes [off, off+len) of a message of msg_len bytes with a tag */
+	DPDK_SEG_MSG = 1, /* bytes [off, off+len) of a message of msg_len bytes with a tag, and
+	                   * credit credits given back */
 	DPDK_SEG_CREDIT,  /* msg_len credits given back */
 	DPDK_SEG_FIN,     /* the sender closed: nothing follows */
 };
@@ -59,6 +60,7 @@ struct dpdk_frame {
 	uint64_t sack; /* bit i: ack + 1 + i arrived out of order */
 	uint32_t msg_len, off;
 	uint64_t tag;
+	uint16_t credit; /* SEG of kind MSG: credits given back with it (0 in every other frame) */
 	const uint8_t *data; /* payload after the header (decode only) */
 	uint32_t len;
 };

@@ -18,10 +18,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void same(const struct dpdk_frame *a, const struct dpdk_frame *b)
 {
-	if (a->type != b->type || a->kind != b->kind || a->dst_conn != b->dst_conn ||
-	    a->src_conn != b->src_conn || a->seq != b->seq || a->ack != b->ack ||
-	    a->sack != b->sack || a->msg_len != b->msg_len || a->off != b->off ||
-	    a->tag != b->tag || a->len != b->len || a->src_ip != b->src_ip ||
+	if (a->type != b->type || a->kind != b->kind || a->credit != b->credit ||
+	    a->dst_conn != b->dst_conn || a->src_conn != b->src_conn || a->seq != b->seq ||
+	    a->ack != b->ack || a->sack != b->sack || a->msg_len != b->msg_len ||
+	    a->off != b->off || a->tag != b->tag || a->len != b->len || a->src_ip != b->src_ip ||
 	    a->dst_ip != b->dst_ip || a->src_port != b->src_port || a->dst_port != b->dst_port ||
 	    memcmp(a->data, b->data, a->len) != 0)
 		abort();
