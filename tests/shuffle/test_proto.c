@@ -11,6 +11,8 @@
 #include <cmocka.h>
 #include <isa-l/crc.h>
 #include <nettle/umac.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include "proto.h"
 #include "umac.h"
@@ -280,6 +282,88 @@ static void answer_tag_from_put_time_digests_is_the_tag_over_the_bytes(void **st
 	sw_shuffle_proto_tag_free(g);
 }
 
+/* The request's MAC and the answer keys are HMAC-SHA256 as OpenSSL computes it (auth.c takes
+ * nettle's), for secrets of the shortest, a middling and the longest length. */
+static void macs_and_keys_are_openssls_hmac_sha256(void **state)
+{
+	(void)state;
+	uint8_t secret[SW_SHUFFLE_SECRET_MAX], req[PROTO_REQ_LEN], in[PROTO_CHALLENGE_LEN + 64];
+	uint8_t want[32], got[PROTO_MAC_LEN], k[PROTO_KEY_LEN];
+	for (size_t i = 0; i < sizeof(secret); i++)
+		secret[i] = (uint8_t)(i * 29 + 1);
+	for (size_t i = 0; i < sizeof(req); i++)
+		req[i] = (uint8_t)(i * 7);
+	static const size_t lens[] = {SW_SHUFFLE_SECRET_MIN, 21, SW_SHUFFLE_SECRET_MAX};
+	for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+		unsigned n = 0;
+		memcpy(in, challenge, PROTO_CHALLENGE_LEN);
+		memcpy(in + PROTO_CHALLENGE_LEN, req, PROTO_REQ_MACED);
+		assert_non_null(HMAC(EVP_sha256(), secret, (int)lens[l], in,
+		                     PROTO_CHALLENGE_LEN + PROTO_REQ_MACED, want, &n));
+		assert_int_equal(sw_shuffle_proto_mac(secret, lens[l], challenge, req, got), 0);
+		assert_memory_equal(got, want, PROTO_MAC_LEN);
+		assert_int_equal(sw_shuffle_proto_answer_key(secret, lens[l], challenge, k), 0);
+		memcpy(in, "SWFA key", 8);
+		memcpy(in + 8, challenge, PROTO_CHALLENGE_LEN);
+		HMAC(EVP_sha256(), secret, (int)lens[l], in, 8 + PROTO_CHALLENGE_LEN, want, &n);
+		assert_memory_equal(k, want, PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN);
+		HMAC(EVP_sha256(), secret, (int)lens[l], (const uint8_t *)"SWFB key", 8, want, &n);
+		assert_memory_equal(k + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN, want,
+		                    PROTO_PIECE_KEY_LEN);
+	}
+}
+
+/* The answer tag is AES-128-GCM as OpenSSL computes it with no plaintext (GMAC): IV the nonce
+ * and seq, additional data the header's first 40 bytes and the pieces' digests. Payloads of no
+ * piece, one, four, 27 (additional data of exactly 256 bytes, the size auth.c gathers it in)
+ * and 40 pieces. */
+static void answer_tag_is_openssls_aes_gcm_over_header_and_digests(void **state)
+{
+	(void)state;
+	static const size_t lens[] = {0, 5, 3 * PROTO_PIECE + 5, 27 * PROTO_PIECE,
+	                              40 * PROTO_PIECE};
+	enum { MAX = 40 * PROTO_PIECE, N = MAX / PROTO_PIECE };
+	uint8_t *payload = malloc(MAX), k[PROTO_KEY_LEN], aad[PROTO_CHUNK_LEN + N * 8];
+	struct proto_tag *g = sw_shuffle_proto_tag_new();
+	assert_non_null(payload);
+	assert_non_null(g);
+	for (size_t i = 0; i < MAX; i++)
+		payload[i] = (uint8_t)(i * 31 + (i >> 13));
+	assert_int_equal(sw_shuffle_proto_answer_key(key, sizeof(key), challenge, k), 0);
+	for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+		size_t len = lens[l], n = (len + PROTO_PIECE - 1) / PROTO_PIECE;
+		struct proto_chunk c = {.version = SW_SHUFFLE_VERSION,
+		                        .seq = (uint32_t)l + 0x01020304,
+		                        .len = (uint32_t)len,
+		                        .raw_len = (uint32_t)len,
+		                        .total = len};
+		uint64_t nonce = 0x1122334455667788ull + l;
+		assert_int_equal(sw_shuffle_proto_chunk_seal(g, k, nonce, &c, payload, len), 0);
+		sw_shuffle_proto_chunk_encode(&c, aad);
+		sw_shuffle_proto_digests(g, k + PROTO_KEY_LEN - PROTO_PIECE_KEY_LEN, payload, len,
+		                         aad + PROTO_CHUNK_TAGGED);
+		uint8_t iv[12], want[PROTO_TAG_LEN];
+		for (int i = 0; i < 8; i++)
+			iv[i] = (uint8_t)(nonce >> (8 * i));
+		for (int i = 0; i < 4; i++)
+			iv[8 + i] = (uint8_t)(c.seq >> (8 * i));
+		EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+		int m;
+		assert_int_equal(EVP_EncryptInit_ex(x, EVP_aes_128_gcm(), NULL, k, iv), 1);
+		assert_int_equal(
+		        EVP_EncryptUpdate(x, NULL, &m, aad,
+		                          (int)(PROTO_CHUNK_TAGGED + n * PROTO_DIGEST_LEN)),
+		        1);
+		assert_int_equal(EVP_EncryptFinal_ex(x, NULL, &m), 1);
+		assert_int_equal(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_GET_TAG, sizeof(want), want),
+		                 1);
+		EVP_CIPHER_CTX_free(x);
+		assert_memory_equal(c.tag, want, PROTO_TAG_LEN);
+	}
+	sw_shuffle_proto_tag_free(g);
+	free(payload);
+}
+
 /* Our UMAC-64 of len bytes of d under k (expanded in ours) is nettle's with the zero nonce, with
  * the AVX2 NH (where the CPU has it) and the portable one. */
 static void umac64_matches_nettle(const uint8_t k[UMAC_KEY_LEN], const struct umac64_key *ours,
@@ -517,6 +601,8 @@ int main(void)
 	        cmocka_unit_test(answer_tag_fails_on_any_changed_bit_nonce_key_or_connection),
 	        cmocka_unit_test(cached_answer_keys_are_those_of_the_secret_asked_for),
 	        cmocka_unit_test(answer_tag_from_put_time_digests_is_the_tag_over_the_bytes),
+	        cmocka_unit_test(macs_and_keys_are_openssls_hmac_sha256),
+	        cmocka_unit_test(answer_tag_is_openssls_aes_gcm_over_header_and_digests),
 	        cmocka_unit_test(umac64_is_nettles_for_every_length_and_both_nh_codes),
 	        cmocka_unit_test(umac64_takes_large_block_values_as_poly64_does),
 	        cmocka_unit_test(crc32c_matches_the_castagnoli_check_value),
