@@ -55,11 +55,9 @@
 /* A connection that heard nothing for this long asks its peer for an answer: on a kernel
  * interface a peer whose process ended answers through its kernel (port unreachable). */
 #define PROBE_MS 1000
-/* sw_dp_wait spins this long before it sleeps; within WAIT_NAP_US of the last frame in or
- * out it sleeps 50 us at a time rather than on the wake set (dataplane/README.md, "Waiting").
- * Not on memif, whose interrupt wakes a sleeper as a frame arrives: it sleeps at once. */
+/* On a port with no wake set (net_ring, af_xdp) sw_dp_wait polls this often at first, then
+ * naps 50 us between polls (dataplane/README.md, "Waiting"); the others sleep at once. */
 #define WAIT_SPIN_US 200
-#define WAIT_NAP_US  2000
 /* The longest a pure ack waits for a frame to ride on (ack_held): well below RTO_MIN_US. */
 #define ACK_HOLD_US 500
 /* neighbours a port learns by ARP (the oldest replaced first when full) */
@@ -192,7 +190,6 @@ struct dpdk_ctx {
 	bool kicked;           /* kicked its own wake set since it last armed it */
 	bool fd_out;           /* sw_dp_fd was asked: the caller may sleep on the set itself */
 	bool asleep;           /* counted in its memif port's sleepers */
-	uint64_t active_tsc;   /* the last progress that moved a frame in or out */
 	uint64_t progresses;   /* progress calls so far */
 	uint64_t taken;        /* the last progress that began with every event taken */
 	bool ip_set;
@@ -1846,15 +1843,11 @@ static int dpdk_progress(struct sw_dp_ctx *c)
 	if (!d->base.evq.n) /* the caller took every event of the progresses before this one */
 		d->taken = d->progresses + 1;
 	d->progresses++;
-	if (d->ntx)
-		d->active_tsc = now;
 	if (link_up(d)) {
 		do { /* what other contexts on the port polled for this one */
 			n = (uint16_t)rte_ring_sc_dequeue_burst(d->rxq, (void **)rx, BURST, NULL);
 			for (uint16_t i = 0; i < n; i++)
 				rx_one(d, rx[i], now);
-			if (n)
-				d->active_tsc = now;
 		} while (n == BURST && ++rounds < 8);
 		d->rx_more = n == BURST;
 		rounds = 0;
@@ -1863,8 +1856,6 @@ static int dpdk_progress(struct sw_dp_ctx *c)
 			n = port_rx(d, rx, &mine);
 			for (uint16_t i = 0; i < mine; i++)
 				rx_one(d, rx[i], now);
-			if (n)
-				d->active_tsc = now;
 		} while (n == BURST && ++rounds < 8);
 		d->rx_more |= n == BURST;
 	}
@@ -1882,8 +1873,6 @@ static int dpdk_progress(struct sw_dp_ctx *c)
 			dconn_free(d, k);
 	}
 	paced_tx(d, now);
-	if (d->ntx)
-		d->active_tsc = now;
 	tx_flush(d);
 	if (d->ntx) /* the port's ring was full */
 		due(d, now + d->hz / 10000);
@@ -2093,15 +2082,14 @@ static int wake_arm(struct dpdk_ctx *d)
 	return 0;
 }
 
-/* Progresses until there is an event. On a kernel interface: polling often for WAIT_SPIN_US
- * first (the next frame of a transfer is usually that close), with the shortest sleep
- * between polls; then every 50 us with nanosleep between while frames moved within
- * WAIT_NAP_US (a wake-up through the kernel cost more latency than that on a loaded
- * machine); else sleeping on the wake set. On memif: sleeping on the wake set at once, its
- * interrupt waking it when a frame comes, as a blocked socket reader is woken. Ports with no
- * wake set (net_ring, af_xdp) and a memif link that is down nap 50 us between polls. So an
- * idle context holds no core. With timeout_ms 0 and a wake set, -ETIMEDOUT leaves the set
- * armed for the caller's epoll (sw_dp_fd). Costs: dataplane/README.md. */
+/* Progresses until there is an event, sleeping on the wake set as soon as a poll found
+ * nothing: a frame's arrival wakes it (memif's interrupt; on a kernel interface the held
+ * socket, which the kernel hands the frame after af_packet's ring has it), as a blocked socket
+ * reader is woken. Ports with no wake set (net_ring, af_xdp) poll often for WAIT_SPIN_US
+ * (the next frame of a transfer is usually that close), with the shortest sleep between
+ * polls, then nap 50 us between polls, as does memif while its link is down. So an idle
+ * context holds no core. With timeout_ms 0 and a wake set, -ETIMEDOUT leaves the set armed
+ * for the caller's epoll (sw_dp_fd). Costs: dataplane/README.md. */
 static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 {
 	struct dpdk_ctx *d = dctx(c);
@@ -2117,7 +2105,7 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 		if (has_work(d))
 			return 0;
 		now = rte_rdtsc();
-		if (!d->p->memif && now - start <= spin && now < end) {
+		if (d->wake.epfd < 0 && now - start <= spin && now < end) {
 			/* A sleep, not a plain spin: with more runnable threads than cores, a spin
 			 * held the core its peer needed to answer (1 KiB fetches: 482 us). And not
 			 * sched_yield: since EEVDF (Linux 6.6) a yield puts the thread behind the
@@ -2128,11 +2116,7 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 			nanosleep(&ts, NULL);
 			continue;
 		}
-		rc = d->wake.epfd < 0 || (!d->p->memif &&
-		                          now - d->active_tsc < d->hz / 1000000 * WAIT_NAP_US &&
-		                          now < end)
-		             ? -EAGAIN
-		             : wake_arm(d);
+		rc = d->wake.epfd < 0 ? -EAGAIN : wake_arm(d);
 		if (rc < 0) {
 			struct timespec ts = {0, 50000};
 			if (now >= end) {
