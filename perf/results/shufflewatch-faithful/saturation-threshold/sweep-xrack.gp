@@ -5,10 +5,58 @@ $line0 << EOD
 1 "1" 1.0000
 EOD
 $line1 << EOD
+0.75 "0.75" 1.0000
+0.8 "0.8" 1.0000
+0.9 "0.9" 1.0000
+1 "1" 1.0000
+EOD
+$line2 << EOD
+0.75 "0.75" 1.0000
+0.8 "0.8" 1.0000
+0.9 "0.9" 1.0000
+1 "1" 1.0000
+EOD
+$line3 << EOD
+0.75 "0.75" 1.0000
+0.8 "0.8" 1.0000
+0.9 "0.9" 1.0000
+1 "1" 1.0000
+EOD
+$line4 << EOD
+0.75 "0.75" 1.0000
+0.8 "0.8" 1.0000
+0.9 "0.9" 1.0000
+1 "1" 1.0000
+EOD
+$line5 << EOD
 0.75 "0.75" 1.0012
 0.8 "0.8" 0.9996
 0.9 "0.9" 1.0012
 1 "1" 1.0002
+EOD
+$line6 << EOD
+0.75 "0.75" 0.9992
+0.8 "0.8" 1.0002
+0.9 "0.9" 1.0003
+1 "1" 0.9995
+EOD
+$line7 << EOD
+0.75 "0.75" 1.0001
+0.8 "0.8" 1.0001
+0.9 "0.9" 1.0013
+1 "1" 1.0000
+EOD
+$line8 << EOD
+0.75 "0.75" 1.0002
+0.8 "0.8" 0.9998
+0.9 "0.9" 0.9989
+1 "1" 1.0000
+EOD
+$line9 << EOD
+0.75 "0.75" 1.0004
+0.8 "0.8" 1.0006
+0.9 "0.9" 0.9995
+1 "1" 1.0006
 EOD
 # Renders sweep-xrack.png: gnuplot sweep-xrack.gp
 set terminal pngcairo size 900,600 font ',10'
@@ -20,5 +68,13 @@ set key outside right top
 set grid
 set yrange [0:*]
 set offsets graph 0.05, graph 0.05, 0, 0
-plot $line0 using 1:3 with linespoints lw 1.5 title 'fair', \
-     $line1 using 1:3 with linespoints lw 1.5 title 'sw-fair'
+plot $line0 using 1:3 with linespoints lw 1.5 title 'fair seed=1', \
+     $line1 using 1:3 with linespoints lw 1.5 title 'fair seed=2', \
+     $line2 using 1:3 with linespoints lw 1.5 title 'fair seed=3', \
+     $line3 using 1:3 with linespoints lw 1.5 title 'fair seed=4', \
+     $line4 using 1:3 with linespoints lw 1.5 title 'fair seed=5', \
+     $line5 using 1:3 with linespoints lw 1.5 title 'sw-fair seed=1', \
+     $line6 using 1:3 with linespoints lw 1.5 title 'sw-fair seed=2', \
+     $line7 using 1:3 with linespoints lw 1.5 title 'sw-fair seed=3', \
+     $line8 using 1:3 with linespoints lw 1.5 title 'sw-fair seed=4', \
+     $line9 using 1:3 with linespoints lw 1.5 title 'sw-fair seed=5'
