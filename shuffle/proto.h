@@ -129,7 +129,7 @@ int sw_shuffle_proto_hello_decode(const uint8_t *buf, size_t len,
 int sw_shuffle_proto_challenge_new(uint8_t challenge[PROTO_CHALLENGE_LEN]);
 
 /* HMAC-SHA256 of the connection's challenge and an encoded request's first PROTO_REQ_MACED
- * bytes. 0 or -EIO. */
+ * bytes. 0 (nettle's HMAC cannot fail; the int keeps the contract of a MAC that can). */
 int sw_shuffle_proto_mac(const uint8_t *key, size_t key_len,
                          const uint8_t challenge[PROTO_CHALLENGE_LEN],
                          const uint8_t req[PROTO_REQ_LEN], uint8_t mac[PROTO_MAC_LEN]);
@@ -144,9 +144,10 @@ int sw_shuffle_proto_mac_verify(const uint8_t *key, size_t key_len,
  * (unique: the server accepts each nonce once per connection), over the encoded header's
  * bytes [0, PROTO_CHUNK_TAGGED) and the digest of every PROTO_PIECE of the payload: UMAC-64
  * under the job's piece key with a fixed nonce, a keyed universal hash that a map side takes
- * once at put time. seal sets c->tag (0 or -EIO), from the payload or from its digests
- * (n of them, as sw_shuffle_proto_digests gives); check compares it in constant time (0 or
- * -EBADMSG). answer_key derives both keys (0 or -EIO), piece_key the second alone. A
+ * once at put time. seal sets c->tag (0: nettle's GMAC cannot fail), from the payload or
+ * from its digests (n of them, as sw_shuffle_proto_digests gives); check compares it in
+ * constant time (0 or -EBADMSG). answer_key derives both keys (0, as seal), piece_key the
+ * second alone. A
  * proto_tag holds the keyed contexts of one thread (NULL from new: out of memory).
  */
 struct proto_tag;
