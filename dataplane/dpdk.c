@@ -1359,17 +1359,20 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 			due(d, k->seg[0].sent + k->rto_tsc);
 			return;
 		}
-		if (k->syn_tries++ == SYN_TRIES) {
+		if (k->syn_tries == SYN_TRIES) {
 			dconn_down(k, k->resolving ? -EHOSTUNREACH : -ECONNREFUSED);
 			return;
 		}
-		if ((k->resolving ? tx_arp(d, &a) : tx_frame(d, k, &f, NULL)) == 0) {
-			k->seg[0].sent = now;
-			k->rto_tsc =
-			        k->syn_tries == 1 ? d->hz / 1000000 * SYN_RTO_US : k->rto_tsc * 2;
-			if (k->rto_tsc > d->hz / 1000000 * RTO_MAX_US)
-				k->rto_tsc = d->hz / 1000000 * RTO_MAX_US;
+		/* A try counts once its frame is queued: a full ring (a peer slow to drain it,
+		 * as a hundred SYNs at once under load met) is no answer from the peer. */
+		if ((k->resolving ? tx_arp(d, &a) : tx_frame(d, k, &f, NULL)) != 0) {
+			due(d, now + d->hz / 10000);
+			return;
 		}
+		k->seg[0].sent = now;
+		k->rto_tsc = k->syn_tries++ == 0 ? d->hz / 1000000 * SYN_RTO_US : k->rto_tsc * 2;
+		if (k->rto_tsc > d->hz / 1000000 * RTO_MAX_US)
+			k->rto_tsc = d->hz / 1000000 * RTO_MAX_US;
 		due(d, k->seg[0].sent + k->rto_tsc);
 		return;
 	}
