@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t at = 1; at < size && !closed; at += piece) {
 		size_t n = size - at < piece ? size - at : piece;
 		if (write(fd, data + at, n) != (ssize_t)n)
-			break; /* the context cut us off */
+			break;    /* the context cut us off */
 		closed = drain(); /* loopback: what was written is readable already */
 	}
 	close(fd);
