@@ -100,11 +100,15 @@ uplinks_in() {
 	for r in 0 1; do in_ns tor$r cat /sys/class/net/uplink/statistics/rx_bytes; done |
 		awk '{s += $1} END {print s}'
 }
+# 8 maps of 2 s on the 8 map slots: every node takes 2 at its first heartbeat (every 500 ms),
+# so both racks hold map output and every reduce fetches across racks. Maps of 4 ms let the
+# first rack to heartbeat run them all, the reduces too, and nothing crossed (CI, twice).
+SORT_JOB='{"name": "sort", "maps": 8, "reduces": 4, "input_bytes": 4000000,
+	"compute_bytes_per_s": 2e6, "reduce_compute_bytes_per_s": 1e9}'
 job() { # [MAX_RATIO of uplink bytes to the agents' count, 1.05], plus resent frames
 	max=${1:-1.05}
 	u0=$(uplinks_in) && a0=$(agents_xrack) && r0=$(resent) &&
-		ctl submit --name sort --maps 8 --reduces 4 --input-bytes 4000000 --rate 1e9 \
-			>/dev/null || return 1
+		echo "$SORT_JOB" | ctl submit - >/dev/null || return 1
 	until ctl jobs >"$tmp/jobs" && grep -qE " done | failed " "$tmp/jobs"; do sleep 0.2; done
 	has "$tmp/jobs" " done " || return 1
 	u=$(($(uplinks_in) - u0)) a=$(($(agents_xrack) - a0)) r=$(($(resent) - r0))
@@ -284,8 +288,10 @@ paced() {
 		[ $i -lt 150 ] || { echo "  still paced 30 s after the last job"; return 1; }
 		sleep 0.2
 	done
-	ctl submit --name paced --maps 8 --reduces 4 --input-bytes 20000000 --rate 1e9 \
-		--replicas 0 >/dev/null || return 1
+	# maps of 1 s, so both racks run them (as SORT_JOB's)
+	echo '{"name": "paced", "maps": 8, "reduces": 4, "input_bytes": 20000000,
+		"compute_bytes_per_s": 2e7, "reduce_compute_bytes_per_s": 1e9,
+		"output_replicas": 0}' | ctl submit - >/dev/null || return 1
 	until [ "$(agents_metric swagent_pace_bytes_per_second | cut -d' ' -f2)" = 4 ]; do
 		[ "$(paced_job)" = running ] || { echo "  the job ended unpaced"; return 1; }
 		sleep 0.2
