@@ -755,12 +755,13 @@ static void a_hundred_connections_to_a_peer_stalled_for_300_ms_open_when_it_runs
 	enum { EPS = 100 };
 	static uint64_t vals[EPS];
 	struct sw_dp_ep *ep[EPS];
+	unsigned char msg[8] = "link up";
 	struct conn c;
 	int64_t end;
 
 	(void)state;
 	conn_open(&c, 0);
-	echo_each(c.ctx, &c.ep, vals, 1, 0, 1); /* the link is up: the stall is the peer's alone */
+	round_trip(&c, 1, msg, sizeof(msg)); /* the link is up: the stall is the peer's alone */
 	assert_int_equal(kill(c.peer.pid, SIGSTOP), 0);
 	for (int i = 0; i < EPS; i++) {
 		vals[i] = (uint64_t)i * 104729;
