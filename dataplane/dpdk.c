@@ -238,9 +238,21 @@ static bool before(uint32_t a, uint32_t b)
 	return (int32_t)(a - b) < 0;
 }
 
+/* A config field, or where it is unset the environment's SW_DP_DPDK_* variable: so that a
+ * caller that only names the backend (the shuffle's server and client) can run over dpdk,
+ * as UCX_TLS does for ucx. */
+static const char *setting(const char *field, const char *env)
+{
+	return field ? field : getenv(env);
+}
+
 /* ---- once per process: the EAL ---- */
 
 #define EAL_MAX_ARGS 64
+
+/* The EAL's memory is allocated at init and capped there (--socket-mem with --socket-limit):
+ * it never allocates or frees pages afterwards (zero_copy_allowed). */
+static bool eal_memory_fixed;
 
 static int dpdk_init(const struct sw_dp_config *cfg)
 {
@@ -250,6 +262,7 @@ static int dpdk_init(const struct sw_dp_config *cfg)
 	cpu_set_t cpus;
 	char lcores[64] = "--lcores=0";
 	int first = -1, last = -1;
+	const char *eal = setting(cfg->dpdk_eal, "SW_DP_DPDK_EAL");
 
 	/* EAL pins the main thread to lcore 0's cpus: let those be every cpu this process may
 	 * use, or two processes on one machine would share one core. */
@@ -261,14 +274,15 @@ static int dpdk_init(const struct sw_dp_config *cfg)
 			}
 	if (first >= 0)
 		snprintf(lcores, sizeof(lcores), "--lcores=0@(%d-%d)", first, last);
-	if (cfg->dpdk_eal)
-		snprintf(buf, sizeof(buf), "sw_dp %s %s", lcores, cfg->dpdk_eal);
+	if (eal && *eal)
+		snprintf(buf, sizeof(buf), "sw_dp %s %s", lcores, eal);
 	else
 		snprintf(buf, sizeof(buf),
 		         "sw_dp %s --no-pci --no-huge -m 256 --no-shconf --no-telemetry "
 		         "--log-level=lib.eal:warning "
 		         "--file-prefix swdp-%ld",
 		         lcores, (long)getpid());
+	eal_memory_fixed = strstr(buf, "--socket-mem") && strstr(buf, "--socket-limit");
 	for (char *save, *t = strtok_r(buf, " \t", &save); t && argc < EAL_MAX_ARGS;
 	     t = strtok_r(NULL, " \t", &save))
 		argv[argc++] = t;
@@ -439,6 +453,34 @@ static bool in_memory(const char *devargs)
 	return is_memif(devargs) || strncmp(devargs, "net_ring", 8) == 0;
 }
 
+/* A memif client in zero-copy mode (zero-copy=yes) lends its peer the EAL's own memory, and
+ * DPDK 22.11's memif closes the EAL's file of that memory when the link connects
+ * (memif_connect: "close memseg file"). The EAL can then no longer allocate or free pages of
+ * it (fallocate on a closed descriptor), and a second such port would hand its peer whatever
+ * file has taken that descriptor's number since, and close it. So: one per process, and only
+ * where the EAL's memory was allocated and capped at init, so that nothing touches the file
+ * after the connect. 0, or -ENOTSUP. */
+static int zero_copy_allowed(const char *devargs)
+{
+	static atomic_bool taken;
+
+	if (!eal_memory_fixed) {
+		fprintf(stderr,
+		        "sw_dp dpdk: port \"%s\": a zero-copy memif port needs the EAL's memory "
+		        "fixed at init (dpdk_eal with --socket-mem and --socket-limit)\n",
+		        devargs);
+		return -ENOTSUP;
+	}
+	if (atomic_exchange(&taken, true)) {
+		fprintf(stderr,
+		        "sw_dp dpdk: port \"%s\": one zero-copy memif port per process (DPDK "
+		        "22.11's memif closes the EAL's memory file when the first connects)\n",
+		        devargs);
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
 static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 {
 	static atomic_uint seq;
@@ -460,6 +502,8 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 
 	if (n == 0 || n + 12 > sizeof(p->name))
 		return -EINVAL;
+	if (memif && strstr(devargs, ",zero-copy=yes") && (rc = zero_copy_allowed(devargs)) < 0)
+		return rc;
 	memcpy(p->name, devargs, n);
 	p->name[n] = '\0';
 	/* The same name with other devargs (another interface) gets a name of its own: vdev
@@ -730,14 +774,6 @@ static uint32_t iface_mtu(const char *devargs)
 	rc = ioctl(fd, SIOCGIFMTU, &ifr);
 	close(fd);
 	return rc < 0 ? 0 : (uint32_t)ifr.ifr_mtu;
-}
-
-/* A config field, or where it is unset the environment's SW_DP_DPDK_* variable: so that a
- * caller that only names the backend (the shuffle's server and client) can run over dpdk,
- * as UCX_TLS does for ucx. */
-static const char *setting(const char *field, const char *env)
-{
-	return field ? field : getenv(env);
 }
 
 static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)

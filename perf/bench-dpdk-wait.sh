@@ -5,6 +5,9 @@
 # and 64 KiB fetches: a frame each way, then 64 KiB in frames of the link's MTU), the map side
 # and the fetcher in two processes, on each link of LINKS:
 #   memif     dpdk over memif between the two processes, MTU 9000 (8 frames per 64 KiB)
+#   memifzc   the same with both processes' EAL memory on hugepages and the fetcher's memif
+#             client in zero-copy mode (one copy of each frame through memif, not two; the
+#             script reserves the hugepages and gives them back)
 #   vethMTU   dpdk on af_packet on a veth pair of that MTU between two namespaces made here, as
 #             the emulated racks run it (their veths have 1500: 46 frames per 64 KiB); tcp over
 #             the same veth beside it
@@ -14,7 +17,8 @@
 # p50 below it); the last column is each p50 over that tcp's. Medians of RUNS runs, the links
 # interleaved within each run. Root.
 # Usage: perf/bench-dpdk-wait.sh [BUILD_DIR]
-#        (env RUNS=3, SIZES="1024 65536", COUNT=1000, LINKS="memif veth9000 veth1500 lo1500",
+#        (env RUNS=3, SIZES="1024 65536", COUNT=1000,
+#        LINKS="memif memifzc veth9000 veth1500 lo1500",
 #        IDLE=1: 0 leaves out the idle agents, HOG=0: 1 pins the fetches of every row and a
 #        CPU-bound loop to the last CPU, as a map task beside an agent's shuffle)
 set -u
@@ -22,7 +26,7 @@ B=${1:-build}
 RUNS=${RUNS:-3}
 SIZES=${SIZES:-1024 65536}
 COUNT=${COUNT:-1000}
-LINKS=${LINKS:-memif veth9000 veth1500 lo1500}
+LINKS=${LINKS:-memif memifzc veth9000 veth1500 lo1500}
 IDLE=${IDLE:-1}
 HOG=${HOG:-0}
 sw=$B/tools/swctl/swctl bs=$B/perf/bench_shuffle
@@ -30,8 +34,9 @@ sw=$B/tools/swctl/swctl bs=$B/perf/bench_shuffle
 [ "$(id -u)" = 0 ] || { echo "bench-dpdk-wait.sh: needs root (namespaces)" >&2; exit 1; }
 ns=dpdk-bdw$$
 tmp=$(mktemp -d /tmp/bench-dpdk-wait-XXXXXX)
-hog= pin=
-trap '[ -z "$hog" ] || kill "$hog"; for x in $ns $ns-map $ns-fetch; do ip netns del $x 2>/dev/null; done; rm -rf "$tmp"' EXIT
+hog= pin= hugepages=
+trap '[ -z "$hog" ] || kill "$hog"; [ -z "$hugepages" ] || echo "$hugepages" >/proc/sys/vm/nr_hugepages
+	for x in $ns $ns-map $ns-fetch; do ip netns del $x 2>/dev/null; done; rm -rf "$tmp"' EXIT
 
 med() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
@@ -76,6 +81,11 @@ for l in $LINKS; do
 	eval "veth_$l=$n"
 done
 
+case " $LINKS " in *" memifzc "*)
+	hugepages=$(cat /proc/sys/vm/nr_hugepages)
+	echo $((hugepages + 288)) >/proc/sys/vm/nr_hugepages ;;
+esac
+
 if [ "$HOG" != 0 ]; then
 	cpu=$(($(nproc) - 1))
 	pin="taskset -c $cpu"
@@ -89,6 +99,12 @@ one() {
 	memif-dpdk)
 		sock=/swdp-bdw-$$
 		SW_DP_DPDK_PORT=net_memif0,role=client,socket=$sock \
+			SW_BENCH_MAP_DPDK_PORT=net_memif0,role=server,socket=$sock \
+			$pin "$bs" lat dpdk "$3" "$COUNT" ;;
+	memifzc-dpdk)
+		sock=/swdp-bdw-$$
+		SW_DP_DPDK_EAL="--no-pci --in-memory --single-file-segments --socket-mem 256 --socket-limit 256 --no-telemetry" \
+			SW_DP_DPDK_PORT=net_memif0,role=client,socket=$sock,zero-copy=yes \
 			SW_BENCH_MAP_DPDK_PORT=net_memif0,role=server,socket=$sock \
 			$pin "$bs" lat dpdk "$3" "$COUNT" ;;
 	veth*)

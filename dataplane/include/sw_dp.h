@@ -132,9 +132,12 @@ struct sw_dp_config {
 	 * access"): turn it on only among peers that trust each other, or on RDMA NICs. */
 	int one_sided;
 	/* dpdk only (dataplane/README.md, "Backend dpdk"). EAL arguments of the process's one
-	 * rte_eal_init(), which the first dpdk context runs; NULL: "--no-pci --no-huge -m 256
+	 * rte_eal_init(), which the first dpdk context runs; NULL takes the environment's
+	 * SW_DP_DPDK_EAL, and where that is unset or empty: "--no-pci --no-huge -m 256
 	 * --no-shconf --no-telemetry --file-prefix swdp-PID" (no hugepages, no PCI device taken,
-	 * nothing left in /var/run/dpdk). */
+	 * nothing left in /var/run/dpdk). Hugepages, which a memif client's zero-copy=yes needs:
+	 * "--no-pci --in-memory --single-file-segments --no-telemetry" (dataplane/README.md,
+	 * "Zero-copy memif"). */
 	const char *dpdk_eal;
 	/* dpdk: the context's port as EAL devargs, e.g. "net_memif0,role=client,socket=/sw.sock"
 	 * or "net_af_packet0,iface=veth0"; the contexts of a process naming the same devargs
@@ -168,7 +171,8 @@ void sw_dp_config_init(struct sw_dp_config *cfg);
 
 /*
  * Opens a context. cfg may be NULL (defaults). On success *out is set and 0 returned.
- * Returns -ENOENT for an unknown backend, -EINVAL for a bad field, -ENOMEM, -EIO.
+ * Returns -ENOENT for an unknown backend, -EINVAL for a bad field, -ENOMEM, -EIO, and for
+ * dpdk -ENOTSUP for a memif port in zero-copy mode that the process cannot take (dpdk_eal).
  */
 int sw_dp_open(const struct sw_dp_config *cfg, struct sw_dp_ctx **out);
 

@@ -56,6 +56,10 @@ static uint32_t dp_fault[3];  /* drop, duplicate, reorder every Nth frame receiv
 static long dp_session;       /* the test process's pid: names its memif sockets */
 static uint32_t dp_max_conns; /* sw_dp_config.dpdk_max_conns of the next contexts (peer too) */
 static uint32_t dp_idle_ms;   /* sw_dp_config.dpdk_idle_ms likewise */
+/* SW_TEST_HUGEPAGE_EAL (with-hugepages.sh): this process's EAL arguments, its memory on
+ * hugepages and its memif clients in zero-copy mode; the peers keep the default (--no-huge),
+ * as memif's server side copies whatever its memory */
+static const char *dp_hugepage_eal;
 
 static struct sw_dp_config config(uint32_t credits)
 {
@@ -71,13 +75,15 @@ static struct sw_dp_config config(uint32_t credits)
 		bool client = dp_peer_link && !dp_peer_mode;
 		if (client || dp_peer_mode)
 			snprintf(dp_port, sizeof(dp_port),
-			         "net_memif_%s%d,role=%s,socket=/swdp-test-%ld-%d",
+			         "net_memif_%s%d,role=%s,socket=/swdp-test-%ld-%d%s",
 			         client ? "c" : "s", dp_links, client ? "client" : "server",
-			         dp_session, dp_links);
+			         dp_session, dp_links,
+			         client && dp_hugepage_eal ? ",zero-copy=yes" : "");
 		else
 			snprintf(dp_port, sizeof(dp_port), "net_ring_t%ld", dp_session);
 		dp_peer_link = false;
 		c.dpdk_port = dp_port;
+		c.dpdk_eal = dp_peer_mode ? NULL : dp_hugepage_eal;
 		c.dpdk_drop_every = dp_fault[0];
 		c.dpdk_dup_every = dp_fault[1];
 		c.dpdk_reorder_every = dp_fault[2];
@@ -412,7 +418,8 @@ static void round_trip(struct conn *c, uint64_t tag, unsigned char *msg, size_t 
 
 /* ---- tests ---- */
 
-static void round_trip_keeps_every_byte_from_0_bytes_to_64_MiB(void **state)
+/* Round trips of 0 bytes to 64 MiB on c's endpoint, each checked, then its counters. */
+static void round_trip_every_size(struct conn *c)
 {
 	static const size_t sizes[] = {0,     1,     15,     16,       17,        4095,
 	                               65536, 65537, 262161, 1u << 20, 16u << 20, 64u << 20};
@@ -421,21 +428,50 @@ static void round_trip_keeps_every_byte_from_0_bytes_to_64_MiB(void **state)
 	struct sw_dp_counters cnt;
 	unsigned char *buf = malloc(64u << 20);
 	uint64_t total = 0;
-	struct conn c;
 
-	(void)state;
-	conn_open(&c, 0);
 	for (size_t i = 0; i < n; i++) {
 		fill(buf, sizes[i], (unsigned)i);
-		round_trip(&c, 1000 + i, buf, sizes[i]);
+		round_trip(c, 1000 + i, buf, sizes[i]);
 		total += sizes[i];
 	}
 	/* Every send completed before its echo came back, so the counters are final. */
-	sw_dp_ep_counters(c.ep, &cnt);
+	sw_dp_ep_counters(c->ep, &cnt);
 	assert_int_equal(cnt.tx_bytes, total);
 	assert_int_equal(cnt.rx_bytes, total);
 	assert_int_equal(cnt.rx_msgs, n);
 	free(buf);
+}
+
+static void round_trip_keeps_every_byte_from_0_bytes_to_64_MiB(void **state)
+{
+	struct conn c;
+
+	(void)state;
+	conn_open(&c, 0);
+	round_trip_every_size(&c);
+	conn_close(&c);
+}
+
+/* dpdk on hugepages (with-hugepages.sh): the memif client in zero-copy mode, its peer's
+ * server copying into and out of this process's own buffers, moves every byte; and it is the
+ * process's only one (dataplane/README.md, "Zero-copy memif"). */
+static void a_zero_copy_memif_client_keeps_every_byte_and_is_its_process_only_one(void **state)
+{
+	struct sw_dp_config cfg = config(0);
+	struct sw_dp_ctx *second = NULL;
+	struct conn c;
+
+	(void)state;
+	if (!dp_hugepage_eal)
+		skip();
+	conn_open(&c, 0);
+	assert_non_null(strstr(dp_port, ",zero-copy=yes"));
+	round_trip_every_size(&c);
+	snprintf(dp_port, sizeof(dp_port),
+	         "net_memif_z,role=client,socket=/swdp-test-%ld-z,zero-copy=yes", dp_session);
+	cfg.dpdk_port = dp_port;
+	assert_int_equal(sw_dp_open(&cfg, &second), -ENOTSUP);
+	assert_null(second);
 	conn_close(&c);
 }
 
@@ -1837,6 +1873,8 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(round_trip_keeps_every_byte_from_0_bytes_to_64_MiB),
+	        cmocka_unit_test(
+	                a_zero_copy_memif_client_keeps_every_byte_and_is_its_process_only_one),
 	        cmocka_unit_test(many_small_messages_arrive_in_order_with_their_tags),
 	        cmocka_unit_test(
 	                a_placed_payload_lands_where_the_callback_said_and_declined_ones_arrive_whole),
@@ -1909,6 +1947,7 @@ int main(int argc, char **argv)
 	if (strcmp(backend, "dpdk") == 0) {
 		for (int i = 0; i < 3 && i + 2 < argc; i++)
 			dp_fault[i] = (uint32_t)atoi(argv[i + 2]);
+		dp_hugepage_eal = getenv("SW_TEST_HUGEPAGE_EAL");
 	} else {
 		ucx_tls = argc > 2 ? argv[2] : NULL;
 		trust_peers = argc > 3 && strcmp(argv[3], "trusted") == 0;
@@ -1918,8 +1957,8 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "dataplane[%s drop 1/%u dup 1/%u reorder 1/%u]",
 		         backend, dp_fault[0], dp_fault[1], dp_fault[2]);
 	else
-		snprintf(name, sizeof(name), "dataplane[%s%s%s%s]", backend,
+		snprintf(name, sizeof(name), "dataplane[%s%s%s%s%s]", backend,
 		         ucx_tls ? " UCX_TLS=" : "", ucx_tls ? ucx_tls : "",
-		         trust_peers ? " trusted" : "");
+		         trust_peers ? " trusted" : "", dp_hugepage_eal ? " zero-copy" : "");
 	return cmocka_run_group_tests_name(name, tests, ring_keep, ring_release);
 }
