@@ -135,9 +135,9 @@ struct sw_dp_config {
 	 * rte_eal_init(), which the first dpdk context runs; NULL takes the environment's
 	 * SW_DP_DPDK_EAL, and where that is unset or empty: "--no-pci --no-huge -m 256
 	 * --no-shconf --no-telemetry --file-prefix swdp-PID" (no hugepages, no PCI device taken,
-	 * nothing left in /var/run/dpdk). Hugepages, which a memif client's zero-copy=yes needs:
-	 * "--no-pci --in-memory --single-file-segments --no-telemetry" (dataplane/README.md,
-	 * "Zero-copy memif"). */
+	 * nothing left in /var/run/dpdk). A memif client's zero-copy=yes needs hugepages and
+	 * memory fixed at init: "--no-pci --in-memory --single-file-segments --socket-mem 256
+	 * --socket-limit 256 --no-telemetry" (dataplane/README.md, "Zero-copy memif"). */
 	const char *dpdk_eal;
 	/* dpdk: the context's port as EAL devargs, e.g. "net_memif0,role=client,socket=/sw.sock"
 	 * or "net_af_packet0,iface=veth0"; the contexts of a process naming the same devargs
