@@ -82,6 +82,9 @@ struct dmsg {
 	uint32_t len;
 	uint32_t assigned; /* bytes put into segments so far */
 	void *user;
+	/* frames that carry a payload of it in place (tx_lend) hold a count here, above the 1
+	 * that keeps the driver from ever freeing the sender's buffer */
+	struct rte_mbuf_ext_shared_info lent;
 };
 
 struct dseg {
@@ -162,6 +165,7 @@ struct dport {
 	                 * takes them all), so it answers for its own ports and addresses */
 	bool loopback;  /* net_ring: every frame comes back to this port, the link's only one */
 	bool memif;     /* its receive interrupt wakes contexts asleep (dpdk_memif.h) */
+	bool lend;      /* its transmit burst copies every frame: payloads go out in place */
 	unsigned sleepers; /* memif: contexts asleep on it (under lock), unmasked while any */
 	bool tx_offload, rx_offload;
 	enum dpdk_csum csum; /* what the encoder computes: what the port does not */
@@ -236,6 +240,84 @@ static struct dconn *dconn_of(struct sw_dp_ep *ep)
 static bool before(uint32_t a, uint32_t b)
 {
 	return (int32_t)(a - b) < 0;
+}
+
+/* ---- payloads lent to frames ---- */
+
+/* Segments of at least LEND_MIN bytes of messages of at most LEND_MAX go out in place on a
+ * port that lends (tx_lend). Below LEND_MIN a copy costs less than the second mbuf. Above
+ * LEND_MAX a message streams, bound by its receiver: a sender spared the copy only waited
+ * more for acks, and 1 and 16 MiB messages went 8-10% slower (dataplane/README.md). */
+#define LEND_MIN 1024
+#define LEND_MAX (256u << 10)
+
+/* Where the len bytes of s's payload lie, if in one piece of its message; else NULL. */
+static uint8_t *lendable(const struct dseg *s, uint32_t len)
+{
+	size_t off = s->off;
+
+	for (int i = 0; i < s->msg->iovcnt; i++) {
+		if (off < s->msg->iov[i].iov_len)
+			return s->msg->iov[i].iov_len - off >= len
+			               ? (uint8_t *)s->msg->iov[i].iov_base + off
+			               : NULL;
+		off -= s->msg->iov[i].iov_len;
+	}
+	return NULL;
+}
+
+/* Never called: a message's count of lent frames never falls below its own 1 (the payloads
+ * are the sender's buffers, not the driver's to free). */
+static void lent_free(void *addr, void *opaque)
+{
+	(void)addr;
+	(void)opaque;
+}
+
+static void lent_init(struct dmsg *msg)
+{
+	msg->lent.free_cb = lent_free;
+	rte_mbuf_ext_refcnt_set(&msg->lent, 1);
+}
+
+/* Chains len bytes at payload, in place, after the headers' mbuf h (the driver copies both
+ * into its ring and frees them in its burst). The message's buffer stays the sender's until
+ * the message is acked or failed, and then forget_lent takes back any such frame still
+ * queued. 0 or -ENOMEM. */
+static int tx_lend(struct dpdk_ctx *d, struct rte_mbuf *h, struct dmsg *msg, uint8_t *payload,
+                   uint32_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(d->p->pool);
+
+	if (!m)
+		return -ENOMEM;
+	rte_mbuf_ext_refcnt_update(&msg->lent, 1);
+	rte_pktmbuf_attach_extbuf(m, payload, (rte_iova_t)(uintptr_t)payload, (uint16_t)len,
+	                          &msg->lent);
+	m->data_len = (uint16_t)len;
+	h->next = m;
+	h->nb_segs = 2;
+	h->pkt_len += len;
+	return 0;
+}
+
+/* Drops the frames still queued that carry a payload of msg in place (tx_lend): msg is done
+ * with, acked (they are copies sent again) or failed (nobody wants them). Messages often share
+ * a buffer (a store's partition served twice, a benchmark's one buffer), so a frame is known by
+ * its message's count, not by where its payload lies. */
+static void forget_lent(struct dpdk_ctx *d, struct dmsg *msg)
+{
+	unsigned kept = 0;
+
+	if (rte_mbuf_ext_refcnt_read(&msg->lent) == 1)
+		return;
+	for (unsigned i = 0; i < d->ntx; i++) {
+		if (d->tx[i]->next && d->tx[i]->next->shinfo == &msg->lent)
+			rte_pktmbuf_free(d->tx[i]);
+		else
+			d->tx[kept++] = d->tx[i];
+	}
+	d->ntx = kept;
 }
 
 /* A config field, or where it is unset the environment's SW_DP_DPDK_* variable: so that a
@@ -552,6 +634,11 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	p->tx_offload = (info.tx_offload_capa & csum_tx) == csum_tx;
 	p->rx_offload = (info.rx_offload_capa & csum_rx) == csum_rx;
 	p->csum = csum_needed(&info, p->tx_offload);
+	/* memif's transmit burst copies each frame into its ring and frees it (all but a
+	 * zero-copy client's, which lends the peer its mbufs until they are read), so a payload
+	 * chained where it lies is copied once, by the driver, instead of twice */
+	p->lend = memif && !strstr(devargs, ",zero-copy=yes") && p->csum != DPDK_CSUM_ALL &&
+	          !p->tx_offload;
 	/* memif and af_packet report a largest frame of 1518 whatever their buffers hold, and
 	 * ethdev refuses a larger MTU by that: their limits are bsize and framesz (above), and
 	 * af_packet's interface's own MTU (dpdk_open), so they keep ethdev's default. */
@@ -973,12 +1060,13 @@ static struct dconn *dconn_find(struct dpdk_ctx *d, uint32_t id)
 }
 
 /* Gives every send still queued back to its owner with status. */
-static void fail_sends(struct dconn *k, int status)
+static void fail_sends(struct dpdk_ctx *d, struct dconn *k, int status)
 {
 	struct dmsg *m;
 
 	while ((m = k->msgs)) {
 		k->msgs = m->next;
+		forget_lent(d, m);
 		if (k->ep)
 			sw_dp_send_done(k->ep, m->len, m->user, status);
 		free(m);
@@ -1003,7 +1091,7 @@ static void rx_reset(struct dpdk_ctx *d, struct dconn *k)
 
 static void dconn_free(struct dpdk_ctx *d, struct dconn *k)
 {
-	fail_sends(k, -ECONNRESET);
+	fail_sends(d, k, -ECONNRESET);
 	rx_reset(d, k);
 	if (k->ep)
 		((struct dpdk_ep *)k->ep)->c = NULL;
@@ -1013,9 +1101,9 @@ static void dconn_free(struct dpdk_ctx *d, struct dconn *k)
 }
 
 /* The connection ended (peer reset, refused, gone, or broke the protocol). */
-static void dconn_down(struct dconn *k, int status)
+static void dconn_down(struct dpdk_ctx *d, struct dconn *k, int status)
 {
-	fail_sends(k, status == 0 ? -ECONNRESET : status);
+	fail_sends(d, k, status == 0 ? -ECONNRESET : status);
 	k->state = DC_DEAD;
 	if (k->ep)
 		sw_dp_ep_down(k->ep, status);
@@ -1117,10 +1205,17 @@ static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, c
 {
 	struct rte_mbuf *m;
 	int err;
-	uint8_t *p = tx_alloc(d, (uint16_t)(DPDK_HEADROOM + f->len), &m, &err);
+	uint8_t *lend = s && s->msg && f->len >= LEND_MIN && s->msg->len <= LEND_MAX && d->p->lend
+	                        ? lendable(s, f->len)
+	                        : NULL;
+	uint8_t *p = tx_alloc(d, (uint16_t)(DPDK_HEADROOM + (lend ? 0 : f->len)), &m, &err);
 
 	if (!p)
 		return err;
+	if (lend && (err = tx_lend(d, m, s->msg, lend, f->len)) < 0) {
+		rte_pktmbuf_free(m);
+		return err;
+	}
 	memcpy(f->dst_mac, k->peer_mac, 6);
 	memcpy(f->src_mac, d->p->mac, 6);
 	f->src_ip = d->ip;
@@ -1131,7 +1226,7 @@ static int tx_frame(struct dpdk_ctx *d, struct dconn *k, struct dpdk_frame *f, c
 	f->src_conn = k->id;
 	f->ack = k->rcv_nxt;
 	f->sack = sack_bits(k);
-	if (s && s->msg && f->len)
+	if (s && s->msg && f->len && !lend)
 		iov_copy(p + DPDK_HEADROOM, s->msg->iov, s->msg->iovcnt, s->off, f->len);
 	sw_dp_dpdk_encode(p, f, d->p->csum);
 	if (d->p->tx_offload) {
@@ -1401,7 +1496,7 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 			return;
 		}
 		if (k->syn_tries == SYN_TRIES) {
-			dconn_down(k, k->resolving ? -EHOSTUNREACH : -ECONNREFUSED);
+			dconn_down(d, k, k->resolving ? -EHOSTUNREACH : -ECONNREFUSED);
 			return;
 		}
 		/* A try counts once its frame is queued: a full ring (a peer slow to drain it,
@@ -1422,7 +1517,7 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 	/* A peer that went quiet is asked for an answer; one that stays quiet is gone, even
 	 * with nothing in flight here (which the timeout below would never notice). */
 	if (now - k->rx_tsc > d->idle_tsc) {
-		dconn_down(k, -ETIMEDOUT);
+		dconn_down(d, k, -ETIMEDOUT);
 		return;
 	}
 	if (now - k->rx_tsc > d->probe_tsc && now - k->probe_tsc > d->probe_tsc) {
@@ -1435,7 +1530,7 @@ static void conn_tx(struct dpdk_ctx *d, struct dconn *k, uint64_t now)
 	if (before(k->snd_una, k->snd_nxt)) {
 		struct dseg *old = &k->seg[k->snd_una % WIN];
 		if (now - k->progress_tsc > d->hz / 1000000 * DEAD_US) {
-			dconn_down(k, -ECONNRESET);
+			dconn_down(d, k, -ECONNRESET);
 			return;
 		}
 		if (now - old->sent >= k->rto_tsc) {
@@ -1530,6 +1625,7 @@ static void on_ack(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame 
 			k->msgs = m->next;
 			if (!k->msgs)
 				k->msgs_tail = NULL;
+			forget_lent(d, m);
 			if (k->ep)
 				sw_dp_send_done(k->ep, m->len, m->user, 0);
 			free(m);
@@ -1583,7 +1679,7 @@ static int on_seg(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *
 		return ep ? sw_dp_credit_arrived(ep, f->msg_len) : 0;
 	case DPDK_SEG_FIN:
 		k->state = k->state == DC_FIN_WAIT ? DC_FIN_WAIT : DC_PEER_FIN;
-		fail_sends(k, -ECONNRESET);
+		fail_sends(d, k, -ECONNRESET);
 		if (ep)
 			sw_dp_ep_down(ep, 0);
 		return 0;
@@ -1647,7 +1743,7 @@ static void conn_fail(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_fra
 {
 	tx_reply(d, f, DPDK_RST);
 	rx_reset(d, k);
-	dconn_down(k, rc);
+	dconn_down(d, k, rc);
 }
 
 static void on_data(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame *f,
@@ -1746,12 +1842,12 @@ static void on_syn(struct dpdk_ctx *d, const struct dpdk_frame *f, uint64_t now)
 }
 
 /* The peer reset the connection, or its host says nothing holds its port any more. */
-static void conn_reset(struct dconn *k)
+static void conn_reset(struct dpdk_ctx *d, struct dconn *k)
 {
 	if (k->state == DC_FIN_WAIT)
 		k->state = DC_DEAD;
 	else if (k->state != DC_DEAD)
-		dconn_down(k, k->state == DC_SYN_SENT ? -ECONNREFUSED : -ECONNRESET);
+		dconn_down(d, k, k->state == DC_SYN_SENT ? -ECONNREFUSED : -ECONNRESET);
 }
 
 /* A kernel answered one of our frames with port unreachable: on a kernel interface that is how
@@ -1763,7 +1859,7 @@ static void on_unreach(struct dpdk_ctx *d, const struct dpdk_frame *q)
 
 	if (q->src_port == d->udp_port && k && k->peer_ip == q->dst_ip &&
 	    k->peer_port == q->dst_port && (k->state == DC_SYN_SENT || k->peer_id == q->dst_conn))
-		conn_reset(k);
+		conn_reset(d, k);
 }
 
 static void on_frame(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
@@ -1811,7 +1907,7 @@ static void on_frame(struct dpdk_ctx *d, struct rte_mbuf *m, uint64_t now)
 		return;
 	}
 	if (f.type == DPDK_RST) {
-		conn_reset(k);
+		conn_reset(d, k);
 		return;
 	}
 	if (k->state == DC_SYN_SENT) {
@@ -1965,7 +2061,7 @@ static void dpdk_ep_close(struct sw_dp_ep *ep)
 		struct dpdk_frame f = {.type = DPDK_RST};
 		tx_frame(d, k, &f, NULL);
 	}
-	fail_sends(k, -ECONNRESET);
+	fail_sends(d, k, -ECONNRESET);
 	k->ep = NULL;
 	dconn_free(d, k);
 }
@@ -1986,6 +2082,7 @@ static int dpdk_send(struct sw_dp_ep *ep, uint64_t tag, const struct iovec *iov,
 	m->tag = tag;
 	m->iovcnt = iovcnt;
 	m->user = user;
+	lent_init(m);
 	for (int i = 0; i < iovcnt; i++) {
 		m->iov[i] = iov[i];
 		len += iov[i].iov_len;
