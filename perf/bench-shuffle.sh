@@ -5,6 +5,9 @@
 #   ucx over shared memory, one-sided   / memcpy of one thread (the local limit for a copy)
 #   64 KiB fetch latency, median and p99, per backend, and of a plain TCP request/response
 #   GB moved per CPU-second (client + server, getrusage), per backend
+#   dpdk over memif between the two processes (where the build has it), plain and, as root,
+#   zero-copy (hugepages reserved here and given back; dataplane/README.md, "Zero-copy
+#   memif"): fetches / the tcp fetches, 64 KiB latency / tcp's
 # The tcp fetches and their references run as interleaved pairs (iperf3 then the fetches, the
 # plain request/response then the 64 KiB fetch, RUNS times): "ratio" is the ratio of the
 # medians, "pair" the median of the RUNS pairs' own ratios, each taken seconds apart
@@ -35,8 +38,17 @@ iperf() {
 }
 shm() { UCX_TLS=sm,tcp "$B" "$@"; }
 
+sock=${TMPDIR:-/tmp}/swdp-bs-$$
+zc=
+dpdk() {
+	SW_DP_DPDK_PORT=net_memif0,role=client,socket=$sock$zc \
+		SW_BENCH_MAP_DPDK_PORT=net_memif0,role=server,socket=$sock "$B" "$@"
+}
+has_dpdk=
+dpdk lat dpdk 1024 10 >/dev/null 2>&1 && has_dpdk=1
+hugepages=
 pairs=$(mktemp)
-trap 'rm -f "$pairs"' EXIT
+trap 'rm -f "$pairs"; [ -z "$hugepages" ] || echo "$hugepages" >/proc/sys/vm/nr_hugepages' EXIT
 # mkey KEY: the median of the values recorded under KEY in $pairs
 mkey() {
 	awk -v k="$1" '$1 == k {print $2}' "$pairs" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
@@ -94,3 +106,53 @@ for b in "ucx-shm" "ucx-shm-get"; do
 done
 awk -v l="$(mkey lat)" -v p="$(mkey rr)" -v pr="$(ratio lat rr)" 'BEGIN {
 	printf "tcp / plain-tcp median: %.2fx (ratio of medians), %.2fx (median of the pairs)\n", l / p, pr }'
+[ -n "$has_dpdk" ] || exit 0
+
+# As root, a zero-copy memif link too: its EAL memory on hugepages, reserved here and given
+# back (dataplane/README.md, "Zero-copy memif"); zc= is plain memif, zc=,zero-copy=yes that.
+links=plain
+zc_eal="--no-pci --in-memory --single-file-segments --socket-mem 256 --socket-limit 256"
+zc_eal="$zc_eal --no-telemetry --log-level=lib.eal:error"
+nr=/proc/sys/vm/nr_hugepages
+if [ -w "$nr" ]; then
+	hugepages=$(cat "$nr")
+	echo $((hugepages + 288)) >"$nr"
+	links="plain zero-copy"
+fi
+# on LINK CMD...: CMD over dpdk on that memif link
+on() {
+	case $1 in
+	plain) zc= ;;
+	zero-copy) zc=,zero-copy=yes ;;
+	esac
+	shift
+	if [ -n "$zc" ]; then
+		SW_DP_DPDK_EAL=$zc_eal dpdk "$@"
+	else
+		dpdk "$@"
+	fi
+}
+printf '# dpdk over memif: fetches, medians of %s runs, Gbit/s; over the tcp fetches above\n' "$RUNS"
+printf '%-9s %2s %-9s | %7s %8s %8s\n' size st link dpdk GB/cpu-s dpdk/tcp
+for s in 65536 1048576 16777216; do
+	for st in 1 2; do
+		for l in $links; do
+			for r in $(seq "$RUNS"); do
+				on "$l" tput dpdk "$s" "$st" "$MIB" | awk -v k="$l-$s-$st" -v r="$r" \
+					'{print "d-" k, $1, r; print "dc-" k, $2, r}' >>"$pairs"
+			done
+			awk -v s="$s" -v st="$st" -v l="$l" -v d="$(mkey "d-$l-$s-$st")" \
+				-v dc="$(mkey "dc-$l-$s-$st")" -v t="$(mkey "t-$s-$st")" 'BEGIN {
+				printf "%-9s %2s %-9s | %7.2f %8.2f %8.2f\n", s, st, l, d, dc, d / t }'
+		done
+	done
+done
+printf '# 64 KiB fetch latency over dpdk, microseconds (medians over %s runs of 2000 fetches)\n' "$RUNS"
+printf '%-12s %8s %8s %8s\n' link median p99 /tcp
+for l in $links; do
+	for r in $(seq "$RUNS"); do
+		on "$l" lat dpdk 65536 2000 | awk -v k="$l" -v r="$r" '{print k, $1, r; print k "99", $2, r}' >>"$pairs"
+	done
+	awk -v n="$l" -v a="$(mkey "$l")" -v z="$(mkey "${l}99")" -v t="$(mkey lat)" 'BEGIN {
+		printf "%-12s %8s %8s %8.2f\n", n, a, z, a / t }'
+done
