@@ -572,6 +572,7 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	char pool_name[RTE_MEMPOOL_NAMESIZE];
 	size_t n = strcspn(devargs, ",");
 	bool memif = is_memif(devargs), af_packet = is_af_packet(devargs);
+	bool zero_copy = memif && strstr(devargs, ",zero-copy=yes");
 	/* A frame and af_packet's 32 bytes before it, rounded up to a KiB: af_packet's frame size
 	 * (framesz below), of which its mbufs must hold all but those 32 bytes. */
 	uint32_t room = RTE_PKTMBUF_HEADROOM + RTE_ALIGN_CEIL(DPDK_ETH_LEN + mtu + 32, 1024);
@@ -584,7 +585,7 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 
 	if (n == 0 || n + 12 > sizeof(p->name))
 		return -EINVAL;
-	if (memif && strstr(devargs, ",zero-copy=yes") && (rc = zero_copy_allowed(devargs)) < 0)
+	if (zero_copy && (rc = zero_copy_allowed(devargs)) < 0)
 		return rc;
 	memcpy(p->name, devargs, n);
 	p->name[n] = '\0';
@@ -637,8 +638,7 @@ static int port_start(struct dport *p, const char *devargs, uint32_t mtu)
 	/* memif's transmit burst copies each frame into its ring and frees it (all but a
 	 * zero-copy client's, which lends the peer its mbufs until they are read), so a payload
 	 * chained where it lies is copied once, by the driver, instead of twice */
-	p->lend = memif && !strstr(devargs, ",zero-copy=yes") && p->csum != DPDK_CSUM_ALL &&
-	          !p->tx_offload;
+	p->lend = memif && !zero_copy && p->csum != DPDK_CSUM_ALL && !p->tx_offload;
 	/* memif and af_packet report a largest frame of 1518 whatever their buffers hold, and
 	 * ethdev refuses a larger MTU by that: their limits are bsize and framesz (above), and
 	 * af_packet's interface's own MTU (dpdk_open), so they keep ethdev's default. */
@@ -1059,6 +1059,15 @@ static struct dconn *dconn_find(struct dpdk_ctx *d, uint32_t id)
 	return NULL;
 }
 
+/* Gives m, off k's queue, back to its owner with status; its frames still queued go. */
+static void msg_done(struct dpdk_ctx *d, struct dconn *k, struct dmsg *m, int status)
+{
+	forget_lent(d, m);
+	if (k->ep)
+		sw_dp_send_done(k->ep, m->len, m->user, status);
+	free(m);
+}
+
 /* Gives every send still queued back to its owner with status. */
 static void fail_sends(struct dpdk_ctx *d, struct dconn *k, int status)
 {
@@ -1066,10 +1075,7 @@ static void fail_sends(struct dpdk_ctx *d, struct dconn *k, int status)
 
 	while ((m = k->msgs)) {
 		k->msgs = m->next;
-		forget_lent(d, m);
-		if (k->ep)
-			sw_dp_send_done(k->ep, m->len, m->user, status);
-		free(m);
+		msg_done(d, k, m, status);
 	}
 	k->msgs_tail = k->asg = NULL;
 	/* What was in flight is forgotten with them: acks for it are stale from now on. */
@@ -1625,10 +1631,7 @@ static void on_ack(struct dpdk_ctx *d, struct dconn *k, const struct dpdk_frame 
 			k->msgs = m->next;
 			if (!k->msgs)
 				k->msgs_tail = NULL;
-			forget_lent(d, m);
-			if (k->ep)
-				sw_dp_send_done(k->ep, m->len, m->user, 0);
-			free(m);
+			msg_done(d, k, m, 0);
 		} else if (s->kind == DPDK_SEG_FIN && k->state == DC_FIN_WAIT) {
 			k->snd_una++;
 			k->state = DC_DEAD; /* freed by the caller */
