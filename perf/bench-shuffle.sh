@@ -40,15 +40,19 @@ shm() { UCX_TLS=sm,tcp "$B" "$@"; }
 
 sock=${TMPDIR:-/tmp}/swdp-bs-$$
 zc=
+# The EAL's chatter (memif says on every probe that an in-memory EAL has no multi-process
+# channel) goes to $elog, shown only if the script fails.
+elog=$(mktemp)
 dpdk() {
 	SW_DP_DPDK_PORT=net_memif0,role=client,socket=$sock$zc \
-		SW_BENCH_MAP_DPDK_PORT=net_memif0,role=server,socket=$sock "$B" "$@"
+		SW_BENCH_MAP_DPDK_PORT=net_memif0,role=server,socket=$sock "$B" "$@" 2>>"$elog"
 }
 has_dpdk=
 dpdk lat dpdk 1024 10 >/dev/null 2>&1 && has_dpdk=1
 hugepages=
 pairs=$(mktemp)
-trap 'rm -f "$pairs"; [ -z "$hugepages" ] || echo "$hugepages" >/proc/sys/vm/nr_hugepages' EXIT
+trap 'st=$?; [ "$st" -eq 0 ] || cat "$elog" >&2; rm -f "$pairs" "$elog"
+	[ -z "$hugepages" ] || echo "$hugepages" >/proc/sys/vm/nr_hugepages' EXIT
 # mkey KEY: the median of the values recorded under KEY in $pairs
 mkey() {
 	awk -v k="$1" '$1 == k {print $2}' "$pairs" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
