@@ -31,7 +31,7 @@
 #include "dp_impl.h"
 #include "dpdk_frame.h"
 #include "dpdk_memif.h"
-#include "dpdk_spin.h"
+#include "spin.h"
 #include "dpdk_wake.h"
 
 #define WIN   2048u /* segments in flight per connection; also the receiver's reorder window */
@@ -59,8 +59,9 @@
 /* On a port with no wake set (net_ring, af_xdp) sw_dp_wait polls this often at first, then
  * naps 50 us between polls (dataplane/README.md, "Waiting"); the others sleep at once. */
 #define WAIT_SPIN_US 200
-/* A spin that went this long between two polls was off its core (dpdk_spin.h). */
-#define SPIN_PREEMPTED_US 20
+/* How long a wait on a port with a wake set polls before it sleeps (spin.h), unless
+ * SW_DP_DPDK_SPIN_US says otherwise. */
+#define DEF_SPIN_US 50
 /* The longest a pure ack waits for a frame to ride on (ack_held): well below RTO_MIN_US. */
 #define ACK_HOLD_US 500
 /* neighbours a port learns by ARP (the oldest replaced first when full) */
@@ -204,9 +205,9 @@ struct dpdk_ctx {
 	bool link_up;
 	bool closing; /* in close(): no new connections */
 	uint64_t hz;
-	uint64_t idle_tsc;     /* dpdk_idle_ms */
-	struct dpdk_spin spin; /* whether sw_dp_wait polls a while before it sleeps */
-	uint64_t probe_tsc;    /* a quarter of it, at most PROBE_MS */
+	uint64_t idle_tsc;   /* dpdk_idle_ms */
+	struct dp_spin spin; /* whether sw_dp_wait polls a while before it sleeps */
+	uint64_t probe_tsc;  /* a quarter of it, at most PROBE_MS */
 	struct dconn **conns;
 	uint32_t nconns, cap;
 	uint32_t accepted, max_accepted; /* connections of peers held, and the cap on them */
@@ -907,7 +908,8 @@ static int dpdk_open(struct sw_dp_ctx *c, const struct sw_dp_config *cfg)
 	d->idle_tsc = d->hz / 1000 * (cfg->dpdk_idle_ms ? cfg->dpdk_idle_ms : DEF_IDLE_MS);
 	d->probe_tsc = d->idle_tsc / 4 < d->hz / 1000 * PROBE_MS ? d->idle_tsc / 4
 	                                                         : d->hz / 1000 * PROBE_MS;
-	sw_dp_dpdk_spin_init(&d->spin, d->hz);
+	sw_dp_spin_init(&d->spin, d->hz / 1000000,
+	                sw_dp_spin_env_us("SW_DP_DPDK_SPIN_US", DEF_SPIN_US));
 	d->drop_every = cfg->dpdk_drop_every;
 	d->dup_every = cfg->dpdk_dup_every;
 	d->reorder_every = cfg->dpdk_reorder_every;
@@ -2240,7 +2242,7 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 	uint64_t start = rte_rdtsc(), spin = d->hz / 1000000 * WAIT_SPIN_US, last = start;
 	uint64_t end = timeout_ms < 0 ? UINT64_MAX : start + (uint64_t)timeout_ms * d->hz / 1000;
 	/* not when it only looks (timeout 0: the agent's epoll loop) */
-	bool spinning = d->wake.epfd >= 0 && timeout_ms != 0 && sw_dp_dpdk_spin_now(&d->spin);
+	bool spinning = d->wake.epfd >= 0 && timeout_ms != 0 && sw_dp_spin_now(&d->spin);
 	bool spun = false;
 
 	memif_wake(d); /* the caller slept on sw_dp_fd: it polls now */
@@ -2251,13 +2253,13 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 			return rc;
 		if (has_work(d)) {
 			if (spun && spinning) /* found by the spin: spinning pays here */
-				sw_dp_dpdk_spin_hit(&d->spin);
+				sw_dp_spin_hit(&d->spin);
 			return 0;
 		}
 		now = rte_rdtsc();
-		if (spinning && now - last > d->hz / 1000000 * SPIN_PREEMPTED_US) {
+		if (spinning && now - last > d->hz / 1000000 * SW_DP_SPIN_PREEMPTED_US) {
 			/* Off the core in the spin: another thread wants it, maybe the peer. */
-			sw_dp_dpdk_spin_missed(&d->spin);
+			sw_dp_spin_missed(&d->spin);
 			spinning = spun = false;
 		}
 		last = now;
@@ -2272,13 +2274,13 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 			nanosleep(&ts, NULL);
 			continue;
 		}
-		if (spinning && now - start <= d->spin.tsc && now < end) {
+		if (spinning && now - start <= d->spin.ticks && now < end) {
 			rte_pause();
 			spun = true;
 			continue;
 		}
 		if (spinning) /* ran out */
-			sw_dp_dpdk_spin_missed(&d->spin);
+			sw_dp_spin_missed(&d->spin);
 		spinning = false;
 		rc = d->wake.epfd < 0 ? -EAGAIN : wake_arm(d);
 		if (rc < 0) {

@@ -117,6 +117,12 @@ struct sw_dp_config {
 	 * small sets it small, so no peer makes it allocate more before authenticating. */
 	uint64_t max_recv;
 	int numa_node; /* node for the buffer pool; -1: the NIC's node (or local if unknown) */
+	/* tcp: how long, in microseconds, sw_dp_wait() with a timeout polls the sockets before it
+	 * sleeps, so that what comes within it is taken without a wake-up; spins that find
+	 * nothing or lose their core make the next waits sleep at once (dataplane/README.md,
+	 * "Spinning before sleeping"). 0: it sleeps at once. The shuffle fetcher's contexts take
+	 * 50 (sw_shuffle_fetcher_dp_config). dpdk spins by SW_DP_DPDK_SPIN_US instead. */
+	uint32_t spin_us;
 	/* ucx only: skip peer-failure detection (UCP_ERR_HANDLING_MODE_NONE). UCX 1.13 then
 	 * uses single-copy cma for large transfers over shared memory (35 against 2 Gbit/s
 	 * measured for 1 MiB, dataplane/README.md), but a peer that dies can leave this side's

@@ -267,7 +267,8 @@ struct sw_shuffle_fetcher_conf {
 };
 
 /* Sets what a fetcher's context needs in an initialised config (max_recv: the largest answer
- * frame, a compressed chunk of SW_SHUFFLE_CHUNK_MAX). */
+ * frame, a compressed chunk of SW_SHUFFLE_CHUNK_MAX) and what serves it best (spin_us 50: a
+ * thread waiting in sw_dp_wait for answers polls before it sleeps). */
 void sw_shuffle_fetcher_dp_config(struct sw_dp_config *dc);
 /*
  * A fetcher on ctx, which the caller opened (sw_shuffle_fetcher_dp_config), polls and closes.

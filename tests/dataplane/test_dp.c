@@ -19,6 +19,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -56,6 +57,7 @@ static uint32_t dp_fault[3];  /* drop, duplicate, reorder every Nth frame receiv
 static long dp_session;       /* the test process's pid: names its memif sockets */
 static uint32_t dp_max_conns; /* sw_dp_config.dpdk_max_conns of the next contexts (peer too) */
 static uint32_t dp_idle_ms;   /* sw_dp_config.dpdk_idle_ms likewise */
+static uint32_t dp_spin_us;   /* sw_dp_config.spin_us of the next contexts (not the peer's) */
 /* SW_TEST_HUGEPAGE_EAL (with-hugepages.sh): this process's EAL arguments, its memory on
  * hugepages and its memif clients in zero-copy mode; the peers keep the default (--no-huge),
  * as memif's server side copies whatever its memory */
@@ -71,6 +73,7 @@ static struct sw_dp_config config(uint32_t credits)
 	c.ucx_trust_peers = trust_peers;
 	c.one_sided = 1; /* the contract covers gets; see the test of a context without them */
 	c.credits = credits;
+	c.spin_us = dp_spin_us;
 	if (strcmp(backend, "dpdk") == 0) {
 		bool client = dp_peer_link && !dp_peer_mode;
 		if (client || dp_peer_mode)
@@ -450,6 +453,56 @@ static void round_trip_keeps_every_byte_from_0_bytes_to_64_MiB(void **state)
 	conn_open(&c, 0);
 	round_trip_every_size(&c);
 	conn_close(&c);
+}
+
+/* Times this thread slept while the echo of a @p len-byte message came back, on a context
+ * whose sw_dp_config.spin_us is @p spin_us. */
+static long sleeps_receiving_an_echo(uint32_t spin_us, size_t len)
+{
+	unsigned char *msg = malloc(len);
+	struct iovec iov = {msg, len};
+	struct sw_dp_event ev;
+	struct rusage before, after;
+	struct conn c;
+
+	assert_non_null(msg);
+	fill(msg, len, 7);
+	dp_spin_us = spin_us;
+	conn_open(&c, 0);
+	dp_spin_us = 0;
+	round_trip(&c, 1, msg, 16); /* connected, and the peer awake */
+	send_retrying(c.ctx, c.ep, 2, &iov, 1, msg);
+	next_event(c.ctx, SW_DP_EV_SEND, &ev, NULL);
+	assert_int_equal(getrusage(RUSAGE_THREAD, &before), 0);
+	next_event(c.ctx, SW_DP_EV_RECV, &ev, NULL);
+	assert_int_equal(getrusage(RUSAGE_THREAD, &after), 0);
+	assert_int_equal(ev.len, len);
+	assert_memory_equal(ev.data, msg, len);
+	sw_dp_release(c.ctx, &ev);
+	conn_close(&c);
+	free(msg);
+	return after.ru_nvcsw - before.ru_nvcsw;
+}
+
+/* tcp: a context that spins (sw_dp_config.spin_us) polls, rather than sleeps, while a large
+ * frame's bytes come in (dataplane/README.md, "Spinning before sleeping"): receiving a 64 MiB
+ * echo it sleeps a few times at most (before the frame starts, or after a lost core), where
+ * one that does not spin sleeps each time the socket runs dry. */
+static void
+a_wait_in_the_middle_of_a_large_frame_takes_its_next_bytes_without_sleeping(void **state)
+{
+	enum { LEN = 64 << 20 };
+
+	(void)state;
+	if (strcmp(backend, "tcp") != 0)
+		skip(); /* dpdk spins by SW_DP_DPDK_SPIN_US (the dpdk spin's suites); ucx does not
+		         */
+	long asleep = sleeps_receiving_an_echo(0, LEN);
+	long spinning = sleeps_receiving_an_echo(1000000, LEN);
+	print_message("sleeps receiving 64 MiB: %ld without the spin, %ld with it\n", asleep,
+	              spinning);
+	assert_true(asleep >= 16); /* else the comparison cannot tell */
+	assert_true(spinning * 4 < asleep);
 }
 
 /* dpdk on hugepages (with-hugepages.sh): the memif client in zero-copy mode, its peer's
@@ -1873,6 +1926,8 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(round_trip_keeps_every_byte_from_0_bytes_to_64_MiB),
+	        cmocka_unit_test(
+	                a_wait_in_the_middle_of_a_large_frame_takes_its_next_bytes_without_sleeping),
 	        cmocka_unit_test(
 	                a_zero_copy_memif_client_keeps_every_byte_and_is_its_process_only_one),
 	        cmocka_unit_test(many_small_messages_arrive_in_order_with_their_tags),
