@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 fuzz="-std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
 deps=$(pkg-config --cflags --libs libisal liblz4 libzstd libcrypto nettle)
 srcs="$root/shuffle/proto.c $root/shuffle/pack.c $root/shuffle/auth.c $root/shuffle/umac.c"
-dp="$root/dataplane/dp.c $root/dataplane/mem.c $root/dataplane/devices.c $root/dataplane/tcp.c"
+dp="$root/dataplane/dp.c $root/dataplane/mem.c $root/dataplane/devices.c $root/dataplane/spin.c $root/dataplane/tcp.c"
 # shellcheck disable=SC2086
 clang $fuzz -I"$root/shuffle" -I"$root/shuffle/include" "$root/tests/shuffle/fuzz_frames.c" $srcs $deps \
 	-o "$work/fuzz_frames"
