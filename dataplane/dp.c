@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dp_impl.h"
 
@@ -254,6 +255,14 @@ struct sockaddr_in sw_dp_addr_sin(const struct sw_dp_addr *a)
 struct sw_dp_addr sw_dp_sin_addr(const struct sockaddr_in *sa)
 {
 	return (struct sw_dp_addr){.ip = sa->sin_addr.s_addr, .port = ntohs(sa->sin_port)};
+}
+
+uint64_t sw_dp_now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 int sw_dp_listen(struct sw_dp_ctx *ctx, const char *addr)

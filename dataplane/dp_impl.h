@@ -175,6 +175,8 @@ void sw_dp_send_done(struct sw_dp_ep *ep, size_t bytes, void *user, int status);
 /* Kernel-socket backends: the sockaddr of an address, and back. */
 struct sockaddr_in sw_dp_addr_sin(const struct sw_dp_addr *a);
 struct sw_dp_addr sw_dp_sin_addr(const struct sockaddr_in *sa);
+/* CLOCK_MONOTONIC in ns: the clock of tcp's spin and of the dpdk wake set's timer. */
+uint64_t sw_dp_now_ns(void);
 
 /* mem.c */
 int sw_dp_pool_init(struct dp_pool *p, int numa_node);

@@ -2223,7 +2223,7 @@ static int wake_arm(struct dpdk_ctx *d)
 	if (d->next_tsc <= now)
 		return 1;
 	if (d->next_tsc != UINT64_MAX) /* in whole microseconds, rounded up */
-		at = sw_dp_dpdk_wake_now() + ((d->next_tsc - now) / (d->hz / 1000000) + 1) * 1000;
+		at = sw_dp_now_ns() + ((d->next_tsc - now) / (d->hz / 1000000) + 1) * 1000;
 	sw_dp_dpdk_wake_timer(&d->wake, at);
 	return 0;
 }
@@ -2287,8 +2287,7 @@ static int dpdk_wait(struct sw_dp_ctx *c, int timeout_ms)
 			struct timespec ts = {0, 50000};
 			if (now >= end) {
 				if (d->wake.epfd >= 0) /* a memif link down: poll again soon */
-					sw_dp_dpdk_wake_timer(&d->wake,
-					                      sw_dp_dpdk_wake_now() + 50000);
+					sw_dp_dpdk_wake_timer(&d->wake, sw_dp_now_ns() + 50000);
 				return -ETIMEDOUT;
 			}
 			nanosleep(&ts, NULL);

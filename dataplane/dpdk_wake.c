@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dp_impl.h"
 #include "dpdk_wake.h"
 
 static int add(const struct dpdk_wake *w, int fd)
@@ -95,18 +96,11 @@ void sw_dp_dpdk_wake_drain(struct dpdk_wake *w, bool all)
 		return;
 }
 
-uint64_t sw_dp_dpdk_wake_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 void sw_dp_dpdk_wake_timer(struct dpdk_wake *w, uint64_t at_ns)
 {
 	struct itimerspec t = {{0, 0}, {0, 0}};
 
-	if (w->timer_ns ? w->timer_ns <= at_ns && sw_dp_dpdk_wake_now() < w->timer_ns
+	if (w->timer_ns ? w->timer_ns <= at_ns && sw_dp_now_ns() < w->timer_ns
 	                : at_ns == UINT64_MAX)
 		return;
 	if (at_ns != UINT64_MAX)

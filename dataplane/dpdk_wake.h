@@ -47,11 +47,9 @@ void sw_dp_dpdk_wake_kick(struct dpdk_wake *w);
  * epoll, where a kick could be seen before its flag). Not the timer's count: the next
  * sw_dp_dpdk_wake_timer clears it. Call before a last progress that precedes sleeping. */
 void sw_dp_dpdk_wake_drain(struct dpdk_wake *w, bool all);
-/* The time on the timer's clock (CLOCK_MONOTONIC), ns. */
-uint64_t sw_dp_dpdk_wake_now(void);
-/* Makes the set readable at @p at_ns (CLOCK_MONOTONIC, UINT64_MAX: never) or before: an armed
- * timer that is still ahead and not later is left as it is (the set may then turn readable
- * early, once), one that passed is set again, which clears its count. */
+/* Makes the set readable at @p at_ns (sw_dp_now_ns's clock; UINT64_MAX: never) or before: an
+ * armed timer that is still ahead and not later is left as it is (the set may then turn
+ * readable early, once), one that passed is set again, which clears its count. */
 void sw_dp_dpdk_wake_timer(struct dpdk_wake *w, uint64_t at_ns);
 /* Sleeps until the set is readable or @p timeout_ms passes (-1: no limit). 1 readable, 0
  * timed out, or a negative errno. */

@@ -15,7 +15,6 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "dp_impl.h"
@@ -701,19 +700,11 @@ static int tcp_progress(struct sw_dp_ctx *c)
 	return 0;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Asks epoll again and again for the spin's time (spin.h). Returns what it reported (events
  * in t->woke, or an error), or 0 when the spin ran out or lost its core. */
 static int tcp_spin(struct tcp_ctx *t)
 {
-	uint64_t start = now_ns(), last = start;
+	uint64_t start = sw_dp_now_ns(), last = start;
 
 	for (;;) {
 		int n = epoll_wait(t->epfd, t->woke, 64, 0);
@@ -721,7 +712,7 @@ static int tcp_spin(struct tcp_ctx *t)
 			sw_dp_spin_hit(&t->spin);
 		if (n != 0)
 			return n;
-		uint64_t now = now_ns();
+		uint64_t now = sw_dp_now_ns();
 		if (now - last > 1000u * SW_DP_SPIN_PREEMPTED_US || now - start > t->spin.ticks) {
 			sw_dp_spin_missed(&t->spin);
 			return 0;
