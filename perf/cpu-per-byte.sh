@@ -31,13 +31,16 @@ costs() {
 		END {printf "%d %d %d %d %d %d\n", busy, idle, nh, irq, to, from}'
 }
 
-printf '%-9s %-6s %7s %6s %6s %5s %5s %7s %9s\n' size prog Gbit/s busy idle nh irq copy-to copy-from
+# row SIZE PROG GBIT BUSY IDLE NH IRQ COPY-TO COPY-FROM: one line of the table
+row() { printf '%-9s %-6s %7s %6s %6s %5s %5s %7s %9s\n' "$@"; }
+
+row size prog Gbit/s busy idle nh irq copy-to copy-from
 for s in $SIZES; do
 	for _ in $(seq "$RUNS"); do
 		g=$(perf record -a -F "$F" -o "$d/f" -- "$B" tput tcp "$s" 1 2048 2>/dev/null | awk '{print $1}')
 		# shellcheck disable=SC2046 # six numbers, split on purpose
 		set -- $(costs "$d/f")
-		printf '%-9s %-6s %7s %6s %6s %5s %5s %7s %9s\n' "$s" fetch "$g" "$@"
+		row "$s" fetch "$g" "$@"
 		fb=$1
 		iperf3 -s -1 -B 127.0.0.1 -p "$PORT" >/dev/null 2>&1 &
 		sleep 0.3
@@ -46,7 +49,7 @@ for s in $SIZES; do
 		wait
 		# shellcheck disable=SC2046
 		set -- $(costs "$d/i")
-		printf '%-9s %-6s %7s %6s %6s %5s %5s %7s %9s\n' "$s" iperf3 "$g" "$@"
+		row "$s" iperf3 "$g" "$@"
 		echo "$s $fb $1" >>"$d/pairs"
 	done
 	awk -v s="$s" '$1 == s {print $2 / $3}' "$d/pairs" | sort -g |
